@@ -1,0 +1,14 @@
+// Request decorations set by the auth hook and read by routes and the rate-limit header hook.
+
+import type { Account, RateInfo } from '../store/store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on routes that require a key. */
+    account: Account | null;
+    /** The account's window as of this request; becomes the X-RateLimit-* headers. */
+    rateInfo: RateInfo | null;
+  }
+}
+
+export {};

@@ -1,0 +1,120 @@
+// POST /v1/tts/generate (whole file, base64 in JSON) and POST /v1/tts/stream (raw bytes as generated).
+// Both validate, resolve the voice and pass admission before any audio exists, so every refusal is an envelope.
+
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Ticket } from '../../core/admission.js';
+import type { Utterance } from '../../core/synthesis/utterance.js';
+import type { Account } from '../../store/store.js';
+import type { ApiContext } from '../context.js';
+import { engineErrorToApiError } from '../engine-errors.js';
+import { ABORT_REASONS, requestAbortSignal } from '../request-abort.js';
+import { parseSynthesisBody } from '../synthesis-request.js';
+
+/** Rough speaking rate used for the duration estimate header (code points per second at speed 1). */
+const ESTIMATED_CODE_POINTS_PER_SECOND = 14;
+
+interface Prepared {
+  readonly ticket: Ticket;
+  readonly utterance: Utterance;
+  readonly codePoints: number;
+  readonly format: string;
+  readonly speed: number;
+}
+
+async function prepare(ctx: ApiContext, request: FastifyRequest, mode: 'complete' | 'streaming'): Promise<Prepared> {
+  const account = request.account as Account;
+  const params = parseSynthesisBody(request.body);
+  const voice = await ctx.voices.resolve(account, params.voice, params.language);
+  const ticket = await ctx.admission.admit({ account, countRate: true, takeSlot: true, credits: params.codePoints });
+  request.rateInfo = ticket.rate;
+  const utterance = ctx.synthesis.utterance({
+    text: params.text,
+    language: params.language,
+    voice,
+    format: params.outputFormat,
+    sampleRateHz: params.sampleRateHz,
+    speed: params.speed,
+    mode,
+  });
+  return { ticket, utterance, codePoints: params.codePoints, format: params.outputFormat, speed: params.speed };
+}
+
+/** Exact seconds of the samples produced (no rounding: clients may multiply back to a sample count). */
+function seconds(ms: number): number {
+  return Number((ms / 1000).toFixed(6));
+}
+
+async function generate(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply) {
+  const { ticket, utterance, codePoints, format } = await prepare(ctx, request, 'complete');
+  const signal = requestAbortSignal(reply, ctx.shutdown);
+  let charged = 0;
+  try {
+    const parts: Buffer[] = [];
+    for await (const bytes of utterance.audio(signal)) parts.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    charged = utterance.truncated ? 0 : codePoints;
+    return {
+      audio: Buffer.concat(parts).toString('base64'),
+      format,
+      duration_seconds: seconds(utterance.durationMs),
+      characters_used: charged,
+    };
+  } catch (error) {
+    // A client that left is billed for nothing: it never received the file.
+    throw engineErrorToApiError(error);
+  } finally {
+    await ticket.finish(charged);
+  }
+}
+
+async function stream(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply) {
+  const { ticket, utterance, codePoints, speed } = await prepare(ctx, request, 'streaming');
+  const signal = requestAbortSignal(reply, ctx.shutdown);
+  const audio = utterance.audio(signal);
+  let first: IteratorResult<Uint8Array>;
+  try {
+    // Wait for the first chunk before sending headers: an engine refusal can still be a clean 503 envelope.
+    first = await audio.next();
+  } catch (error) {
+    await ticket.finish(0);
+    throw engineErrorToApiError(error);
+  }
+  const billing = { completed: false };
+  const body = Readable.from(
+    (async function* () {
+      try {
+        if (!first.done) yield toBuffer(first.value);
+        for await (const bytes of audio) yield toBuffer(bytes);
+        billing.completed = true;
+      } finally {
+        // Completed: the whole text. Client gone: the chunks whose audio was produced. Our failure: nothing.
+        const used = billing.completed
+          ? utterance.truncated
+            ? 0
+            : codePoints
+          : signal.aborted && signal.reason === ABORT_REASONS.clientClosed
+            ? utterance.codePointsSpoken
+            : 0;
+        await ticket.finish(used).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
+      }
+    })(),
+    { objectMode: false },
+  );
+  const estimateSeconds = codePoints / ESTIMATED_CODE_POINTS_PER_SECOND / speed;
+  reply
+    .header('Content-Type', 'application/octet-stream')
+    .header('X-Characters-Used', String(codePoints))
+    .header('X-Audio-Duration-Estimate-Seconds', estimateSeconds.toFixed(1))
+    .header('Cache-Control', 'no-store')
+    .trailer('X-Audio-Duration-Seconds', async () => String(seconds(utterance.durationMs)));
+  return reply.send(body);
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export function registerSynthesisRoutes(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {
+  app.post('/v1/tts/generate', { onRequest }, (request, reply) => generate(ctx, request, reply));
+  app.post('/v1/tts/stream', { onRequest }, (request, reply) => stream(ctx, request, reply));
+}

@@ -1,0 +1,109 @@
+// The synthesis request schema (HTTP generate/stream body; WebSocket `config` uses the same rules with
+// another default format) and the ordered checks that map each failure to the spec's error code.
+
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
+import { countCodePoints } from '../util/code-points.js';
+
+export const MAX_TEXT_CODE_POINTS = 3000;
+export const OUTPUT_FORMATS = ['mp3', 'wav', 'pcm', 'mulaw'] as const;
+export const SAMPLE_RATES = [8000, 16000, 24000, 48000] as const;
+export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
+export type SampleRate = (typeof SAMPLE_RATES)[number];
+
+const voiceField = z.string().min(1, 'must not be empty').max(200);
+
+/** Voice fields and audio options shared by the HTTP body and the WebSocket `config` message. */
+export const voiceAndAudioShape = {
+  model_id: z.string({ error: 'is required and must be a string' }),
+  voice: voiceField.optional(),
+  voice_name: voiceField.optional(),
+  language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }),
+  output_format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
+  sample_rate: z
+    .number({ error: `must be one of ${SAMPLE_RATES.join(', ')}` })
+    .refine((rate) => (SAMPLE_RATES as readonly number[]).includes(rate), `must be one of ${SAMPLE_RATES.join(', ')}`)
+    .optional(),
+  speed: z
+    .number({ error: 'must be a number from 0.5 to 2.0' })
+    .min(0.5, 'must be from 0.5 to 2.0')
+    .max(2, 'must be from 0.5 to 2.0')
+    .optional(),
+} as const;
+
+export const SynthesisBodySchema = z.strictObject(
+  { text: z.string({ error: 'is required and must be a string' }), ...voiceAndAudioShape },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field` : 'request body must be a JSON object') },
+);
+
+export interface SynthesisParams {
+  readonly modelId: 'raaga-v1';
+  /** The requested voice: a preset name or a `vc_` id. */
+  readonly voice: string;
+  readonly language: LanguageCode;
+  readonly outputFormat: OutputFormatName;
+  readonly sampleRateHz: SampleRate;
+  readonly speed: number;
+}
+
+export interface SynthesisRequestParams extends SynthesisParams {
+  readonly text: string;
+  readonly codePoints: number;
+}
+
+/** Turns the first zod issue into a `validation_error` naming the field, as the spec asks. */
+export function validationError(error: z.ZodError): ApiError {
+  const issue = error.issues[0];
+  if (!issue) return new ApiError('validation_error', 'The request is invalid.');
+  if (issue.code === 'unrecognized_keys') {
+    return new ApiError('validation_error', `Unknown field ${issue.keys.map((key) => `'${key}'`).join(', ')}; remove it.`);
+  }
+  const field = issue.path.join('.');
+  if (!field) return new ApiError('validation_error', `The request ${issue.message}.`);
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return new ApiError('validation_error', `Field '${field}' is required.`);
+  }
+  return new ApiError('validation_error', `Field '${field}' ${issue.message}.`);
+}
+
+/** Rules beyond the schema, in a fixed order so each input gets one stable code. */
+export function checkVoiceAndModel(
+  input: z.infer<z.ZodObject<typeof voiceAndAudioShape>>,
+  defaults: { outputFormat: OutputFormatName },
+): SynthesisParams {
+  if (input.model_id !== 'raaga-v1') {
+    throw new ApiError('invalid_model_id', `Unsupported model_id '${input.model_id}'; the only model is 'raaga-v1'.`);
+  }
+  if (input.voice !== undefined && input.voice_name !== undefined) {
+    throw new ApiError('validation_error', "Send either 'voice' or the deprecated 'voice_name', not both.");
+  }
+  const voice = input.voice ?? input.voice_name;
+  if (voice === undefined) throw new ApiError('validation_error', "Field 'voice' is required.");
+  if (input.voice === undefined && voice.startsWith('vc_')) {
+    throw new ApiError('validation_error', "Field 'voice_name' accepts preset voices only; send custom voice ids as 'voice'.");
+  }
+  return {
+    modelId: 'raaga-v1',
+    voice,
+    language: input.language,
+    outputFormat: input.output_format ?? defaults.outputFormat,
+    sampleRateHz: (input.sample_rate ?? 24000) as SampleRate,
+    speed: input.speed ?? 1,
+  };
+}
+
+export function parseSynthesisBody(body: unknown): SynthesisRequestParams {
+  const parsed = SynthesisBodySchema.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error);
+  const codePoints = countCodePoints(parsed.data.text);
+  if (codePoints > MAX_TEXT_CODE_POINTS) {
+    throw new ApiError(
+      'text_too_long',
+      `Text is ${codePoints} Unicode characters; the limit is ${MAX_TEXT_CODE_POINTS}. Split it into several requests.`,
+    );
+  }
+  if (parsed.data.text.trim() === '') throw new ApiError('validation_error', "Field 'text' must contain something to say.");
+  const params = checkVoiceAndModel(parsed.data, { outputFormat: 'mp3' });
+  return { ...params, text: parsed.data.text, codePoints };
+}

@@ -1,0 +1,83 @@
+// buildApp(deps): the Fastify instance with hooks and routes, no listen and no environment,
+// so tests build the same app the server runs.
+
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import './api/fastify-types.js';
+import { authenticate } from './api/auth.js';
+import type { ApiContext } from './api/context.js';
+import { registerErrorHandling } from './api/error-handler.js';
+import { setRateLimitHeaders } from './api/rate-limit-headers.js';
+import { registerHealthRoutes } from './api/routes/health.js';
+import { registerSynthesisRoutes } from './api/routes/synthesize.js';
+import { registerVoicesRoute } from './api/routes/voices.js';
+
+export interface AppDeps extends ApiContext {
+  readonly logger: Logger;
+}
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: deps.maxBodyBytes,
+    // Honour a sane client X-Request-Id so logs join across systems; otherwise make one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    disableRequestLogging: false,
+  }) as unknown as FastifyInstance;
+
+  // Bodies are JSON only; fastify's default text/plain parser would let other types reach validation.
+  app.removeContentTypeParser('text/plain');
+  app.decorateRequest('account', null);
+  app.decorateRequest('rateInfo', null);
+
+  const requireAccount = async (request: FastifyRequest): Promise<void> => {
+    request.account = await authenticate(deps.store, request.headers.authorization);
+    request.log = request.log.child({ accountId: request.account.id });
+  };
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (!request.account || reply.hasHeader('X-RateLimit-Limit')) return;
+    try {
+      setRateLimitHeaders(reply, request.rateInfo ?? (await deps.admission.rateStatus(request.account)));
+    } catch {
+      // The store is down: the response (often a 503 saying so) still goes out, without window headers.
+    }
+  });
+
+  registerErrorHandling(app, deps.maxBodyBytes);
+  registerHealthRoutes(app, deps);
+  registerVoicesRoute(app, deps, requireAccount);
+  registerSynthesisRoutes(app, deps, requireAccount);
+  return app;
+}
+
+/** Connections still open this long after the grace period are cut, so shutdown always ends. */
+const FORCE_CLOSE_AFTER_GRACE_MS = 2_000;
+const IDLE_SWEEP_MS = 200;
+
+/**
+ * Graceful close: stop accepting, let in-flight requests finish for `graceMs`, then abort them.
+ * Fastify closes idle keep-alive connections once, at the start; a connection whose response ends later
+ * would hold the server open until its keep-alive timeout (72 s), so idle connections are swept until done.
+ */
+export async function closeApp(app: FastifyInstance, graceMs: number, onGraceExpired: () => void): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const force = setTimeout(() => app.server.closeAllConnections(), graceMs + FORCE_CLOSE_AFTER_GRACE_MS);
+  const grace = setTimeout(onGraceExpired, graceMs);
+  for (const timer of [sweep, force, grace]) timer.unref();
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(force);
+    clearTimeout(grace);
+  }
+}

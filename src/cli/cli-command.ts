@@ -1,0 +1,95 @@
+// The shapes every `raaga` command shares: the context main.ts builds from the environment, the command and
+// subcommand interfaces the dispatcher walks, and UsageError (bad usage: exit 1, message, no stack trace).
+
+import type { Store } from '../store/store.js';
+
+export interface CliContext {
+  /** Where the embedded store lives (RAAGA_DATA_DIR). */
+  readonly dataDir: string;
+  /** Where voice packs and the model manifest live (RAAGA_MODELS_DIR). */
+  readonly modelsDir: string;
+  /** Opens the same store the server uses; the caller closes it. */
+  readonly openStore: () => Promise<Store>;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly readStdin: () => Promise<string>;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for `raaga --help`. */
+  readonly summary: string;
+  /** `args` excludes the command name itself. */
+  run(args: readonly string[], ctx: CliContext): Promise<void>;
+}
+
+export interface Subcommand {
+  readonly name: string;
+  /** Full help text, starting with the usage line. */
+  readonly help: string;
+  run(args: readonly string[], ctx: CliContext): Promise<void>;
+}
+
+export class UsageError extends Error {
+  /** The command path whose `--help` the user should read, e.g. `accounts create`. */
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.command = command;
+  }
+}
+
+export function wantsHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
+/** A command made of subcommands (`raaga accounts create …`), with help at each level. */
+export function commandGroup(name: string, summary: string, subcommands: readonly Subcommand[]): Command {
+  const help = [
+    `Usage: raaga ${name} <subcommand> [options]`,
+    '',
+    summary,
+    '',
+    'Subcommands:',
+    ...subcommands.map((sub) => `  ${(sub.help.split('\n')[0] ?? '').replace(/^Usage: /, '')}`),
+    '',
+    `Run 'raaga ${name} <subcommand> --help' for details.`,
+  ].join('\n');
+  return {
+    name,
+    summary,
+    async run(args, ctx) {
+      const [subName, ...rest] = args;
+      if (subName === undefined || subName === '--help' || subName === '-h' || subName === 'help') {
+        if (subName === undefined) throw new UsageError('missing subcommand', name);
+        ctx.out(help);
+        return;
+      }
+      const sub = subcommands.find((candidate) => candidate.name === subName);
+      if (!sub) throw new UsageError(`unknown subcommand '${name} ${subName}'`, name);
+      if (wantsHelp(rest)) {
+        ctx.out(sub.help);
+        return;
+      }
+      try {
+        await sub.run(rest, ctx);
+      } catch (error) {
+        if (error instanceof UsageError && error.command === undefined) {
+          throw new UsageError(error.message, `${name} ${sub.name}`);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** Opens the store, runs `fn`, and always closes it (flushing every write). */
+export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await ctx.openStore();
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}

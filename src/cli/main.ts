@@ -1,0 +1,72 @@
+// Entry of the `raaga` operator CLI (bin/raaga.mjs loads it): reads the environment, dispatches to a command,
+// and maps every failure to a one-line message and exit code 1 (never a stack trace).
+// With the embedded store, run it while the server is stopped, or restart the server to see changes:
+// each process holds its own copy of store.json (RedisStore, later, removes that limit).
+
+import { parseConfig } from '../config.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { UsageError, type CliContext, type Command } from './cli-command.js';
+import { accountsCommand } from './commands/accounts.js';
+import { creditsCommand } from './commands/credits.js';
+import { keysCommand } from './commands/keys.js';
+import { voicesCommand } from './commands/voices.js';
+
+/** Registry: a new command (e.g. `say`) is one import and one entry here. */
+const COMMANDS: readonly Command[] = [accountsCommand, keysCommand, creditsCommand, voicesCommand];
+
+function topHelp(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    'Usage: raaga <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    "Run 'raaga <command> --help' for details.",
+    'Environment: RAAGA_DATA_DIR (store, default ./data), RAAGA_MODELS_DIR (default ./models).',
+    'Stop the server before changing accounts, or restart it afterwards: it reads the store at startup.',
+  ].join('\n');
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function runCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const ctxBase = {
+    out: (text: string) => void process.stdout.write(`${text}\n`),
+    err: (text: string) => void process.stderr.write(`${text}\n`),
+  };
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      if (name === undefined) throw new UsageError('missing command');
+      ctxBase.out(topHelp());
+      return 0;
+    }
+    const command = COMMANDS.find((candidate) => candidate.name === name);
+    if (!command) throw new UsageError(`unknown command '${name}'`);
+    const config = parseConfig(env);
+    const ctx: CliContext = {
+      ...ctxBase,
+      dataDir: config.dataDir,
+      modelsDir: config.modelsDir,
+      openStore: () => MemoryStore.open({ dataDir: config.dataDir }),
+      readStdin,
+    };
+    await command.run(rest, ctx);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      ctxBase.err(`raaga: ${error.message}`);
+      ctxBase.err(`Run 'raaga ${error.command ? `${error.command} ` : ''}--help' for usage.`);
+      return 1;
+    }
+    ctxBase.err(`raaga: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await runCli(process.argv.slice(2), process.env);

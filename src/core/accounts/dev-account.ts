@@ -1,0 +1,24 @@
+// First-run convenience: a developer account with one key when the store is empty, so a fresh checkout can
+// make a request without provisioning anything.
+
+import { generateApiKey, hashApiKey } from '../../store/api-key.js';
+import type { Store } from '../../store/store.js';
+
+export const DEV_ACCOUNT_ID = 'acct_dev';
+export const DEV_ACCOUNT_CREDITS = 1_000_000;
+
+export interface DevAccount {
+  readonly accountId: string;
+  readonly credits: number;
+  /** The API key in clear, exactly once: the caller prints it; only its hash is stored. */
+  readonly key: string;
+}
+
+/** Creates `acct_dev` (developer plan) with a fresh key when the store has no accounts; otherwise null. */
+export async function ensureDevAccount(store: Store): Promise<DevAccount | null> {
+  if ((await store.listAccounts()).length > 0) return null;
+  const account = await store.createAccount({ id: DEV_ACCOUNT_ID, plan: 'developer', credits: DEV_ACCOUNT_CREDITS });
+  const key = generateApiKey();
+  await store.addKeyHash(account.id, hashApiKey(key));
+  return { accountId: account.id, credits: account.credits, key };
+}

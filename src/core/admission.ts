@@ -1,0 +1,172 @@
+// Admission use case: turns the store's atomic admit (rate window → slot → credits) into a Ticket the caller
+// holds while synthesizing, and turns refusals and store failures into the spec's errors.
+
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import { PLAN_LIMITS, type Account, type RateInfo, type Store } from '../store/store.js';
+
+export interface AdmissionOptions {
+  readonly slotLeaseMs: number;
+  readonly reservationTtlMs: number;
+}
+
+export interface AdmitRequest {
+  readonly account: Account;
+  /** Counts toward the sliding window (HTTP synthesis, WebSocket `text`). */
+  readonly countRate: boolean;
+  /** Take a concurrency slot for the ticket's life. */
+  readonly takeSlot: boolean;
+  /** Credits to reserve (the request's code points); 0 reserves nothing. */
+  readonly credits: number;
+}
+
+/** What an admitted caller holds: a slot lease (renewed in the background) and/or a credit reservation. */
+export class Ticket {
+  /** The slot lease holder id when the ticket holds a slot. */
+  readonly id: string;
+  readonly rate: RateInfo;
+  /** Fires when the slot lease could not be renewed: the holder has lost its slot (close with 1011 on WebSocket). */
+  readonly lost: AbortSignal;
+  #lostController = new AbortController();
+  #heartbeat: NodeJS.Timeout | undefined;
+  #settled = false;
+  #released = false;
+  private readonly holdsSlot: boolean;
+
+  constructor(
+    private readonly store: Store,
+    private readonly account: Account,
+    rate: RateInfo,
+    slotHolderId: string | undefined,
+    private readonly reservationId: string | undefined,
+    leaseMs: number,
+  ) {
+    this.id = slotHolderId ?? randomUUID();
+    this.holdsSlot = slotHolderId !== undefined;
+    this.rate = rate;
+    this.lost = this.#lostController.signal;
+    if (this.holdsSlot) {
+      // Renew at a third of the lease so two missed beats still leave the lease alive.
+      this.#heartbeat = setInterval(() => void this.#renew(leaseMs), Math.max(250, Math.floor(leaseMs / 3)));
+      this.#heartbeat.unref();
+    }
+  }
+
+  async #renew(leaseMs: number): Promise<void> {
+    if (this.#released) return;
+    try {
+      const alive = await this.store.renewSlot(this.account.id, this.id, leaseMs);
+      if (!alive && !this.#released) this.#lostController.abort(new Error('concurrency slot lease lost'));
+    } catch {
+      // A transient store failure is not a lost lease; the next beat tries again before expiry.
+    }
+  }
+
+  /** Debits `usedCredits` (≤ reserved) and returns the rest of the reservation. Idempotent. */
+  async settle(usedCredits: number): Promise<void> {
+    if (this.#settled || this.reservationId === undefined) return;
+    this.#settled = true;
+    await this.store.settle(this.account.id, this.reservationId, usedCredits);
+  }
+
+  /** Frees the slot. Idempotent; safe to call from every close path. */
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    if (this.holdsSlot) await this.store.releaseSlot(this.account.id, this.id);
+  }
+
+  /** Settles (0 if not told otherwise) and releases: the `finally` of every admitted request. */
+  async finish(usedCredits = 0): Promise<void> {
+    try {
+      await this.settle(usedCredits);
+    } finally {
+      await this.release();
+    }
+  }
+}
+
+export class Admission {
+  constructor(
+    private readonly store: Store,
+    private readonly options: AdmissionOptions,
+  ) {}
+
+  async admit(request: AdmitRequest): Promise<Ticket> {
+    const { account } = request;
+    const limits = PLAN_LIMITS[account.plan];
+    const slotHolderId = request.takeSlot ? randomUUID() : undefined;
+    const reservationId = request.credits > 0 ? randomUUID() : undefined;
+    const result = await storeCall(() =>
+      this.store.admit({
+        accountId: account.id,
+        limits,
+        countRate: request.countRate,
+        ...(slotHolderId ? { slotHolderId, slotLeaseMs: this.options.slotLeaseMs } : {}),
+        ...(reservationId
+          ? { reservation: { id: reservationId, credits: request.credits, ttlMs: this.options.reservationTtlMs } }
+          : {}),
+      }),
+    );
+    if (result.ok) {
+      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs);
+    }
+    switch (result.reason) {
+      case 'rate_limited': {
+        const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+        throw new RateLimitedError(
+          `Rate limit of ${limits.requestsPerMinute} requests per minute exceeded for this account; retry in ${seconds} s.`,
+          seconds,
+          result.rate,
+        );
+      }
+      case 'concurrency':
+        throw new AdmissionRefusedError(
+          'concurrency_limit_exceeded',
+          `This account already has ${result.inFlight} of ${limits.concurrentRequests} allowed concurrent synthesis requests in flight; retry when one finishes.`,
+          result.rate,
+        );
+      case 'insufficient_credits':
+        throw new AdmissionRefusedError(
+          'insufficient_credits',
+          `Insufficient credits: ${result.available} remaining, ${result.required} required for this request.`,
+          result.rate,
+        );
+    }
+  }
+
+  async rateStatus(account: Account): Promise<RateInfo> {
+    return storeCall(() => this.store.rateStatus(account.id, PLAN_LIMITS[account.plan]));
+  }
+}
+
+/** A refusal that still knows the account's window, so the rate-limit headers go out with the error. */
+export class AdmissionRefusedError extends ApiError {
+  constructor(
+    code: 'concurrency_limit_exceeded' | 'insufficient_credits' | 'rate_limit_exceeded',
+    message: string,
+    readonly rate: RateInfo,
+    retryAfterSeconds?: number,
+  ) {
+    super(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+  }
+}
+
+export class RateLimitedError extends AdmissionRefusedError {
+  constructor(message: string, retryAfterSeconds: number, rate: RateInfo) {
+    super('rate_limit_exceeded', message, rate, retryAfterSeconds);
+  }
+}
+
+/** Store failures become 503 store_unavailable: the client may retry, nothing was charged. */
+export async function storeCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError('store_unavailable', 'The account store is unavailable; nothing was charged. Retry shortly with backoff.', {
+      retryAfterSeconds: 1,
+    });
+  }
+}

@@ -1,0 +1,134 @@
+// One utterance: splits the text into chunks, synthesizes them in order on the engine (the next chunk is
+// already queued while the current one is encoded and sent), shapes, resamples and encodes the audio,
+// and keeps the counts that billing and `duration_seconds` need. Cancellation is the caller's AbortSignal.
+
+import { OutputPipeline } from '../../audio/output-pipeline.js';
+import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
+import type { LanguageCode } from '../../languages.js';
+import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
+import type { ResolvedVoice } from '../voice-resolver.js';
+
+export interface UtteranceRequest {
+  readonly text: string;
+  readonly language: LanguageCode;
+  readonly voice: ResolvedVoice;
+  readonly format: 'pcm' | 'wav' | 'mulaw' | 'mp3';
+  readonly sampleRateHz: 8000 | 16000 | 24000 | 48000;
+  readonly speed: number;
+  /** `complete` builds one file (exact WAV header); `streaming` emits bytes chunk by chunk. */
+  readonly mode: 'complete' | 'streaming';
+}
+
+export interface ChunkingOptions {
+  readonly firstChunkMaxChars: number;
+  readonly maxChunkChars: number;
+}
+
+/** Rate of the embedded engine's output; the pipeline resamples from it. */
+const ENGINE_RATE_HZ = 22050;
+const MIN_SPEED = 0.5;
+const MAX_SPEED = 2;
+/**
+ * Safety budget: no sane reading of N characters lasts longer than this per character at speed 1
+ * (slow Indic speech is ~12 characters/s; digits expand). Past it the utterance is truncated, not billed.
+ */
+const MAX_AUDIO_MS_PER_CHAR = 400;
+const MIN_AUDIO_BUDGET_MS = 10_000;
+
+export class Utterance {
+  readonly chunks: readonly TextChunk[];
+  #codePointsSpoken = 0;
+  #durationMs = 0;
+  #truncated = false;
+  readonly #budgetMs: number;
+
+  constructor(
+    private readonly engine: TtsEngine,
+    private readonly request: UtteranceRequest,
+    chunking: ChunkingOptions,
+  ) {
+    this.chunks = splitUtterance(request.text, chunking);
+    const totalCodePoints = this.chunks.reduce((sum, chunk) => sum + chunk.codePoints, 0);
+    this.#budgetMs = Math.max(MIN_AUDIO_BUDGET_MS, (totalCodePoints * MAX_AUDIO_MS_PER_CHAR) / request.speed);
+  }
+
+  /** Code points of the chunks whose audio has been produced: what a cancelled utterance bills. */
+  get codePointsSpoken(): number {
+    return this.#codePointsSpoken;
+  }
+
+  get durationMs(): number {
+    return this.#durationMs;
+  }
+
+  /** True when the audio budget stopped the utterance early (`step_budget_exceeded`). */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  /**
+   * Encoded audio, one piece per chunk (the first piece carries the WAV header when streaming WAV).
+   * Stops with the signal's reason when aborted; the engine job of the chunk in flight is abandoned.
+   */
+  async *audio(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+    const { request } = this;
+    const pipeline = new OutputPipeline({
+      inputRateHz: ENGINE_RATE_HZ,
+      outputRateHz: request.sampleRateHz,
+      format: request.format,
+      mode: request.mode,
+    });
+    const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
+    // Our own controller so a prefetched job is dropped when the consumer stops early.
+    const local = new AbortController();
+    const onAbort = (): void => local.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const start = (index: number): Promise<PcmClip> | undefined => {
+      const chunk = this.chunks[index];
+      if (!chunk) return undefined;
+      if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: new Float32Array(0), sampleRateHz: ENGINE_RATE_HZ });
+      const job = this.engine.synthesize(
+        {
+          text: chunk.text,
+          language: request.language,
+          voiceName: request.voice.voiceName,
+          voice: request.voice.params,
+          speed,
+          pitchShiftSemitones: request.voice.pitchShiftSemitones,
+        },
+        local.signal,
+      );
+      job.catch(() => undefined); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
+      return job;
+    };
+    try {
+      signal.throwIfAborted();
+      let next = start(0);
+      for (let index = 0; next; index++) {
+        const clip = await next;
+        signal.throwIfAborted();
+        next = start(index + 1);
+        const chunk = this.chunks[index] as TextChunk;
+        const isLast = index === this.chunks.length - 1;
+        const bytes = pipeline.pushClause(clip.samples, isLast ? 0 : chunk.pauseAfterMs);
+        this.#codePointsSpoken += chunk.codePoints;
+        this.#durationMs = pipeline.durationMs;
+        if (this.#durationMs > this.#budgetMs) {
+          this.#truncated = true;
+          break;
+        }
+        if (bytes.length > 0) yield bytes;
+      }
+      const tail = pipeline.end();
+      this.#durationMs = pipeline.durationMs;
+      if (tail.length > 0) yield tail;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (!local.signal.aborted) local.abort(new Error('utterance finished'));
+    }
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}

@@ -1,0 +1,84 @@
+// The zod schema of a voice bank manifest (models/<model_id>/manifest.json): the single source of truth for
+// its shape, plus the roster rules the spec fixes (sixteen voices, eight male and eight female, all eight languages).
+
+import { z } from 'zod';
+import { LANGUAGE_CODES } from '../languages.js';
+
+const LanguageCodeSchema = z.enum(LANGUAGE_CODES);
+
+/** Mirrors EmbeddedVoiceParams in engine/tts-engine.ts; the bounds are what eSpeak NG variant files accept. */
+export const EmbeddedVoiceSchema = z.strictObject({
+  pitchBaseHz: z.number().min(50).max(400),
+  pitchMaxHz: z.number().min(50).max(500),
+  /** F0..F5 as [frequency %, strength %]. */
+  formants: z.array(z.tuple([z.number().min(50).max(200), z.number().min(0).max(200)])).length(6),
+  breath: z.number().min(0).max(75),
+  roughness: z.number().int().min(0).max(7),
+  intonationRange: z.number().min(0).max(100),
+  wordsPerMinute: z.number().min(80).max(450),
+}).refine((voice) => voice.pitchMaxHz > voice.pitchBaseHz, {
+  message: 'pitchMaxHz must be above pitchBaseHz',
+  path: ['pitchMaxHz'],
+});
+
+/** A later neural voice pack for one language; only its location is fixed so far. */
+export const VoicePackSchema = z.looseObject({ path: z.string().min(1) });
+
+export const ManifestVoiceSchema = z.strictObject({
+  voice_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'voice_name must be lowercase ascii (a-z, 0-9, _)'),
+  gender: z.enum(['male', 'female']),
+  description: z.string().optional(),
+  /** Languages the voice speaks; absent means every language of the manifest. */
+  languages: z.array(LanguageCodeSchema).min(1).optional(),
+  embedded: EmbeddedVoiceSchema,
+  packs: z.partialRecord(LanguageCodeSchema, VoicePackSchema).optional(),
+});
+
+export const ManifestLanguageSchema = z.strictObject({
+  code: LanguageCodeSchema,
+  name: z.string().optional(),
+  embedded: z.strictObject({ espeakId: z.string().min(1) }),
+});
+
+export const VOICES_PER_GENDER = 8;
+
+export const ManifestSchema = z
+  .strictObject({
+    model_id: z.string().min(1),
+    description: z.string().optional(),
+    languages: z.array(ManifestLanguageSchema),
+    voices: z.array(ManifestVoiceSchema),
+  })
+  .superRefine((manifest, ctx) => {
+    const codes = manifest.languages.map((language) => language.code);
+    for (const code of LANGUAGE_CODES) {
+      if (!codes.includes(code)) ctx.addIssue({ code: 'custom', path: ['languages'], message: `language ${code} is missing` });
+    }
+    codes.forEach((code, index) => {
+      if (codes.indexOf(code) !== index) ctx.addIssue({ code: 'custom', path: ['languages', index, 'code'], message: `language ${code} is listed twice` });
+    });
+    const seen = new Set<string>();
+    manifest.voices.forEach((voice, index) => {
+      if (seen.has(voice.voice_name)) {
+        ctx.addIssue({ code: 'custom', path: ['voices', index, 'voice_name'], message: `voice_name '${voice.voice_name}' is listed twice` });
+      }
+      seen.add(voice.voice_name);
+      voice.languages?.forEach((language, languageIndex) => {
+        if (!codes.includes(language)) {
+          ctx.addIssue({ code: 'custom', path: ['voices', index, 'languages', languageIndex], message: `language ${language} is not in the manifest's languages` });
+        }
+      });
+    });
+    const male = manifest.voices.filter((voice) => voice.gender === 'male').length;
+    const female = manifest.voices.length - male;
+    if (male !== VOICES_PER_GENDER || female !== VOICES_PER_GENDER) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['voices'],
+        message: `the roster must hold ${2 * VOICES_PER_GENDER} voices, ${VOICES_PER_GENDER} male and ${VOICES_PER_GENDER} female; found ${manifest.voices.length} (${male} male, ${female} female)`,
+      });
+    }
+  });
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type ManifestVoice = z.infer<typeof ManifestVoiceSchema>;

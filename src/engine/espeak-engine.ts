@@ -1,0 +1,97 @@
+// The embedded TtsEngine: eSpeak NG compiled to WASM (GPL-3.0), one instance per worker thread.
+// Maps a SynthesisJob to an eSpeak request (language id, voice variant, rate) and runs it on the pool.
+
+import type { LanguageCode } from '../languages.js';
+import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
+import type { EspeakRequest } from './espeak/espeak-synth.js';
+import type { EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
+import { type EmbeddedVoiceParams, EngineUnavailableError, type PcmClip, type SynthesisJob, type TtsEngine } from './tts-engine.js';
+import { WorkerPool, type WorkerPoolEvent } from './worker-pool.js';
+
+export interface EspeakEngineOptions {
+  /** Worker threads; the server passes min(os.availableParallelism(), configured). */
+  readonly workers: number;
+  /** Jobs allowed to wait for a worker before `synthesize` refuses with EngineBusyError. */
+  readonly maxQueue: number;
+  /** Catalog voices, written as variant files when each worker starts (others are written on first use). */
+  readonly voices?: readonly EmbeddedVoiceParams[];
+  /** eSpeak language id per service language, from the voice bank manifest; defaults to the built-in map. */
+  readonly languageIds?: Partial<Record<LanguageCode, string>>;
+  readonly startTimeoutMs?: number;
+  /** Worker lifecycle events (ready, exit, failed start) for the caller's logger. */
+  readonly onEvent?: (event: WorkerPoolEvent) => void;
+}
+
+const ENTRY = new URL('./espeak/espeak-worker.ts', import.meta.url);
+// Used only for the warm-up when no catalog voice is given: a neutral male voice.
+const FALLBACK_VOICE: EmbeddedVoiceParams = {
+  pitchBaseHz: 100,
+  pitchMaxHz: 140,
+  formants: [],
+  breath: 0,
+  roughness: 2,
+  intonationRange: 50,
+  wordsPerMinute: 175,
+};
+
+export class EspeakEngine implements TtsEngine {
+  readonly name = 'espeak-ng-wasm';
+  private readonly pool: WorkerPool<EspeakRequest, EspeakResult>;
+  private readonly languageIds: Readonly<Record<LanguageCode, string>>;
+  private starting: Promise<void> | undefined;
+  private started = false;
+
+  constructor(options: EspeakEngineOptions) {
+    this.languageIds = { ...DEFAULT_ESPEAK_LANGUAGE_IDS, ...options.languageIds };
+    const workerData: EspeakWorkerData = {
+      voices: options.voices !== undefined && options.voices.length > 0 ? options.voices : [FALLBACK_VOICE],
+      // Hindi exercises the Devanagari path, the heaviest dictionary among the eight.
+      warmUpLanguage: this.languageIds['hi-IN'],
+    };
+    this.pool = new WorkerPool<EspeakRequest, EspeakResult>({
+      entry: ENTRY,
+      workerData,
+      size: options.workers,
+      maxQueue: options.maxQueue,
+      ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    });
+  }
+
+  start(): Promise<void> {
+    this.starting ??= this.pool.start().then(() => {
+      this.started = true;
+    });
+    return this.starting;
+  }
+
+  isReady(): boolean {
+    return this.started && this.pool.hasLiveWorker();
+  }
+
+  async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
+    if (!this.started) throw new EngineUnavailableError('engine not started');
+    const request: EspeakRequest = {
+      text: job.text,
+      espeakLanguage: this.languageIds[job.language],
+      voice: job.voice,
+      speed: job.speed,
+      pitchShiftSemitones: job.pitchShiftSemitones,
+    };
+    const result = await this.pool.run(request, signal);
+    return { samples: result.samples, sampleRateHz: result.sampleRateHz };
+  }
+
+  load(): { readonly queued: number; readonly running: number; readonly workers: number } {
+    return this.pool.load();
+  }
+
+  /** Kills worker `index` as a crash would (the pool replaces it); for failure tests. */
+  terminateWorkerForTest(index: number): Promise<void> {
+    return this.pool.terminateWorker(index);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,28 @@
+// Types for the untyped Emscripten build of eSpeak NG (GPL-3.0): only the calls the embedded engine uses.
+// Shapes checked against espeak-ng.js of @echogarden/espeak-ng-emscripten 0.3.5.
+
+declare module '@echogarden/espeak-ng-emscripten' {
+  export interface ESpeakNGWorker {
+    readonly samplerate: number;
+    /** `lang` or `lang+variant`; returns 0 on success (an unknown variant is silently ignored). */
+    set_voice(name: string): number;
+    set_rate(wordsPerMinute: number): void;
+    set_pitch(pitch: number): void;
+    set_range(range: number): void;
+    /** Synchronous; calls back with chunks of PCM16 at `samplerate` (copies, safe to keep). */
+    synthesize(text: string, callback: (samples: Int16Array, events: unknown[]) => void): void;
+    list_voices(): Array<{ name: string; identifier: string; languages: unknown[] }>;
+  }
+
+  export interface ESpeakNGModule {
+    eSpeakNGWorker: new () => ESpeakNGWorker;
+    FS: {
+      writeFile(path: string, data: string): void;
+      readFile(path: string, options: { encoding: 'utf8' }): string;
+      unlink(path: string): void;
+    };
+  }
+
+  const init: (moduleArg?: object) => Promise<ESpeakNGModule>;
+  export default init;
+}

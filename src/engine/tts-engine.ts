@@ -1,0 +1,70 @@
+// The engine contract: text of one clause in, PCM out, in worker threads. Engines know nothing of
+// accounts, formats or HTTP; the synthesis service in core/ drives them clause by clause.
+
+import type { LanguageCode } from '../languages.js';
+
+/** How one catalog voice sounds on the embedded engine: an eSpeak NG variant made from these numbers. */
+export interface EmbeddedVoiceParams {
+  /** Base pitch in Hz and its range (eSpeak variant `pitch <base> <max>`). */
+  readonly pitchBaseHz: number;
+  readonly pitchMaxHz: number;
+  /** Formant multipliers in percent for F0..F5: frequency, strength. */
+  readonly formants: ReadonlyArray<readonly [number, number]>;
+  readonly breath: number;
+  readonly roughness: number;
+  /** Intonation range 0..100 passed to eSpeak's `range`. */
+  readonly intonationRange: number;
+  /** Words per minute at speed 1.0. */
+  readonly wordsPerMinute: number;
+}
+
+export interface SynthesisJob {
+  /** One clause or sentence, already normalised by the text front end. */
+  readonly text: string;
+  readonly language: LanguageCode;
+  /** Catalog voice name (for logs and per-voice state) and the engine parameters resolved by the voice bank. */
+  readonly voiceName: string;
+  readonly voice: EmbeddedVoiceParams;
+  /** Tempo multiplier 0.5..2.0 applied natively by the engine. */
+  readonly speed: number;
+  /** Semitone pitch shift for custom voices; 0 for presets. */
+  readonly pitchShiftSemitones: number;
+}
+
+export interface PcmClip {
+  /** Mono samples in [-1, 1] at `sampleRateHz`. */
+  readonly samples: Float32Array;
+  readonly sampleRateHz: number;
+}
+
+export interface TtsEngine {
+  /** Name for logs and `/readyz` (e.g. `espeak-ng-wasm`). */
+  readonly name: string;
+  /** Resolves when every worker is loaded and has run a warm-up synthesis. */
+  start(): Promise<void>;
+  /** True once `start` resolved and at least one worker is alive. */
+  isReady(): boolean;
+  /**
+   * Synthesizes one clause. Rejects with EngineBusyError when the bounded queue is full, with
+   * EngineUnavailableError when no worker can serve, and with the signal's reason when aborted
+   * (a queued job leaves the queue at once; a running clause finishes in its worker and is dropped).
+   */
+  synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip>;
+  /** Jobs waiting plus jobs running, for metrics and tests. */
+  load(): { readonly queued: number; readonly running: number; readonly workers: number };
+  close(): Promise<void>;
+}
+
+export class EngineBusyError extends Error {
+  constructor(message = 'synthesis queue is full') {
+    super(message);
+    this.name = 'EngineBusyError';
+  }
+}
+
+export class EngineUnavailableError extends Error {
+  constructor(message = 'no synthesis worker is available') {
+    super(message);
+    this.name = 'EngineUnavailableError';
+  }
+}

@@ -1,0 +1,50 @@
+// The one registry of client-visible error codes: HTTP status, retryability, and the ApiError that carries them.
+// docs/errors.md lists the same codes; test/unit/errors.test.ts keeps the two in step both ways.
+
+export const ERROR_CODES = {
+  invalid_api_key: { status: 401, retryable: false },
+  insufficient_credits: { status: 402, retryable: false },
+  custom_voice_forbidden: { status: 403, retryable: false },
+  not_found: { status: 404, retryable: false },
+  payload_too_large: { status: 413, retryable: false },
+  unsupported_media_type: { status: 415, retryable: false },
+  invalid_json: { status: 400, retryable: false },
+  bad_request: { status: 400, retryable: false },
+  text_too_long: { status: 422, retryable: false },
+  voice_language_not_found: { status: 422, retryable: false },
+  invalid_model_id: { status: 422, retryable: false },
+  validation_error: { status: 422, retryable: false },
+  missing_websocket_config: { status: 422, retryable: false },
+  rate_limit_exceeded: { status: 429, retryable: true },
+  concurrency_limit_exceeded: { status: 429, retryable: true },
+  internal_error: { status: 500, retryable: true },
+  tts_workers_busy: { status: 503, retryable: true },
+  tts_workers_unconfigured: { status: 503, retryable: true },
+  store_unavailable: { status: 503, retryable: true },
+} as const satisfies Record<string, { status: number; retryable: boolean }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Seconds the client should wait; becomes `Retry-After` over HTTP and `retry_after_seconds` over WebSocket. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** The spec's HTTP error envelope. */
+export function errorEnvelope(error: ApiError): { error: { status_code: number; code: string; message: string } } {
+  return { error: { status_code: error.status, code: error.code, message: error.message } };
+}

@@ -1,0 +1,71 @@
+// The server process: parse config from the environment, build deps, provision accounts, warm the engine,
+// listen, and shut down gracefully (stop accepting, let in-flight work finish within the grace, flush the store).
+
+import { buildApp, closeApp } from './app.js';
+import { ConfigError, parseConfig } from './config.js';
+import { applyAccountsFile } from './core/accounts/accounts-file.js';
+import { ensureDevAccount } from './core/accounts/dev-account.js';
+import { buildDeps } from './deps.js';
+import { createLogger } from './log.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`raaga: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const deps = await buildDeps(config, logger);
+
+  if (config.accountsFile) {
+    const summary = await applyAccountsFile(deps.store, config.accountsFile);
+    logger.info({ ...summary, file: config.accountsFile }, 'accounts file applied');
+  }
+  const devKey = await ensureDevAccount(deps.store);
+
+  const started = Date.now();
+  await deps.engine.start();
+  logger.info({ engine: deps.engine.name, workers: deps.engine.load().workers, ms: Date.now() - started }, 'engine warmed');
+
+  const app = buildApp(deps);
+  const address = await app.listen({ host: config.host, port: config.port });
+  // Plain lines for the human who just typed `npm start`; the JSON log has the same facts.
+  process.stdout.write(`\nRaaga is listening on ${address.replace('0.0.0.0', 'localhost')}\n`);
+  if (devKey) {
+    process.stdout.write(
+      `No accounts were configured, so a development account was created:\n` +
+        `  account: ${devKey.accountId} (developer plan, ${devKey.credits} credits)\n` +
+        `  API key: ${devKey.key}\n` +
+        `The key is shown only now; keep it. Try:\n` +
+        `  curl -s ${address.replace('0.0.0.0', 'localhost')}/v1/voices -H "Authorization: Bearer ${devKey.key}"\n\n`,
+    );
+  }
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    try {
+      await closeApp(app, config.shutdownGraceMs, () => deps.shutdownController.abort('shutdown'));
+      await deps.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`raaga: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,385 @@
+// MemoryStore: the embedded Store for one machine. Admission state (rate windows, slot leases, credit
+// reservations) lives in memory only; accounts, balances, key hashes and custom voices are made durable in
+// `<dataDir>/store.json` (group commit) before the mutation that changed them resolves.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  insertSorted,
+  newAdmissionState,
+  pruneExpired,
+  rateInfo,
+  reservedCredits,
+  type AdmissionState,
+} from './admission-state.js';
+import { GroupCommit } from './group-commit.js';
+import { randomId } from './random-id.js';
+import { readSnapshot, writeSnapshot, type StoreSnapshot } from './store-snapshot.js';
+import {
+  ACCOUNT_ID_PATTERN,
+  AccountExistsError,
+  AccountNotFoundError,
+  DEFAULT_SLOT_LEASE_MS,
+  RATE_WINDOW_MS,
+  type Account,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type CustomVoice,
+  type KeyHashRecord,
+  type NewAccount,
+  type Plan,
+  type PlanLimits,
+  type RateInfo,
+  type Store,
+} from './store.js';
+
+export interface MemoryStoreOptions {
+  /** Injected clock (epoch ms) so tests move time instead of sleeping. */
+  readonly now?: () => number;
+  /** When set, durable state is loaded from and saved to `<dataDir>/store.json`. */
+  readonly dataDir?: string;
+}
+
+export const STORE_FILE_NAME = 'store.json';
+
+interface AccountRecord {
+  readonly id: string;
+  plan: Plan;
+  credits: number;
+  readonly createdAtMs: number;
+}
+
+interface KeyRecord {
+  readonly accountId: string;
+  revoked: boolean;
+}
+
+const KEY_HASH = /^[0-9a-f]{64}$/;
+
+export class MemoryStore implements Store {
+  private readonly now: () => number;
+  private readonly filePath: string | undefined;
+  private readonly commits: GroupCommit | undefined;
+  private readonly accounts = new Map<string, AccountRecord>();
+  private readonly keys = new Map<string, KeyRecord>();
+  private readonly voices = new Map<string, CustomVoice>();
+  private readonly transient = new Map<string, AdmissionState>();
+  private closed = false;
+
+  /**
+   * Loads `<dataDir>/store.json` synchronously when it exists (throws StoreFileError when it is corrupt).
+   * Prefer `MemoryStore.open`, which also creates the directory.
+   *
+   * With the embedded store each process holds its own copy: run the CLI while the server is stopped, or
+   * restart the server to see CLI changes (and a server running alongside would overwrite them on its next
+   * write). RedisStore removes that limit.
+   */
+  constructor(options: MemoryStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    if (options.dataDir !== undefined) {
+      const filePath = join(options.dataDir, STORE_FILE_NAME);
+      this.filePath = filePath;
+      this.commits = new GroupCommit(() => writeSnapshot(filePath, this.snapshot()));
+      const snapshot = readSnapshot(filePath);
+      if (snapshot) this.load(snapshot);
+    }
+  }
+
+  static async open(options: MemoryStoreOptions = {}): Promise<MemoryStore> {
+    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+    return new MemoryStore(options);
+  }
+
+  /** The file backing this store, if any (for startup logs). */
+  get path(): string | undefined {
+    return this.filePath;
+  }
+
+  // ---- admission -------------------------------------------------------------------------------------
+
+  async admit(request: AdmissionRequest): Promise<AdmissionResult> {
+    this.assertOpen();
+    const account = this.requireAccount(request.accountId);
+    const { limits, reservation } = request;
+    if (reservation) {
+      assertCount('reservation credits', reservation.credits);
+      assertPositive('reservation ttlMs', reservation.ttlMs);
+    }
+    const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
+    assertPositive('slotLeaseMs', leaseMs);
+
+    const now = this.now();
+    const state = this.stateOf(account.id, now);
+
+    if (request.countRate && state.window.length >= limits.requestsPerMinute) {
+      // With a lowered limit the window may hold more than `limit` entries: a place frees when the entry
+      // `length - limit` leaves, which is the oldest one in the usual case.
+      const freeing = state.window[state.window.length - limits.requestsPerMinute] ?? now;
+      return {
+        ok: false,
+        reason: 'rate_limited',
+        rate: rateInfo(state, limits, now),
+        retryAfterMs: Math.max(1, freeing + RATE_WINDOW_MS - now),
+      };
+    }
+
+    const holderId = request.slotHolderId;
+    // A holder that already has a live lease (e.g. a WebSocket session re-admitting) does not need a second slot.
+    if (holderId !== undefined && !state.leases.has(holderId) && state.leases.size >= limits.concurrentRequests) {
+      return { ok: false, reason: 'concurrency', rate: rateInfo(state, limits, now), inFlight: state.leases.size };
+    }
+
+    if (reservation) {
+      if (state.reservations.has(reservation.id)) {
+        throw new Error(`reservation ${reservation.id} is already live for account ${account.id}`);
+      }
+      const available = account.credits - reservedCredits(state);
+      if (available < reservation.credits) {
+        return {
+          ok: false,
+          reason: 'insufficient_credits',
+          rate: rateInfo(state, limits, now),
+          available: Math.max(0, available),
+          required: reservation.credits,
+        };
+      }
+    }
+
+    if (request.countRate) insertSorted(state.window, now);
+    if (holderId !== undefined) state.leases.set(holderId, now + leaseMs);
+    if (reservation) {
+      state.reservations.set(reservation.id, { credits: reservation.credits, expiresAtMs: now + reservation.ttlMs });
+    }
+    return { ok: true, rate: rateInfo(state, limits, now) };
+  }
+
+  async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
+    this.assertOpen();
+    const now = this.now();
+    return rateInfo(this.stateOf(accountId, now), limits, now);
+  }
+
+  async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
+    this.assertOpen();
+    assertPositive('leaseMs', leaseMs);
+    const now = this.now();
+    const state = this.stateOf(accountId, now);
+    if (!state.leases.has(holderId)) return false;
+    state.leases.set(holderId, now + leaseMs);
+    return true;
+  }
+
+  async releaseSlot(accountId: string, holderId: string): Promise<void> {
+    this.assertOpen();
+    this.transient.get(accountId)?.leases.delete(holderId);
+  }
+
+  async settle(accountId: string, reservationId: string, usedCredits: number): Promise<number> {
+    this.assertOpen();
+    assertCount('usedCredits', usedCredits);
+    const account = this.requireAccount(accountId);
+    const state = this.stateOf(accountId, this.now());
+    const reservation = state.reservations.get(reservationId);
+    if (!reservation) return account.credits;
+    state.reservations.delete(reservationId);
+    // Clamped twice: never more than reserved, and never below zero whatever happened in between.
+    const debit = Math.min(usedCredits, reservation.credits, account.credits);
+    if (debit === 0) return account.credits;
+    account.credits -= debit;
+    const balance = account.credits;
+    await this.persist();
+    return balance;
+  }
+
+  // ---- accounts --------------------------------------------------------------------------------------
+
+  async getAccount(accountId: string): Promise<Account | null> {
+    this.assertOpen();
+    const account = this.accounts.get(accountId);
+    return account ? { ...account } : null;
+  }
+
+  async listAccounts(): Promise<readonly Account[]> {
+    this.assertOpen();
+    return [...this.accounts.values()]
+      .map((account) => ({ ...account }))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+  }
+
+  async createAccount(account: NewAccount): Promise<Account> {
+    this.assertOpen();
+    assertCount('credits', account.credits);
+    const id = account.id ?? this.freshAccountId();
+    if (!ACCOUNT_ID_PATTERN.test(id)) throw new Error(`invalid account id ${JSON.stringify(id)}: use letters, digits, _ or -`);
+    if (this.accounts.has(id)) throw new AccountExistsError(id);
+    const record: AccountRecord = { id, plan: account.plan, credits: account.credits, createdAtMs: this.now() };
+    this.accounts.set(id, record);
+    await this.persist();
+    return { ...record };
+  }
+
+  async setPlan(accountId: string, plan: Plan): Promise<Account> {
+    this.assertOpen();
+    const account = this.requireAccount(accountId);
+    account.plan = plan;
+    const result = { ...account };
+    await this.persist();
+    return result;
+  }
+
+  async addCredits(accountId: string, credits: number): Promise<Account> {
+    this.assertOpen();
+    assertCount('credits', credits);
+    const account = this.requireAccount(accountId);
+    account.credits += credits;
+    const result = { ...account };
+    await this.persist();
+    return result;
+  }
+
+  // ---- keys ------------------------------------------------------------------------------------------
+
+  async addKeyHash(accountId: string, keyHash: string): Promise<void> {
+    this.assertOpen();
+    if (!KEY_HASH.test(keyHash)) throw new Error('key hash must be 64 lowercase hex characters (SHA-256)');
+    this.requireAccount(accountId);
+    const existing = this.keys.get(keyHash);
+    if (existing && existing.accountId !== accountId) throw new Error('this key already belongs to another account');
+    // Re-adding a known hash changes nothing: in particular a revoked key stays revoked.
+    if (!existing) this.keys.set(keyHash, { accountId, revoked: false });
+    await this.persist();
+  }
+
+  async revokeKeyHash(keyHash: string): Promise<boolean> {
+    this.assertOpen();
+    const record = this.keys.get(keyHash);
+    if (!record) return false;
+    record.revoked = true;
+    await this.persist();
+    return true;
+  }
+
+  async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
+    this.assertOpen();
+    const record = this.keys.get(keyHash);
+    if (!record || record.revoked) return null;
+    return this.getAccount(record.accountId);
+  }
+
+  async listKeyHashes(accountId: string): Promise<readonly string[]> {
+    this.assertOpen();
+    return [...this.keys].filter(([, r]) => r.accountId === accountId && !r.revoked).map(([hash]) => hash);
+  }
+
+  async getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null> {
+    this.assertOpen();
+    const record = this.keys.get(keyHash);
+    return record ? { ...record } : null;
+  }
+
+  // ---- custom voices ---------------------------------------------------------------------------------
+
+  async putCustomVoice(voice: CustomVoice): Promise<void> {
+    this.assertOpen();
+    if (!voice.id.startsWith('vc_')) throw new Error(`custom voice id must start with vc_: ${voice.id}`);
+    if (!(voice.pitchShiftSemitones >= -12 && voice.pitchShiftSemitones <= 12)) {
+      throw new RangeError('pitchShiftSemitones must be within -12..12');
+    }
+    if (!(voice.rateMultiplier >= 0.8 && voice.rateMultiplier <= 1.25)) {
+      throw new RangeError('rateMultiplier must be within 0.8..1.25');
+    }
+    this.requireAccount(voice.accountId);
+    const existing = this.voices.get(voice.id);
+    if (existing && existing.accountId !== voice.accountId) throw new Error(`voice ${voice.id} belongs to another account`);
+    this.voices.set(voice.id, { ...voice });
+    await this.persist();
+  }
+
+  async getCustomVoice(voiceId: string): Promise<CustomVoice | null> {
+    this.assertOpen();
+    const voice = this.voices.get(voiceId);
+    return voice ? { ...voice } : null;
+  }
+
+  async listCustomVoices(accountId: string): Promise<readonly CustomVoice[]> {
+    this.assertOpen();
+    return [...this.voices.values()]
+      .filter((voice) => voice.accountId === accountId)
+      .map((voice) => ({ ...voice }))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------------
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.commits?.flush();
+    this.closed = true;
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------
+
+  /**
+   * Resolves once a file write that includes every mutation made so far has completed. If that write fails
+   * the mutation's promise rejects, but the in-memory change stays and rides along with the next write.
+   */
+  private persist(): Promise<void> {
+    return this.commits ? this.commits.commit() : Promise.resolve();
+  }
+
+  /** Built synchronously from fresh objects: GroupCommit relies on the state being captured at call time. */
+  private snapshot(): StoreSnapshot {
+    return {
+      version: 1,
+      accounts: [...this.accounts.values()].map((a) => ({ id: a.id, plan: a.plan, credits: a.credits, createdAtMs: a.createdAtMs })),
+      keys: [...this.keys].map(([hash, r]) => ({ hash, accountId: r.accountId, revoked: r.revoked })),
+      voices: [...this.voices.values()].map((v) => ({ ...v })),
+    };
+  }
+
+  private load(snapshot: StoreSnapshot): void {
+    for (const a of snapshot.accounts) this.accounts.set(a.id, { ...a });
+    for (const k of snapshot.keys) this.keys.set(k.hash, { accountId: k.accountId, revoked: k.revoked });
+    for (const v of snapshot.voices) this.voices.set(v.id, { ...v });
+  }
+
+  private requireAccount(accountId: string): AccountRecord {
+    const account = this.accounts.get(accountId);
+    if (!account) throw new AccountNotFoundError(accountId);
+    return account;
+  }
+
+  private freshAccountId(): string {
+    for (;;) {
+      const id = randomId('acct_');
+      if (!this.accounts.has(id)) return id;
+    }
+  }
+
+  /** The account's admission state with everything expired at `now` dropped. */
+  private stateOf(accountId: string, now: number): AdmissionState {
+    let state = this.transient.get(accountId);
+    if (!state) {
+      state = newAdmissionState();
+      this.transient.set(accountId, state);
+    }
+    pruneExpired(state, now);
+    return state;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('store is closed');
+  }
+}
+
+function assertCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+}
+
+function assertPositive(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+}

@@ -1,0 +1,158 @@
+// The Store contract: accounts, hashed keys, custom voices, and the atomic admission step
+// (sliding rate window + concurrency slot lease + credit reservation) shared by every instance.
+// MemoryStore implements it for one machine; RedisStore (later) for many. Both pass test/unit/store/store-contract.ts.
+
+export type Plan = 'free' | 'developer' | 'growth';
+
+export interface PlanLimits {
+  readonly requestsPerMinute: number;
+  readonly concurrentRequests: number;
+}
+
+/** The spec's "Limits by plan" table. */
+export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
+  free: { requestsPerMinute: 15, concurrentRequests: 1 },
+  developer: { requestsPerMinute: 60, concurrentRequests: 3 },
+  growth: { requestsPerMinute: 300, concurrentRequests: 10 },
+};
+
+export const RATE_WINDOW_MS = 60_000;
+
+/** Account ids: operator-chosen (`acct_1`) or generated (`acct_` + 12 base32); safe in URLs, logs and shells. */
+export const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Lease length used when an admission asks for a slot without `slotLeaseMs`. */
+export const DEFAULT_SLOT_LEASE_MS = 30_000;
+
+export interface Account {
+  readonly id: string;
+  readonly plan: Plan;
+  /** Spendable balance in characters, already net of nothing: reservations are tracked separately. */
+  readonly credits: number;
+  readonly createdAtMs: number;
+}
+
+/** A custom (`vc_`) voice: an operator-made variation of a preset voice, owned by one account. */
+export interface CustomVoice {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly baseVoice: string;
+  /** Semitones relative to the base voice, -12..12. */
+  readonly pitchShiftSemitones: number;
+  /** Tempo multiplier applied on top of the request's speed, 0.8..1.25. */
+  readonly rateMultiplier: number;
+  readonly createdAtMs: number;
+}
+
+export interface RateInfo {
+  /** Requests per minute allowed by the plan. */
+  readonly limit: number;
+  /** Requests left in the window after this admission (or now, for a status read). */
+  readonly remaining: number;
+  /** Epoch ms when the oldest counted request leaves the window (now when the window is empty). */
+  readonly resetAtMs: number;
+}
+
+export interface AdmissionRequest {
+  readonly accountId: string;
+  readonly limits: PlanLimits;
+  /** Add one entry to the sliding window (HTTP synthesis, each WebSocket `text`). */
+  readonly countRate: boolean;
+  /** Take a concurrency slot lease with this holder id (HTTP request, WebSocket session). */
+  readonly slotHolderId?: string;
+  /** Lease length (default DEFAULT_SLOT_LEASE_MS); the holder renews it with `renewSlot` while alive. */
+  readonly slotLeaseMs?: number;
+  /** Reserve this many credits under this reservation id; settled or released later. */
+  readonly reservation?: { readonly id: string; readonly credits: number; readonly ttlMs: number };
+}
+
+export type AdmissionResult =
+  | { readonly ok: true; readonly rate: RateInfo }
+  | { readonly ok: false; readonly reason: 'rate_limited'; readonly rate: RateInfo; readonly retryAfterMs: number }
+  | { readonly ok: false; readonly reason: 'concurrency'; readonly rate: RateInfo; readonly inFlight: number }
+  | {
+      readonly ok: false;
+      readonly reason: 'insufficient_credits';
+      readonly rate: RateInfo;
+      /** Balance minus other live reservations: what this request could have used. */
+      readonly available: number;
+      readonly required: number;
+    };
+
+export interface NewAccount {
+  readonly id?: string;
+  readonly plan: Plan;
+  readonly credits: number;
+}
+
+/** What the store knows about one key hash; revoked hashes are kept so a revoked key never matches again. */
+export interface KeyHashRecord {
+  readonly accountId: string;
+  readonly revoked: boolean;
+}
+
+/** Thrown by any operation naming an account that does not exist. */
+export class AccountNotFoundError extends Error {
+  readonly accountId: string;
+  constructor(accountId: string) {
+    super(`account ${accountId} does not exist`);
+    this.name = 'AccountNotFoundError';
+    this.accountId = accountId;
+  }
+}
+
+/** Thrown by `createAccount` when the id is taken. */
+export class AccountExistsError extends Error {
+  readonly accountId: string;
+  constructor(accountId: string) {
+    super(`account ${accountId} already exists`);
+    this.name = 'AccountExistsError';
+    this.accountId = accountId;
+  }
+}
+
+export interface Store {
+  /**
+   * Checks are in order rate → slot → credits; nothing is recorded unless all pass (one atomic step).
+   * Throws AccountNotFoundError for an unknown account (callers admit only authenticated accounts).
+   */
+  admit(request: AdmissionRequest): Promise<AdmissionResult>;
+  /** Current window without counting: for `GET /v1/voices` and other uncounted authenticated responses. */
+  rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo>;
+  /** Extends a live lease; false when the lease is gone (expired or never held): the holder has lost its slot. */
+  renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean>;
+  releaseSlot(accountId: string, holderId: string): Promise<void>;
+  /**
+   * Ends a reservation: debits `usedCredits` (≤ reserved) and returns the rest. Idempotent: settling an
+   * already settled or expired reservation changes nothing. Returns the balance after settlement.
+   */
+  settle(accountId: string, reservationId: string, usedCredits: number): Promise<number>;
+
+  findAccountByKeyHash(keyHash: string): Promise<Account | null>;
+  getAccount(accountId: string): Promise<Account | null>;
+  listAccounts(): Promise<readonly Account[]>;
+  createAccount(account: NewAccount): Promise<Account>;
+  setPlan(accountId: string, plan: Plan): Promise<Account>;
+  addCredits(accountId: string, credits: number): Promise<Account>;
+  /**
+   * Idempotent for the same account (a revoked hash stays revoked); throws when the hash belongs to
+   * another account.
+   */
+  addKeyHash(accountId: string, keyHash: string): Promise<void>;
+  /** Returns false when no such key exists. */
+  revokeKeyHash(keyHash: string): Promise<boolean>;
+  /** Live (not revoked) key hashes of the account. */
+  listKeyHashes(accountId: string): Promise<readonly string[]>;
+  /** Owner and revoked flag of a hash, or null when never added: lets provisioning skip revoked keys. */
+  getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null>;
+
+  putCustomVoice(voice: CustomVoice): Promise<void>;
+  getCustomVoice(voiceId: string): Promise<CustomVoice | null>;
+  listCustomVoices(accountId: string): Promise<readonly CustomVoice[]>;
+
+  /** Throws when the store cannot serve (for `/readyz`). */
+  ping(): Promise<void>;
+  /** Flushes everything durable and releases resources. */
+  close(): Promise<void>;
+}

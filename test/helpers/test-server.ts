@@ -1,0 +1,63 @@
+// Starts the real app (real eSpeak workers, MemoryStore on a temp dir) on port 0 for e2e tests,
+// and provisions accounts with keys. One engine is shared per test file to keep the suite fast.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { buildApp, closeApp } from '../../src/app.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import { buildDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
+import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
+import type { Plan, Store } from '../../src/store/store.js';
+
+export interface TestServer {
+  readonly url: string;
+  readonly deps: Deps;
+  readonly dataDir: string;
+  /** Creates an account with one key (more with `extraKeys`) and returns the keys in clear. */
+  account(plan: Plan, credits: number, extraKeys?: number): Promise<{ id: string; keys: string[] }>;
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  overrides: DepsOverrides & { dataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'raaga-test-')));
+  const config: Config = parseConfig({ TTS_WORKERS: '2', LOG_LEVEL: 'silent', ...env, RAAGA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
+  const deps = await buildDeps(config, pino({ level: 'silent' }), overrides);
+  await deps.engine.start();
+  const app = buildApp(deps);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url: address,
+    deps,
+    dataDir,
+    async account(plan, credits, extraKeys = 0) {
+      return provisionAccount(deps.store, plan, credits, extraKeys);
+    },
+    async close(options = {}) {
+      await closeApp(app, 0, () => deps.shutdownController.abort('shutdown'));
+      await deps.close();
+      if (!options.keepData && !overrides.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function provisionAccount(store: Store, plan: Plan, credits: number, extraKeys = 0): Promise<{ id: string; keys: string[] }> {
+  const account = await store.createAccount({ plan, credits });
+  const keys: string[] = [];
+  for (let i = 0; i <= extraKeys; i++) {
+    const key = generateApiKey();
+    await store.addKeyHash(account.id, hashApiKey(key));
+    keys.push(key);
+  }
+  return { id: account.id, keys };
+}
+
+export function authHeaders(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+}
+
+export const HINDI_SENTENCE = 'नमस्ते, आपका खाता सक्रिय है।';

@@ -1,0 +1,127 @@
+// The `raaga` CLI as an operator runs it: real processes through bin/raaga.mjs, a real store in a temp dir.
+
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../../src/store/api-key.js';
+import { MemoryStore } from '../../../src/store/memory-store.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+let dir: string;
+let dataDir: string;
+let modelsDir: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function raaga(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(root, 'bin/raaga.mjs'), ...args],
+      { cwd: root, env: { ...process.env, RAAGA_DATA_DIR: dataDir, RAAGA_MODELS_DIR: modelsDir } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function expectCleanFailure(run: Run, message: RegExp): void {
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(message);
+  expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'raaga-cli-'));
+  dataDir = join(dir, 'data');
+  modelsDir = join(dir, 'models');
+  await mkdir(join(modelsDir, 'raaga-v1'), { recursive: true });
+  await writeFile(
+    join(modelsDir, 'raaga-v1', 'manifest.json'),
+    JSON.stringify({ voices: [{ voice_name: 'arjun', gender: 'male' }, { voice_name: 'meera', gender: 'female' }] }),
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('raaga CLI', () => {
+  it('creates an account, shows it, tops it up and revokes its key', async () => {
+    const created = await raaga('accounts', 'create', '--plan', 'free', '--credits', '10');
+    expect(created.code).toBe(0);
+    const id = /account (acct_[a-z2-7]{12})/.exec(created.stdout)?.[1] ?? '';
+    const key = /^(rk_live_[A-Za-z0-9]{40})$/m.exec(created.stdout)?.[1] ?? '';
+    expect(id).not.toBe('');
+    expect(key).not.toBe('');
+
+    const shown = await raaga('accounts', 'show', id, '--json');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id, plan: 'free', credits: 10, keyFingerprints: [`sha256:${hashApiKey(key).slice(0, 12)}`] });
+    expect(shown.stdout).not.toContain(key);
+
+    const human = await raaga('accounts', 'show', id);
+    expect(human.stdout).toMatch(/Credits\s+10/);
+
+    const added = await raaga('credits', 'add', '--account', id, '--amount', '5');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('balance is 15');
+
+    const listed = await raaga('accounts', 'list', '--json');
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id, credits: 15, liveKeys: 1 })]);
+
+    const revoked = await raaga('keys', 'revoke', key);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).not.toContain(key);
+
+    const store = await MemoryStore.open({ dataDir });
+    expect(await store.findAccountByKeyHash(hashApiKey(key))).toBeNull();
+    expect((await store.getAccount(id))?.credits).toBe(15);
+    await store.close();
+  });
+
+  it('creates keys and custom voices, enforcing plan and catalog', async () => {
+    const growth = await raaga('accounts', 'create', '--plan', 'growth', '--credits', '50000', '--id', 'acct_g', '--json');
+    expect(JSON.parse(growth.stdout)).toMatchObject({ account: { id: 'acct_g', plan: 'growth', credits: 50000 } });
+    await raaga('accounts', 'create', '--plan', 'free', '--id', 'acct_f');
+
+    const key = await raaga('keys', 'create', '--account', 'acct_g');
+    expect(key.stdout).toMatch(/^rk_live_[A-Za-z0-9]{40}$/m);
+
+    const voice = await raaga('voices', 'create', '--account', 'acct_g', '--base', 'meera', '--name', 'My voice', '--pitch', '-2.5', '--rate', '1.1', '--json');
+    expect(voice.code).toBe(0);
+    expect(JSON.parse(voice.stdout)).toMatchObject({ id: expect.stringMatching(/^vc_[a-z2-7]{12}$/), name: 'My voice', baseVoice: 'meera', pitchShiftSemitones: -2.5, rateMultiplier: 1.1 });
+    const list = await raaga('voices', 'list', '--account', 'acct_g', '--json');
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+
+    expectCleanFailure(await raaga('voices', 'create', '--account', 'acct_f', '--base', 'meera'), /growth plan only/);
+    expectCleanFailure(await raaga('voices', 'create', '--account', 'acct_g', '--base', 'nobody'), /not a preset voice/);
+    expectCleanFailure(await raaga('voices', 'create', '--account', 'acct_g', '--base', 'meera', '--rate', '2'), /--rate must be/);
+    expectCleanFailure(await raaga('accounts', 'create', '--plan', 'free', '--id', 'acct_g'), /acct_g already exists/);
+  });
+
+  it('prints help for every level and fails bad usage with exit 1 and a message', async () => {
+    const top = await raaga('--help');
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain('accounts');
+    for (const args of [['accounts', '--help'], ['accounts', 'create', '--help'], ['keys', 'revoke', '--help'], ['credits', 'add', '--help'], ['voices', 'create', '--help']]) {
+      const help = await raaga(...args);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/Usage: raaga/);
+    }
+    expectCleanFailure(await raaga(), /missing command/);
+    expectCleanFailure(await raaga('nonsense'), /unknown command 'nonsense'/);
+    expectCleanFailure(await raaga('accounts', 'create'), /--plan is required/);
+    expectCleanFailure(await raaga('accounts', 'create', '--plan', 'free', '--credits', 'lots'), /--credits must be an integer/);
+    expectCleanFailure(await raaga('accounts', 'create', '--plan', 'free', '--bogus'), /Unknown option '--bogus'/);
+    expectCleanFailure(await raaga('accounts', 'show', 'acct_missing'), /account acct_missing does not exist/);
+    expectCleanFailure(await raaga('credits', 'add', '--account', 'acct_missing', '--amount', '5'), /does not exist/);
+    expectCleanFailure(await raaga('keys', 'revoke', 'not-a-key'), /not a well-formed API key/);
+    expectCleanFailure(await raaga('keys', 'revoke', `rk_live_${'Q'.repeat(40)}`), /no such key/);
+  });
+});

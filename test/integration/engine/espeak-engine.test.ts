@@ -1,0 +1,131 @@
+// The embedded engine end to end on real workers and real eSpeak NG: every language speaks, voices keep
+// their identity across languages and stay apart from each other, and speed and pitch shift act as specified.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
+import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
+import type { PcmClip, SynthesisJob } from '../../../src/engine/tts-engine.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../../../src/languages.js';
+import { medianF0, rms, spectralCentroid } from './audio-features.js';
+import { SENTENCES } from './sentences.js';
+
+const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
+let engine: EspeakEngine;
+
+beforeAll(async () => {
+  engine = new EspeakEngine({ workers: 2, maxQueue: 64, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
+  await engine.start();
+});
+
+afterAll(async () => {
+  await engine.close();
+});
+
+function say(voiceName: string, language: LanguageCode, extra: Partial<SynthesisJob> = {}): Promise<PcmClip> {
+  const voice = catalog.embeddedParams(voiceName);
+  if (voice === undefined) throw new Error(`no voice ${voiceName}`);
+  return engine.synthesize(
+    { text: SENTENCES[language], language, voiceName, voice, speed: 1, pitchShiftSemitones: 0, ...extra },
+    new AbortController().signal,
+  );
+}
+
+const seconds = (clip: PcmClip) => clip.samples.length / clip.sampleRateHz;
+const f0 = (clip: PcmClip) => medianF0(clip.samples, clip.sampleRateHz);
+const centroid = (clip: PcmClip) => spectralCentroid(clip.samples, clip.sampleRateHz);
+
+describe('EspeakEngine', () => {
+  it('is ready after start and reports its workers', () => {
+    expect(engine.isReady()).toBe(true);
+    expect(engine.load()).toEqual({ queued: 0, running: 0, workers: 2 });
+  });
+
+  it('speaks every language with a male and a female voice', async () => {
+    const pairs = LANGUAGE_CODES.flatMap((language) => [
+      { language, voice: 'aarav' },
+      { language, voice: 'meera' },
+    ]);
+    const clips = await Promise.all(pairs.map(({ language, voice }) => say(voice, language)));
+    clips.forEach((clip, index) => {
+      const label = `${pairs[index]?.voice} ${pairs[index]?.language}`;
+      expect(clip.sampleRateHz, label).toBe(22050);
+      expect(seconds(clip), label).toBeGreaterThan(0.3);
+      expect(seconds(clip), label).toBeLessThan(10);
+      expect(rms(clip.samples), label).toBeGreaterThan(0.01);
+      expect(clip.samples.every((v) => v >= -1 && v <= 1), label).toBe(true);
+    });
+  });
+
+  it('keeps each voice recognisable across languages and every pair of voices apart', async () => {
+    const voices = catalog.voices();
+    const features = await Promise.all(
+      voices.map(async ({ name }) => {
+        const [hindi, tamil] = await Promise.all([say(name, 'hi-IN'), say(name, 'ta-IN')]);
+        return { name, hi: [f0(hindi), centroid(hindi)] as const, ta: [f0(tamil), centroid(tamil)] as const };
+      }),
+    );
+    for (const { name, hi, ta } of features) {
+      // Same variant in every language: median pitch stays within 15% across scripts.
+      expect(Math.abs(Math.log(hi[0] / ta[0])), `${name} F0 hi ${hi[0]} vs ta ${ta[0]}`).toBeLessThan(Math.log(1.15));
+    }
+    for (let i = 0; i < features.length; i++) {
+      for (let j = i + 1; j < features.length; j++) {
+        const a = features[i]!;
+        const b = features[j]!;
+        for (const language of ['hi', 'ta'] as const) {
+          // Distance in units of "just noticeable for this estimator": 6% in F0, 8% in spectral centroid.
+          const distance = Math.hypot(Math.log(a[language][0] / b[language][0]) / 0.06, Math.log(a[language][1] / b[language][1]) / 0.08);
+          expect(distance, `${a.name} vs ${b.name} (${language}): ${a[language]} / ${b[language]}`).toBeGreaterThan(1);
+        }
+      }
+    }
+    // Same gender, neighbouring names in the roster: clearly different pitch or timbre.
+    const aarav = features.find((f) => f.name === 'aarav')!;
+    const vikram = features.find((f) => f.name === 'vikram')!;
+    expect(aarav.hi[0] / vikram.hi[0]).toBeGreaterThan(1.08);
+  });
+
+  it('follows speed natively: 2.0 roughly halves and 0.5 roughly doubles the duration', async () => {
+    const [normal, fast, slow] = await Promise.all([
+      say('rahul', 'hi-IN'),
+      say('rahul', 'hi-IN', { speed: 2 }),
+      say('rahul', 'hi-IN', { speed: 0.5 }),
+    ]);
+    const fastRatio = seconds(fast) / seconds(normal);
+    const slowRatio = seconds(slow) / seconds(normal);
+    expect(fastRatio).toBeGreaterThan(0.4);
+    expect(fastRatio).toBeLessThan(0.65);
+    expect(slowRatio).toBeGreaterThan(1.6);
+    expect(slowRatio).toBeLessThan(2.5);
+  });
+
+  it('shifts pitch by semitones for custom voices: +4 st raises median F0 by about 26%', async () => {
+    for (const voice of ['sanjay', 'priya']) {
+      const [plain, shifted] = await Promise.all([say(voice, 'hi-IN'), say(voice, 'hi-IN', { pitchShiftSemitones: 4 })]);
+      const ratio = f0(shifted) / f0(plain);
+      expect(ratio, voice).toBeGreaterThan(1.26 - 0.08);
+      expect(ratio, voice).toBeLessThan(1.26 + 0.08);
+    }
+  });
+
+  it('reads markup and phoneme brackets as plain text instead of obeying them', async () => {
+    const signal = new AbortController().signal;
+    const voice = catalog.embeddedParams('arjun')!;
+    const job = (text: string) => engine.synthesize({ text, language: 'en-IN', voiceName: 'arjun', voice, speed: 1, pitchShiftSemitones: 0 }, signal);
+    const plain = await job('one two');
+    // With SSML obeyed this would add three seconds of silence.
+    const markup = await job('one <break time="3s"/> two');
+    expect(seconds(markup)).toBeLessThan(seconds(plain) + 2.5);
+    const odd = await job('a & b < c [[h@l@U]] \u0000 end');
+    expect(seconds(odd)).toBeGreaterThan(0.3);
+  });
+
+  it('serves a voice params set it was not told about at start (custom voices)', async () => {
+    const base = catalog.embeddedParams('kavya')!;
+    const clip = await engine.synthesize(
+      { text: SENTENCES['gu-IN'], language: 'gu-IN', voiceName: 'vc_test', voice: { ...base, breath: 8, wordsPerMinute: 150 }, speed: 1.2, pitchShiftSemitones: -3 },
+      new AbortController().signal,
+    );
+    expect(rms(clip.samples)).toBeGreaterThan(0.01);
+  });
+});

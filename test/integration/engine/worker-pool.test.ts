@@ -1,0 +1,133 @@
+// The engine's worker pool under pressure, on real eSpeak workers: queue bound, cancellation of queued and
+// running jobs, replacement of a killed worker, start failure and close.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
+import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
+import { EngineBusyError, EngineUnavailableError, type SynthesisJob } from '../../../src/engine/tts-engine.js';
+import { WorkerPool, type WorkerPoolEvent } from '../../../src/engine/worker-pool.js';
+import { LONG_HINDI, SENTENCES } from './sentences.js';
+
+const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
+const voice = catalog.embeddedParams('meera')!;
+const job = (text: string = SENTENCES['hi-IN']): SynthesisJob => ({ text, language: 'hi-IN', voiceName: 'meera', voice, speed: 1, pitchShiftSemitones: 0 });
+const never = () => new AbortController().signal;
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((engine) => engine.close()));
+});
+
+async function startEngine(workers: number, maxQueue: number, events: WorkerPoolEvent[] = []): Promise<EspeakEngine> {
+  const engine = new EspeakEngine({ workers, maxQueue, voices: catalog.embeddedVoices(), onEvent: (event) => events.push(event) });
+  open.push(engine);
+  await engine.start();
+  return engine;
+}
+
+function waitFor(events: WorkerPoolEvent[], predicate: (event: WorkerPoolEvent) => boolean, timeoutMs = 10_000): Promise<void> {
+  const startedAt = Date.now();
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      if (events.some(predicate)) resolve();
+      else if (Date.now() - startedAt > timeoutMs) reject(new Error('event did not arrive'));
+      else setTimeout(poll, 10);
+    };
+    poll();
+  });
+}
+
+describe('worker pool', () => {
+  it('refuses the job beyond running + maxQueue with EngineBusyError, at once', async () => {
+    const engine = await startEngine(1, 2);
+    const accepted = [engine.synthesize(job(), never()), engine.synthesize(job(), never()), engine.synthesize(job(), never())];
+    expect(engine.load()).toEqual({ queued: 2, running: 1, workers: 1 });
+    await expect(engine.synthesize(job(), never())).rejects.toBeInstanceOf(EngineBusyError);
+    const clips = await Promise.all(accepted);
+    expect(clips.every((clip) => clip.samples.length > 0)).toBe(true);
+    expect(engine.load()).toEqual({ queued: 0, running: 0, workers: 1 });
+  });
+
+  it('drops an aborted queued job at once; it never reaches a worker', async () => {
+    const engine = await startEngine(1, 4);
+    const running = engine.synthesize(job(LONG_HINDI), never());
+    const controller = new AbortController();
+    const queued = engine.synthesize(job(), controller.signal);
+    expect(engine.load().queued).toBe(1);
+    const abortedAt = performance.now();
+    controller.abort('client-cancel');
+    await expect(queued).rejects.toBe('client-cancel');
+    expect(performance.now() - abortedAt).toBeLessThan(20);
+    expect(engine.load()).toEqual({ queued: 0, running: 1, workers: 1 });
+    await running;
+    // Had the aborted job been dispatched, the worker would still be busy with it now.
+    expect(engine.load()).toEqual({ queued: 0, running: 0, workers: 1 });
+  });
+
+  it('rejects an aborted running job at once and keeps the worker for the next job', async () => {
+    const engine = await startEngine(1, 4);
+    const controller = new AbortController();
+    const running = engine.synthesize(job(LONG_HINDI), controller.signal);
+    const next = engine.synthesize(job(), never());
+    const reason = new Error('barge-in');
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    // The worker finishes its clause, drops it and takes the queued job.
+    expect((await next).samples.length).toBeGreaterThan(0);
+  });
+
+  it('rejects with the reason when the signal is already aborted', async () => {
+    const engine = await startEngine(1, 1);
+    await expect(engine.synthesize(job(), AbortSignal.abort('shutdown'))).rejects.toBe('shutdown');
+  });
+
+  it('replaces a killed worker; its running job fails with EngineUnavailableError and later jobs succeed', async () => {
+    const events: WorkerPoolEvent[] = [];
+    const engine = await startEngine(2, 8, events);
+    const victim = engine.synthesize(job(LONG_HINDI), never());
+    await engine.terminateWorkerForTest(0);
+    await expect(victim).rejects.toBeInstanceOf(EngineUnavailableError);
+    const exitAt = events.findIndex((e) => e.type === 'worker-exit' && e.slot === 0 && e.hadJob);
+    expect(exitAt).toBeGreaterThan(0);
+    await waitFor(events, (e) => e.type === 'worker-ready' && e.slot === 0 && events.indexOf(e) > exitAt);
+    expect(engine.load().workers).toBe(2);
+    const clips = await Promise.all([engine.synthesize(job(), never()), engine.synthesize(job(), never())]);
+    expect(clips.every((clip) => clip.samples.length > 0)).toBe(true);
+    expect(engine.isReady()).toBe(true);
+  });
+
+  it('close rejects queued and running jobs with EngineUnavailableError and refuses new ones', async () => {
+    const engine = await startEngine(1, 4);
+    const running = engine.synthesize(job(LONG_HINDI), never());
+    const queued = engine.synthesize(job(), never());
+    const outcomes = [expect(running).rejects.toThrow('engine closed'), expect(queued).rejects.toBeInstanceOf(EngineUnavailableError)];
+    await engine.close();
+    await Promise.all(outcomes);
+    await expect(engine.synthesize(job(), never())).rejects.toBeInstanceOf(EngineUnavailableError);
+    expect(engine.isReady()).toBe(false);
+  });
+
+  it('fails start and every job with EngineUnavailableError when no worker can load', async () => {
+    const events: WorkerPoolEvent[] = [];
+    const pool = new WorkerPool<string, string>({
+      entry: new URL('./fixtures/failing-worker.ts', import.meta.url),
+      workerData: {},
+      size: 2,
+      maxQueue: 4,
+      onEvent: (event) => events.push(event),
+    });
+    open.push(pool);
+    const started = pool.start();
+    await expect(started).rejects.toBeInstanceOf(EngineUnavailableError);
+    await expect(started).rejects.toThrow(/always fails to load/);
+    expect(events.filter((e) => e.type === 'worker-start-failed').length).toBeGreaterThanOrEqual(2);
+    await expect(pool.run('x', never())).rejects.toBeInstanceOf(EngineUnavailableError);
+  });
+
+  it('refuses jobs before start', async () => {
+    const engine = new EspeakEngine({ workers: 1, maxQueue: 1 });
+    open.push(engine);
+    await expect(engine.synthesize(job(), never())).rejects.toBeInstanceOf(EngineUnavailableError);
+    expect(engine.isReady()).toBe(false);
+  });
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { trimSilence } from '../../../src/audio/clip-shaping.js';
+import type { OutputFormat } from '../../../src/audio/encoder.js';
+import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
+import { OutputPipeline, type OutputRateHz } from '../../../src/audio/output-pipeline.js';
+import { bytesLEToPcm16, pcm16ToFloat } from '../../../src/audio/pcm.js';
+import { parseWav } from '../../../src/audio/wav.js';
+import { concat, concatBytes, decodeMp3, dominantFrequency, maxAbsDiff, tone } from './signal-helpers.js';
+
+const ENGINE_HZ = 22050;
+const RATES: OutputRateHz[] = [8000, 16000, 24000, 48000];
+const FORMATS: OutputFormat[] = ['pcm', 'wav', 'mulaw', 'mp3'];
+const MP3_SLACK = 2 * 1152;
+
+/** Tone burst with 10 ms ramps so the clause itself has no clicks. */
+function burst(freqHz: number, ms: number, amplitude: number): Float32Array {
+  const n = Math.round((ms * ENGINE_HZ) / 1000);
+  const x = tone(freqHz, ENGINE_HZ, n, amplitude);
+  const ramp = Math.round(0.01 * ENGINE_HZ);
+  for (let i = 0; i < ramp; i++) {
+    x[i] = x[i]! * (i / ramp);
+    x[n - 1 - i] = x[n - 1 - i]! * (i / ramp);
+  }
+  return x;
+}
+
+const silence = (ms: number) => new Float32Array(Math.round((ms * ENGINE_HZ) / 1000));
+
+/** Engine-like clause: silence, two tone bursts, silence. */
+function clause(amplitude: number): Float32Array {
+  return concat([silence(100), burst(440, 300, amplitude), silence(50), burst(660, 200, amplitude), silence(100)]);
+}
+
+async function decode(format: OutputFormat, bytes: Uint8Array): Promise<Float32Array> {
+  switch (format) {
+    case 'pcm':
+      return pcm16ToFloat(bytesLEToPcm16(bytes));
+    case 'wav':
+      return pcm16ToFloat(parseWav(bytes).samples);
+    case 'mulaw':
+      return pcm16ToFloat(mulawToPcm16(bytes));
+    case 'mp3':
+      return (await decodeMp3(bytes)).samples;
+  }
+}
+
+/** RMS in dBFS over the 20 ms frames within 30 dB of the loudest one (the same notion the pipeline targets). */
+function activeLoudnessDb(x: Float32Array, rate: number): number {
+  const len = Math.round(0.02 * rate);
+  const frames: number[] = [];
+  for (let o = 0; o + len <= x.length; o += len) {
+    let e = 0;
+    for (let i = o; i < o + len; i++) e += x[i]! * x[i]!;
+    frames.push(e / len);
+  }
+  const max = Math.max(...frames);
+  const active = frames.filter((e) => e >= max / 1000);
+  return 10 * Math.log10(active.reduce((a, b) => a + b, 0) / active.length);
+}
+
+function run(opts: ConstructorParameters<typeof OutputPipeline>[0], clauses: Array<[Float32Array, number]>) {
+  const p = new OutputPipeline(opts);
+  const pushed = clauses.map(([x, pause]) => p.pushClause(x, pause));
+  const tail = p.end();
+  return { p, pushed, bytes: concatBytes([...pushed, tail]) };
+}
+
+describe('OutputPipeline', () => {
+  const PAUSE_MS = 500;
+  const quiet = clause(0.1);
+  const loud = clause(0.8);
+  // Trimming uses an absolute threshold, so the louder clause keeps a few more ramp samples.
+  const trimmedLen = trimSilence(quiet.slice(), ENGINE_HZ).length;
+  const trimmedLoudLen = trimSilence(loud.slice(), ENGINE_HZ).length;
+
+  for (const format of FORMATS) {
+    for (const rate of RATES) {
+      for (const mode of ['streaming', 'complete'] as const) {
+        it(`${format} @ ${rate} Hz (${mode}): decodable, exact duration, equal loudness across clauses`, async () => {
+          const { p, pushed, bytes } = run({ inputRateHz: ENGINE_HZ, outputRateHz: rate, format, mode }, [
+            [quiet, PAUSE_MS],
+            [loud, 0],
+          ]);
+          if (mode === 'complete') expect(pushed.every((b) => b.length === 0)).toBe(true);
+          if (mode === 'streaming' && format === 'wav') expect(String.fromCharCode(...pushed[0]!.subarray(0, 4))).toBe('RIFF');
+          if (format === 'wav') expect(parseWav(bytes).sampleRateHz).toBe(rate);
+
+          const expectedIn = trimmedLen + trimmedLoudLen + Math.round((PAUSE_MS * ENGINE_HZ) / 1000);
+          expect(Math.abs(p.samplesOut - Math.round((expectedIn * rate) / ENGINE_HZ))).toBeLessThanOrEqual(1);
+          expect(p.durationMs).toBe((p.samplesOut / rate) * 1000);
+
+          const out = await decode(format, bytes);
+          if (format === 'mp3') {
+            expect(out.length).toBeGreaterThanOrEqual(p.samplesOut);
+            expect(out.length - p.samplesOut).toBeLessThanOrEqual(MP3_SLACK);
+          } else {
+            expect(out.length).toBe(p.samplesOut);
+          }
+
+          // Split in the middle of the pause (MP3's ~1100-sample delay is far less than half of it).
+          const split = Math.round(((trimmedLen + ((PAUSE_MS / 2) * ENGINE_HZ) / 1000) * rate) / ENGINE_HZ);
+          const first = activeLoudnessDb(out.subarray(0, split), rate);
+          const second = activeLoudnessDb(out.subarray(split), rate);
+          expect(Math.abs(first - second)).toBeLessThan(1);
+          expect(Math.abs(first + 20)).toBeLessThan(1.5);
+        });
+      }
+    }
+  }
+
+  // A clause that starts at a waveform peak and stops mid-cycle: without edge fades the join would click.
+  const abrupt = tone(440, ENGINE_HZ, Math.round(0.3 * ENGINE_HZ) + 7, 0.5, Math.PI / 2);
+  const joinCases: Array<[OutputFormat, OutputRateHz, number]> = [
+    ...RATES.map((r): [OutputFormat, OutputRateHz, number] => ['pcm', r, 1.05]),
+    ...RATES.map((r): [OutputFormat, OutputRateHz, number] => ['wav', r, 1.05]),
+    ['mulaw', 8000, 1.3], // mu-law quantisation noise adds to sample-to-sample differences
+  ];
+  it.each(joinCases)('%s @ %i Hz: no click where back-to-back clauses join', async (format, rate, tolerance) => {
+    const { p, bytes } = run({ inputRateHz: ENGINE_HZ, outputRateHz: rate, format, mode: 'complete' }, [
+      [abrupt, 0],
+      [abrupt, 0],
+    ]);
+    const out = await decode(format, bytes);
+    expect(out.length).toBe(p.samplesOut);
+    const join = Math.round((abrupt.length * rate) / ENGINE_HZ);
+    const around = Math.round(0.01 * rate);
+    const interior = maxAbsDiff(out, Math.round(join * 0.3), Math.round(join * 0.7));
+    const atJoin = maxAbsDiff(out, join - around, join + around);
+    expect(interior).toBeGreaterThan(0);
+    expect(atJoin).toBeLessThanOrEqual(interior * tolerance);
+    // The stream also starts and ends at (near) zero.
+    expect(Math.abs(out[0]!)).toBeLessThan(0.01);
+    expect(Math.abs(out[out.length - 1]!)).toBeLessThan(0.01);
+  });
+
+  it('streaming and complete modes carry identical PCM', () => {
+    const opts = { inputRateHz: ENGINE_HZ, outputRateHz: 16000 as const, format: 'pcm' as const };
+    const clauses: Array<[Float32Array, number]> = [
+      [quiet, 200],
+      [loud, 0],
+    ];
+    const streamed = run({ ...opts, mode: 'streaming' }, clauses).bytes;
+    const complete = run({ ...opts, mode: 'complete' }, clauses).bytes;
+    expect(streamed).toEqual(complete);
+  });
+
+  it('does not modify the caller clause', () => {
+    const x = clause(0.3);
+    const copy = x.slice();
+    new OutputPipeline({ inputRateHz: ENGINE_HZ, outputRateHz: 8000, format: 'pcm', mode: 'streaming' }).pushClause(x, 100);
+    expect(x).toEqual(copy);
+  });
+
+  it('emits the streaming WAV header even before any audio and only once', () => {
+    const p = new OutputPipeline({ inputRateHz: ENGINE_HZ, outputRateHz: 8000, format: 'wav', mode: 'streaming' });
+    const first = p.pushClause(new Float32Array(0), 0);
+    expect(first.length).toBe(44);
+    const rest = concatBytes([p.pushClause(clause(0.5), 0), p.end()]);
+    expect(String.fromCharCode(...rest.subarray(0, 4))).not.toBe('RIFF');
+    expect(rest.length).toBe(2 * p.samplesOut);
+  });
+
+  it('counts a silent clause as its pause only', () => {
+    const { p } = run({ inputRateHz: ENGINE_HZ, outputRateHz: 8000, format: 'mulaw', mode: 'streaming' }, [[silence(300), 250]]);
+    expect(Math.abs(p.samplesOut - 2000)).toBeLessThanOrEqual(1);
+    expect(p.durationMs).toBe((p.samplesOut / 8000) * 1000);
+  });
+
+  it.each([0.5, 2.0])('applies tempo %f without changing pitch', async (tempo) => {
+    const x = concat([burst(300, 1000, 0.5)]);
+    const { p, bytes } = run({ inputRateHz: ENGINE_HZ, outputRateHz: 16000, format: 'pcm', mode: 'complete', tempo }, [[x, 0]]);
+    const plain = Math.round((trimSilence(x.slice(), ENGINE_HZ).length * 16000) / ENGINE_HZ);
+    expect(Math.abs(p.samplesOut - plain / tempo) / (plain / tempo)).toBeLessThan(0.03);
+    const out = await decode('pcm', bytes);
+    expect(Math.abs(dominantFrequency(out, 16000, 50, 2000) - 300)).toBeLessThan(9);
+  });
+
+  it('rejects pushClause after end()', () => {
+    const p = new OutputPipeline({ inputRateHz: ENGINE_HZ, outputRateHz: 8000, format: 'pcm', mode: 'streaming' });
+    p.end();
+    expect(() => p.pushClause(new Float32Array(10), 0)).toThrow();
+    expect(p.end().length).toBe(0);
+  });
+
+  it('measures loudness the way the assertions above assume (helper guard)', () => {
+    expect(activeLoudnessDb(tone(440, 8000, 8000, 0.1 * Math.SQRT2), 8000)).toBeCloseTo(-20, 1);
+  });
+});

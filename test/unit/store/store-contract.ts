@@ -1,0 +1,316 @@
+// The Store contract suite: every Store implementation (MemoryStore now, RedisStore later) runs these same
+// tests by passing a factory that returns a fresh, empty store driven by a manual clock.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AccountExistsError,
+  AccountNotFoundError,
+  PLAN_LIMITS,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type Plan,
+  type Store,
+} from '../../../src/store/store.js';
+
+export interface TestClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function manualClock(startMs = 1_700_000_000_000): TestClock {
+  let t = startMs;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+export interface StoreUnderTest {
+  readonly store: Store;
+  readonly clock: TestClock;
+  /** Extra teardown after `store.close()` (e.g. flush a Redis db). */
+  readonly cleanup?: () => Promise<void>;
+}
+
+const hash = (n: number) => n.toString(16).padStart(64, '0');
+
+export function runStoreContract(name: string, makeStore: () => Promise<StoreUnderTest>): void {
+  describe(`Store contract: ${name}`, () => {
+    let current: StoreUnderTest | undefined;
+    afterEach(async () => {
+      await current?.store.close();
+      await current?.cleanup?.();
+      current = undefined;
+    });
+
+    async function setup(plan: Plan = 'free', credits = 1_000_000) {
+      current = await makeStore();
+      const { store, clock } = current;
+      const account = await store.createAccount({ plan, credits });
+      const limits = PLAN_LIMITS[plan];
+      const admit = (extra: Partial<AdmissionRequest> = {}): Promise<AdmissionResult> =>
+        store.admit({ accountId: account.id, limits, countRate: true, ...extra });
+      return { store, clock, account, limits, admit };
+    }
+
+    describe('rate window', () => {
+      it('refuses the 16th counted request of a free account in a minute with exact retryAfterMs', async () => {
+        const { clock, admit } = await setup('free');
+        const t0 = clock.now();
+        for (let i = 0; i < 15; i++) {
+          const result = await admit();
+          expect(result).toEqual({ ok: true, rate: { limit: 15, remaining: 14 - i, resetAtMs: t0 + 60_000 } });
+          clock.advance(1000);
+        }
+        // now = t0 + 15 s; the oldest entry (t0) leaves at t0 + 60 s.
+        const refused = await admit();
+        expect(refused).toEqual({
+          ok: false,
+          reason: 'rate_limited',
+          rate: { limit: 15, remaining: 0, resetAtMs: t0 + 60_000 },
+          retryAfterMs: 45_000,
+        });
+      });
+
+      it('slides: entries leave exactly 60 s after they were admitted', async () => {
+        const { store, clock, account, limits, admit } = await setup('free');
+        const t0 = clock.now();
+        for (let i = 0; i < 15; i++) {
+          expect((await admit()).ok).toBe(true);
+          clock.advance(1000);
+        }
+        clock.advance(60_000 - 15_000 - 1); // t0 + 59 999: t0 still in the window
+        const almost = await admit();
+        expect(almost.ok).toBe(false);
+        if (!almost.ok && almost.reason === 'rate_limited') expect(almost.retryAfterMs).toBe(1);
+
+        clock.advance(1); // t0 + 60 000: t0 has left
+        const again = await admit();
+        expect(again).toEqual({ ok: true, rate: { limit: 15, remaining: 0, resetAtMs: t0 + 1000 + 60_000 } });
+
+        clock.advance(5000); // t0 + 65 000: t0+1 s … t0+5 s have left too
+        expect(await store.rateStatus(account.id, limits)).toEqual({
+          limit: 15,
+          remaining: 5,
+          resetAtMs: t0 + 6000 + 60_000,
+        });
+        clock.advance(120_000);
+        expect(await store.rateStatus(account.id, limits)).toEqual({ limit: 15, remaining: 15, resetAtMs: clock.now() });
+      });
+
+      it('counts only countRate requests; uncounted requests without a slot are admitted', async () => {
+        const { store, account, limits, admit } = await setup('free', 100);
+        for (let i = 0; i < 15; i++) expect((await admit()).ok).toBe(true);
+        expect((await admit()).ok).toBe(false);
+        const uncounted = await admit({ countRate: false, reservation: { id: 'r1', credits: 10, ttlMs: 60_000 } });
+        expect(uncounted.ok).toBe(true);
+        expect(uncounted.rate.remaining).toBe(0);
+        expect(await store.settle(account.id, 'r1', 10)).toBe(90);
+        expect((await store.rateStatus(account.id, limits)).remaining).toBe(0);
+      });
+    });
+
+    describe('concurrency slots', () => {
+      for (const plan of ['free', 'developer', 'growth'] as const) {
+        it(`enforces ${PLAN_LIMITS[plan].concurrentRequests} concurrent on ${plan}; release frees`, async () => {
+          const { store, account, admit } = await setup(plan);
+          const max = PLAN_LIMITS[plan].concurrentRequests;
+          for (let i = 0; i < max; i++) expect((await admit({ countRate: false, slotHolderId: `h${i}` })).ok).toBe(true);
+          const refused = await admit({ countRate: false, slotHolderId: 'extra' });
+          expect(refused).toMatchObject({ ok: false, reason: 'concurrency', inFlight: max });
+          await store.releaseSlot(account.id, 'h0');
+          await store.releaseSlot(account.id, 'h0'); // idempotent
+          expect((await admit({ countRate: false, slotHolderId: 'extra' })).ok).toBe(true);
+          expect((await admit({ countRate: false, slotHolderId: 'extra2' })).ok).toBe(false);
+        });
+      }
+
+      it('lease expiry frees the slot; renew extends a live lease and fails on an expired one', async () => {
+        const { store, clock, account, admit } = await setup('free');
+        expect((await admit({ countRate: false, slotHolderId: 'a', slotLeaseMs: 10_000 })).ok).toBe(true);
+        clock.advance(9000);
+        expect(await store.renewSlot(account.id, 'a', 10_000)).toBe(true); // now expires at +19 s
+        clock.advance(9000);
+        expect((await admit({ countRate: false, slotHolderId: 'b' })).ok).toBe(false);
+        clock.advance(1000); // +19 s: expired
+        expect((await admit({ countRate: false, slotHolderId: 'b', slotLeaseMs: 10_000 })).ok).toBe(true);
+        expect(await store.renewSlot(account.id, 'a', 10_000)).toBe(false);
+        expect(await store.renewSlot(account.id, 'never', 10_000)).toBe(false);
+      });
+
+      it('a holder with a live lease is not refused its own slot', async () => {
+        const { admit } = await setup('free');
+        expect((await admit({ countRate: false, slotHolderId: 'ws' })).ok).toBe(true);
+        expect((await admit({ slotHolderId: 'ws' })).ok).toBe(true);
+        expect((await admit({ countRate: false, slotHolderId: 'other' })).ok).toBe(false);
+      });
+    });
+
+    describe('refusal records nothing', () => {
+      it('a rate refusal takes no slot and reserves nothing', async () => {
+        const { store, account, admit } = await setup('free', 100);
+        for (let i = 0; i < 15; i++) await admit();
+        const refused = await admit({ slotHolderId: 'h', reservation: { id: 'r', credits: 100, ttlMs: 60_000 } });
+        expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
+        expect(await store.renewSlot(account.id, 'h', 1000)).toBe(false);
+        expect(await store.settle(account.id, 'r', 100)).toBe(100);
+        expect((await admit({ countRate: false, slotHolderId: 'h2', reservation: { id: 'r2', credits: 100, ttlMs: 60_000 } })).ok).toBe(true);
+      });
+
+      it('a concurrency refusal is not counted and reserves nothing', async () => {
+        const { store, account, limits, admit } = await setup('free', 100);
+        expect((await admit({ countRate: false, slotHolderId: 'a' })).ok).toBe(true);
+        const refused = await admit({ slotHolderId: 'b', reservation: { id: 'r', credits: 100, ttlMs: 60_000 } });
+        expect(refused).toMatchObject({ ok: false, reason: 'concurrency', inFlight: 1, rate: { remaining: 15 } });
+        expect((await store.rateStatus(account.id, limits)).remaining).toBe(15);
+        expect((await admit({ countRate: false, reservation: { id: 'r3', credits: 100, ttlMs: 60_000 } })).ok).toBe(true);
+      });
+
+      it('a credit refusal is not counted and takes no slot', async () => {
+        const { store, account, limits, admit } = await setup('free', 10);
+        const refused = await admit({ slotHolderId: 'a', reservation: { id: 'r', credits: 11, ttlMs: 60_000 } });
+        expect(refused).toEqual({
+          ok: false,
+          reason: 'insufficient_credits',
+          rate: { limit: 15, remaining: 15, resetAtMs: expect.any(Number) },
+          available: 10,
+          required: 11,
+        });
+        expect((await store.rateStatus(account.id, limits)).remaining).toBe(15);
+        expect(await store.renewSlot(account.id, 'a', 1000)).toBe(false);
+        expect((await admit({ countRate: false, slotHolderId: 'b' })).ok).toBe(true);
+      });
+    });
+
+    describe('credits', () => {
+      it('reservations reduce available; settle debits exactly what was used, once', async () => {
+        const { store, account, admit } = await setup('developer', 100);
+        expect((await admit({ reservation: { id: 'r1', credits: 60, ttlMs: 60_000 } })).ok).toBe(true);
+        expect(await admit({ reservation: { id: 'r2', credits: 50, ttlMs: 60_000 } })).toMatchObject({
+          ok: false,
+          reason: 'insufficient_credits',
+          available: 40,
+          required: 50,
+        });
+        expect((await admit({ reservation: { id: 'r2', credits: 40, ttlMs: 60_000 } })).ok).toBe(true);
+        expect(await store.settle(account.id, 'r1', 30)).toBe(70);
+        expect(await store.settle(account.id, 'r1', 30)).toBe(70); // idempotent
+        expect((await store.getAccount(account.id))?.credits).toBe(70);
+        // r2 still holds 40 of 70.
+        expect(await admit({ reservation: { id: 'r3', credits: 31, ttlMs: 60_000 } })).toMatchObject({ available: 30 });
+        expect(await store.settle(account.id, 'r2', 999)).toBe(30); // never more than reserved
+        expect(await store.settle(account.id, 'unknown', 5)).toBe(30);
+        expect(await store.settle(account.id, 'r3', 5)).toBe(30); // r3 was refused, so never existed
+      });
+
+      it('a zero-credit account is refused any positive reservation; available reported is 0', async () => {
+        const { admit } = await setup('free', 0);
+        expect(await admit({ reservation: { id: 'r', credits: 1, ttlMs: 1000 } })).toMatchObject({ available: 0, required: 1 });
+        expect((await admit({ reservation: { id: 'r0', credits: 0, ttlMs: 1000 } })).ok).toBe(true);
+      });
+
+      it('an expired reservation is released, not charged', async () => {
+        const { store, clock, account, admit } = await setup('developer', 100);
+        expect((await admit({ reservation: { id: 'r', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
+        expect((await admit({ reservation: { id: 'x', credits: 1, ttlMs: 1000 } })).ok).toBe(false);
+        clock.advance(1000);
+        expect(await store.settle(account.id, 'r', 100)).toBe(100);
+        expect((await admit({ reservation: { id: 'y', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
+      });
+
+      it('balance never goes negative under 50 concurrent admit+settle', async () => {
+        const { store, account } = await setup('growth', 1000);
+        const limits = { requestsPerMinute: 1000, concurrentRequests: 1000 };
+        const outcomes = await Promise.all(
+          Array.from({ length: 50 }, async (_, i) => {
+            const result = await store.admit({
+              accountId: account.id,
+              limits,
+              countRate: true,
+              slotHolderId: `h${i}`,
+              reservation: { id: `r${i}`, credits: 37, ttlMs: 60_000 },
+            });
+            if (!result.ok) return false;
+            await store.settle(account.id, `r${i}`, 37);
+            await store.releaseSlot(account.id, `h${i}`);
+            return true;
+          }),
+        );
+        const admitted = outcomes.filter(Boolean).length;
+        const balance = (await store.getAccount(account.id))?.credits ?? -1;
+        expect(balance).toBeGreaterThanOrEqual(0);
+        expect(balance).toBe(1000 - 37 * admitted);
+        expect(admitted).toBe(Math.floor(1000 / 37));
+      });
+
+      it('addCredits tops up', async () => {
+        const { store, account } = await setup('free', 5);
+        expect((await store.addCredits(account.id, 10)).credits).toBe(15);
+      });
+    });
+
+    describe('accounts, keys, voices', () => {
+      it('generates acct_ ids, rejects duplicates, sets plans, lists accounts', async () => {
+        current = await makeStore();
+        const { store } = current;
+        const generated = await store.createAccount({ plan: 'free', credits: 1 });
+        expect(generated.id).toMatch(/^acct_[a-z2-7]{12}$/);
+        const named = await store.createAccount({ id: 'acct_1', plan: 'developer', credits: 5 });
+        expect(named).toMatchObject({ id: 'acct_1', plan: 'developer', credits: 5 });
+        await expect(store.createAccount({ id: 'acct_1', plan: 'free', credits: 0 })).rejects.toThrow(AccountExistsError);
+        await expect(store.createAccount({ id: 'acct_1', plan: 'free', credits: 0 })).rejects.toThrow(/acct_1 already exists/);
+        expect((await store.setPlan('acct_1', 'growth')).plan).toBe('growth');
+        expect((await store.listAccounts()).map((a) => a.id).sort()).toEqual([generated.id, 'acct_1'].sort());
+        expect(await store.getAccount('nope')).toBeNull();
+        await expect(store.setPlan('nope', 'free')).rejects.toThrow(AccountNotFoundError);
+        await expect(store.addCredits('nope', 1)).rejects.toThrow(AccountNotFoundError);
+        await expect(
+          store.admit({ accountId: 'nope', limits: PLAN_LIMITS.free, countRate: true }),
+        ).rejects.toThrow(AccountNotFoundError);
+      });
+
+      it('finds accounts by key hash; revoked keys never match again', async () => {
+        current = await makeStore();
+        const { store } = current;
+        const a = await store.createAccount({ id: 'acct_a', plan: 'free', credits: 1 });
+        await store.createAccount({ id: 'acct_b', plan: 'free', credits: 1 });
+        await store.addKeyHash(a.id, hash(1));
+        await store.addKeyHash(a.id, hash(2));
+        expect((await store.findAccountByKeyHash(hash(1)))?.id).toBe('acct_a');
+        expect(await store.findAccountByKeyHash(hash(3))).toBeNull();
+        await expect(store.addKeyHash('acct_b', hash(1))).rejects.toThrow(/another account/);
+        expect(await store.revokeKeyHash(hash(1))).toBe(true);
+        expect(await store.revokeKeyHash(hash(3))).toBe(false);
+        expect(await store.findAccountByKeyHash(hash(1))).toBeNull();
+        await store.addKeyHash(a.id, hash(1)); // re-adding does not un-revoke
+        expect(await store.findAccountByKeyHash(hash(1))).toBeNull();
+        expect(await store.getKeyHashRecord(hash(1))).toEqual({ accountId: 'acct_a', revoked: true });
+        expect(await store.getKeyHashRecord(hash(3))).toBeNull();
+        expect(await store.listKeyHashes(a.id)).toEqual([hash(2)]);
+      });
+
+      it('stores custom voices per account', async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        await store.createAccount({ id: 'acct_g', plan: 'growth', credits: 1 });
+        const voice = {
+          id: 'vc_abc',
+          accountId: 'acct_g',
+          name: 'Mine',
+          baseVoice: 'arjun',
+          pitchShiftSemitones: 2,
+          rateMultiplier: 1.1,
+          createdAtMs: clock.now(),
+        };
+        await store.putCustomVoice(voice);
+        expect(await store.getCustomVoice('vc_abc')).toEqual(voice);
+        expect(await store.getCustomVoice('vc_none')).toBeNull();
+        expect(await store.listCustomVoices('acct_g')).toEqual([voice]);
+        expect(await store.listCustomVoices('acct_other')).toEqual([]);
+        await expect(store.putCustomVoice({ ...voice, id: 'vc_bad', pitchShiftSemitones: 13 })).rejects.toThrow(RangeError);
+      });
+
+      it('pings while open', async () => {
+        current = await makeStore();
+        await expect(current.store.ping()).resolves.toBeUndefined();
+      });
+    });
+  });
+}
