@@ -35,9 +35,9 @@ async function main(): Promise<void> {
   const app = buildApp(deps);
   const address = await app.listen({ host: config.host, port: config.port });
   // Plain lines for the human who just typed `npm start`; the JSON log has the same facts.
-  process.stdout.write(`\nRaaga is listening on ${address.replace('0.0.0.0', 'localhost')}\n`);
+  const banner = [`\nRaaga is listening on ${address.replace('0.0.0.0', 'localhost')}\n`];
   if (devKey) {
-    process.stdout.write(
+    banner.push(
       `No accounts were configured, so a development account was created:\n` +
         `  account: ${devKey.accountId} (developer plan, ${devKey.credits} credits)\n` +
         `  API key: ${devKey.key}\n` +
@@ -45,6 +45,8 @@ async function main(): Promise<void> {
         `  curl -s ${address.replace('0.0.0.0', 'localhost')}/v1/voices -H "Authorization: Bearer ${devKey.key}"\n\n`,
     );
   }
+  // One write, so a reader never sees the address without the key that goes with it.
+  process.stdout.write(banner.join(''));
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {

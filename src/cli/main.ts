@@ -9,10 +9,11 @@ import { UsageError, type CliContext, type Command } from './cli-command.js';
 import { accountsCommand } from './commands/accounts.js';
 import { creditsCommand } from './commands/credits.js';
 import { keysCommand } from './commands/keys.js';
+import { sayCommand } from './commands/say.js';
 import { voicesCommand } from './commands/voices.js';
 
 /** Registry: a new command (e.g. `say`) is one import and one entry here. */
-const COMMANDS: readonly Command[] = [accountsCommand, keysCommand, creditsCommand, voicesCommand];
+const COMMANDS: readonly Command[] = [accountsCommand, keysCommand, creditsCommand, voicesCommand, sayCommand];
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
