@@ -29,7 +29,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    disableRequestLogging: false,
   }) as unknown as FastifyInstance;
 
   // Bodies are JSON only; fastify's default text/plain parser would let other types reach validation.
