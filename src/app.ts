@@ -11,6 +11,7 @@ import { registerErrorHandling } from './api/error-handler.js';
 import { setRateLimitHeaders } from './api/rate-limit-headers.js';
 import { registerHealthRoutes } from './api/routes/health.js';
 import { registerSynthesisRoutes } from './api/routes/synthesize.js';
+import { registerTtsWebSocket } from './api/routes/tts-websocket.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
 
 export interface AppDeps extends ApiContext {
@@ -55,6 +56,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerVoicesRoute(app, deps, requireAccount);
   registerSynthesisRoutes(app, deps, requireAccount);
+  registerTtsWebSocket(app, deps);
   return app;
 }
 

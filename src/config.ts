@@ -16,12 +16,53 @@ export const ConfigSchema = z.object({
   /** 0 = one worker per core. */
   TTS_WORKERS: intFromEnv(0, 64).default(0),
   TTS_QUEUE_SIZE: intFromEnv(1, 10_000).default(64),
+  /** Neural voice pack workers; 0 = cores / ONNX_THREADS (so workers x threads never exceeds the cores). */
+  ONNX_WORKERS: intFromEnv(0, 64).default(0),
+  /** onnxruntime intra-op threads per ONNX worker. */
+  ONNX_THREADS: intFromEnv(1, 64).default(1),
   MAX_BODY_BYTES: intFromEnv(1024, 10 * 1024 * 1024).default(64 * 1024),
   SLOT_LEASE_MS: intFromEnv(1000, 600_000).default(30_000),
-  RESERVATION_TTL_MS: intFromEnv(10_000, 86_400_000).default(15 * 60_000),
+  /**
+   * Floor 1 s (not 10 s) so tests can watch a dead holder's reservation expire quickly. In production keep it far
+   * above the longest request: a reservation that expires before its settlement is released, not charged.
+   */
+  RESERVATION_TTL_MS: intFromEnv(1000, 86_400_000).default(15 * 60_000),
   SHUTDOWN_GRACE_MS: intFromEnv(0, 300_000).default(10_000),
+  /** When set, the shared store is Redis (every instance must point at the same one); unset: the embedded store. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be redis://[user:password@]host:port[/db] or rediss://…').optional(),
+  /** Prefix of every Redis key: lets several deployments share one Redis. No braces (they would break hash tags). */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 : _ . -').default('raaga:'),
+  /** A Redis command with no reply within this fails the request with 503 store_unavailable. */
+  REDIS_COMMAND_TIMEOUT_MS: intFromEnv(10, 60_000).default(500),
+  REDIS_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(2000),
+  /** REDIS_URL names one seed node of a Redis Cluster. */
+  REDIS_CLUSTER: z.enum(['true', 'false', '1', '0']).default('false'),
   /** Cap on the first streamed chunk so the first audio leaves early (code points). */
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100),
+  /** Largest WebSocket client message; bigger ones close the socket with 1009. */
+  WS_MAX_PAYLOAD_BYTES: intFromEnv(1024, 1024 * 1024).default(64 * 1024),
+  /** Public origin Twilio reaches (https://host[/base]): TwiML stream URLs and signature checks are built from it. */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be http(s)://host[:port][/base path], without query or fragment')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** HMAC key of the call tokens the voice webhook hands to its media streams; shared by every instance. */
+  RAAGA_CALL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** How long a call token from the voice webhook stays valid for the stream's `start`. */
+  CALL_TOKEN_TTL_MS: intFromEnv(10_000, 3_600_000).default(300_000),
+  /** Audio sent ahead of real time on a call: what a `clear` discards at most, and the cushion against jitter. */
+  TELEPHONY_PLAYOUT_AHEAD_MS: intFromEnv(60, 2000).default(300),
+  /** Caller speech shorter than this does not interrupt (fillers such as "haan", "hmm"). */
+  TELEPHONY_MIN_SPEECH_MS: intFromEnv(0, 5000).default(400),
+  TELEPHONY_BARGE_IN: z.enum(['speech', 'dtmf', 'any', 'none']).default('any'),
+  TELEPHONY_DEFAULT_VOICE: z.string().min(1).default('priya'),
+  TELEPHONY_DEFAULT_LANGUAGE: z.string().min(1).default('hi-IN'),
+  /** A media stream with no message from Twilio for this long is treated as dropped (Twilio sends every 20 ms). */
+  TELEPHONY_STREAM_TIMEOUT_MS: intFromEnv(1000, 600_000).default(10_000),
+  TELEPHONY_AGENT_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(5000),
+  /** Spoken when the agent's WebSocket fails or closes mid-call, before hanging up; empty: hang up at once. */
+  TELEPHONY_AGENT_FALLBACK_MESSAGE: z.string().max(1000).default('Sorry, we are having technical trouble. Please call again later.'),
 });
 
 export interface Config {
@@ -33,11 +74,37 @@ export interface Config {
   readonly modelsDir: string;
   readonly ttsWorkers: number;
   readonly ttsQueueSize: number;
+  readonly onnxWorkers: number;
+  readonly onnxThreads: number;
   readonly maxBodyBytes: number;
   readonly slotLeaseMs: number;
   readonly reservationTtlMs: number;
   readonly shutdownGraceMs: number;
+  /** Set: RedisStore; unset: MemoryStore in dataDir. */
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string;
+  readonly redisCommandTimeoutMs: number;
+  readonly redisConnectTimeoutMs: number;
+  readonly redisCluster: boolean;
   readonly firstChunkMaxChars: number;
+  readonly wsMaxPayloadBytes: number;
+  readonly telephony: TelephonyConfig;
+}
+
+export interface TelephonyConfig {
+  /** Without trailing slash; undefined: derived from each request's Host (fine without a proxy). */
+  readonly publicUrl: string | undefined;
+  /** Undefined: generated once and kept in `<dataDir>/call-token.secret` (see deps.ts). */
+  readonly callTokenSecret: string | undefined;
+  readonly callTokenTtlMs: number;
+  readonly playoutAheadMs: number;
+  readonly minSpeechMs: number;
+  readonly bargeIn: 'speech' | 'dtmf' | 'any' | 'none';
+  readonly defaultVoice: string;
+  readonly defaultLanguage: string;
+  readonly streamTimeoutMs: number;
+  readonly agentConnectTimeoutMs: number;
+  readonly agentFallbackMessage: string;
 }
 
 export class ConfigError extends Error {
@@ -65,10 +132,31 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     modelsDir: e.RAAGA_MODELS_DIR,
     ttsWorkers: e.TTS_WORKERS === 0 ? availableParallelism() : e.TTS_WORKERS,
     ttsQueueSize: e.TTS_QUEUE_SIZE,
+    onnxWorkers: e.ONNX_WORKERS === 0 ? Math.max(1, Math.floor(availableParallelism() / e.ONNX_THREADS)) : e.ONNX_WORKERS,
+    onnxThreads: e.ONNX_THREADS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     slotLeaseMs: e.SLOT_LEASE_MS,
     reservationTtlMs: e.RESERVATION_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS,
+    redisCluster: e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1',
     firstChunkMaxChars: e.FIRST_CHUNK_MAX_CHARS,
+    wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
+    telephony: {
+      publicUrl: e.PUBLIC_URL,
+      callTokenSecret: e.RAAGA_CALL_TOKEN_SECRET,
+      callTokenTtlMs: e.CALL_TOKEN_TTL_MS,
+      playoutAheadMs: e.TELEPHONY_PLAYOUT_AHEAD_MS,
+      minSpeechMs: e.TELEPHONY_MIN_SPEECH_MS,
+      bargeIn: e.TELEPHONY_BARGE_IN,
+      defaultVoice: e.TELEPHONY_DEFAULT_VOICE,
+      defaultLanguage: e.TELEPHONY_DEFAULT_LANGUAGE,
+      streamTimeoutMs: e.TELEPHONY_STREAM_TIMEOUT_MS,
+      agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
+      agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
+    },
   };
 }

@@ -1,7 +1,8 @@
 // Composition root: builds the store, engine, catalog and services from a Config with plain constructors.
 // Tests pass overrides (a store on a temp dir, a smaller engine) and get the same wiring the server runs.
 
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
@@ -10,8 +11,9 @@ import { SynthesisService } from './core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
 import { EspeakEngine } from './engine/espeak-engine.js';
+import { withVoicePacks } from './engine/onnx/voice-packs.js';
 import type { TtsEngine } from './engine/tts-engine.js';
-import { MemoryStore } from './store/memory-store.js';
+import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
 export interface Deps extends AppDeps {
@@ -36,18 +38,51 @@ export function catalogPath(config: Config): string {
   return join(config.modelsDir, 'raaga-v1', 'manifest.json');
 }
 
+/** The embedded engine, with the installed neural voice packs routed in front of it (engine/onnx/voice-packs.ts). */
+function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): TtsEngine {
+  const embedded = new EspeakEngine({
+    workers: config.ttsWorkers,
+    maxQueue: config.ttsQueueSize,
+    voices: catalog.embeddedVoices(),
+    languageIds: catalog.embeddedLanguageIds(),
+    onEvent: (event) => logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'engine worker event'),
+  });
+  const packs = catalog.voicePacks().map((pack) => ({
+    voiceName: pack.voiceName,
+    language: pack.language,
+    modelPath: resolve(config.modelsDir, pack.path),
+    speakerId: pack.speaker,
+  }));
+  if (packs.length > 0 && config.onnxWorkers * config.onnxThreads > availableParallelism()) {
+    logger.warn({ onnxWorkers: config.onnxWorkers, onnxThreads: config.onnxThreads, cores: availableParallelism() }, 'ONNX workers x threads exceeds the cores');
+  }
+  return withVoicePacks(embedded, {
+    packs,
+    workers: config.onnxWorkers,
+    intraOpNumThreads: config.onnxThreads,
+    maxQueue: config.ttsQueueSize,
+    onEvent: (event) => {
+      if (event.type === 'pack-failed') {
+        logger.warn({ pack: event.modelPath, voice: event.voiceName, language: event.language, reason: event.reason }, 'voice pack failed to load; its pair uses the embedded engine');
+      } else if (event.type === 'unknown-phonemes') {
+        logger.debug({ pack: event.modelPath, count: event.count, symbols: event.symbols }, 'phonemes missing from the voice pack were dropped');
+      } else {
+        logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'onnx engine worker event');
+      }
+    },
+  });
+}
+
 export async function buildDeps(config: Config, logger: Logger, overrides: DepsOverrides = {}): Promise<Deps> {
   const catalog = overrides.catalog ?? loadVoiceCatalog(catalogPath(config));
-  const store = overrides.store ?? (await MemoryStore.open({ dataDir: config.dataDir }));
-  const engine =
-    overrides.engine ??
-    new EspeakEngine({
-      workers: config.ttsWorkers,
-      maxQueue: config.ttsQueueSize,
-      voices: catalog.embeddedVoices(),
-      languageIds: catalog.embeddedLanguageIds(),
-      onEvent: (event) => logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'engine worker event'),
-    });
+  const store =
+    overrides.store ??
+    (await openStore(config, (event) =>
+      event.type === 'reconnecting'
+        ? logger.debug({ redis: event }, 'store reconnecting')
+        : logger[event.type === 'error' ? 'warn' : 'info']({ redis: event }, event.type === 'error' ? 'store connection error' : 'store connected'),
+    ));
+  const engine = overrides.engine ?? buildEngine(config, catalog, logger);
   const shutdownController = new AbortController();
   return {
     config,
@@ -61,6 +96,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     shutdown: shutdownController.signal,
     shutdownController,
     maxBodyBytes: config.maxBodyBytes,
+    webSocket: { maxPayloadBytes: config.wsMaxPayloadBytes },
     async close() {
       await engine.close();
       await store.close();

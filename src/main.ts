@@ -7,6 +7,7 @@ import { applyAccountsFile } from './core/accounts/accounts-file.js';
 import { ensureDevAccount } from './core/accounts/dev-account.js';
 import { buildDeps } from './deps.js';
 import { createLogger } from './log.js';
+import { describeStore } from './store/open-store.js';
 
 async function main(): Promise<void> {
   let config;
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const deps = await buildDeps(config, logger);
+  logger.info({ store: describeStore(config) }, 'store opened');
 
   if (config.accountsFile) {
     const summary = await applyAccountsFile(deps.store, config.accountsFile);
@@ -45,9 +47,6 @@ async function main(): Promise<void> {
         `  curl -s ${address.replace('0.0.0.0', 'localhost')}/v1/voices -H "Authorization: Bearer ${devKey.key}"\n\n`,
     );
   }
-  // One write, so a reader never sees the address without the key that goes with it.
-  process.stdout.write(banner.join(''));
-
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -65,6 +64,10 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  // After the handlers: a supervisor may send SIGTERM as soon as it reads the address, and before them Node's
+  // default action would kill the process without the graceful shutdown.
+  // One write, so a reader never sees the address without the key that goes with it.
+  process.stdout.write(banner.join(''));
 }
 
 main().catch((error: unknown) => {

@@ -3,10 +3,9 @@
 
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { checkText } from '../core/text/text-limits.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
-import { countCodePoints } from '../util/code-points.js';
 
-export const MAX_TEXT_CODE_POINTS = 3000;
 export const OUTPUT_FORMATS = ['mp3', 'wav', 'pcm', 'mulaw'] as const;
 export const SAMPLE_RATES = [8000, 16000, 24000, 48000] as const;
 export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
@@ -96,14 +95,7 @@ export function checkVoiceAndModel(
 export function parseSynthesisBody(body: unknown): SynthesisRequestParams {
   const parsed = SynthesisBodySchema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error);
-  const codePoints = countCodePoints(parsed.data.text);
-  if (codePoints > MAX_TEXT_CODE_POINTS) {
-    throw new ApiError(
-      'text_too_long',
-      `Text is ${codePoints} Unicode characters; the limit is ${MAX_TEXT_CODE_POINTS}. Split it into several requests.`,
-    );
-  }
-  if (parsed.data.text.trim() === '') throw new ApiError('validation_error', "Field 'text' must contain something to say.");
+  const codePoints = checkText(parsed.data.text);
   const params = checkVoiceAndModel(parsed.data, { outputFormat: 'mp3' });
   return { ...params, text: parsed.data.text, codePoints };
 }

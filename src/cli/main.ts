@@ -1,10 +1,10 @@
 // Entry of the `raaga` operator CLI (bin/raaga.mjs loads it): reads the environment, dispatches to a command,
 // and maps every failure to a one-line message and exit code 1 (never a stack trace).
 // With the embedded store, run it while the server is stopped, or restart the server to see changes:
-// each process holds its own copy of store.json (RedisStore, later, removes that limit).
+// each process holds its own copy of store.json. With REDIS_URL it works on the live shared store.
 
 import { parseConfig } from '../config.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { openStore } from '../store/open-store.js';
 import { UsageError, type CliContext, type Command } from './cli-command.js';
 import { accountsCommand } from './commands/accounts.js';
 import { creditsCommand } from './commands/credits.js';
@@ -24,8 +24,9 @@ function topHelp(): string {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     "Run 'raaga <command> --help' for details.",
-    'Environment: RAAGA_DATA_DIR (store, default ./data), RAAGA_MODELS_DIR (default ./models).',
-    'Stop the server before changing accounts, or restart it afterwards: it reads the store at startup.',
+    'Environment: RAAGA_DATA_DIR (store, default ./data), RAAGA_MODELS_DIR (default ./models),',
+    '  REDIS_URL (+ REDIS_KEY_PREFIX): use the shared Redis store the servers use; changes apply at once.',
+    'With the embedded store, stop the server before changing accounts, or restart it afterwards.',
   ].join('\n');
 }
 
@@ -54,7 +55,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       ...ctxBase,
       dataDir: config.dataDir,
       modelsDir: config.modelsDir,
-      openStore: () => MemoryStore.open({ dataDir: config.dataDir }),
+      openStore: () => openStore(config),
       readStdin,
     };
     await command.run(rest, ctx);

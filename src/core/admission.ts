@@ -62,19 +62,23 @@ export class Ticket {
     }
   }
 
-  /** Debits `usedCredits` (≤ reserved) and returns the rest of the reservation. Idempotent. */
+  /**
+   * Debits `usedCredits` (≤ reserved) and returns the rest of the reservation. Idempotent. When the store is down
+   * this throws store_unavailable and nothing is debited: the reservation expires and is released, not charged.
+   */
   async settle(usedCredits: number): Promise<void> {
     if (this.#settled || this.reservationId === undefined) return;
     this.#settled = true;
-    await this.store.settle(this.account.id, this.reservationId, usedCredits);
+    const reservationId = this.reservationId;
+    await storeCall(() => this.store.settle(this.account.id, reservationId, usedCredits));
   }
 
-  /** Frees the slot. Idempotent; safe to call from every close path. */
+  /** Frees the slot. Idempotent; safe to call from every close path. If the store is down the lease simply expires. */
   async release(): Promise<void> {
     if (this.#released) return;
     this.#released = true;
     if (this.#heartbeat) clearInterval(this.#heartbeat);
-    if (this.holdsSlot) await this.store.releaseSlot(this.account.id, this.id);
+    if (this.holdsSlot) await storeCall(() => this.store.releaseSlot(this.account.id, this.id));
   }
 
   /** Settles (0 if not told otherwise) and releases: the `finally` of every admitted request. */

@@ -21,8 +21,15 @@ export const EmbeddedVoiceSchema = z.strictObject({
   path: ['pitchMaxHz'],
 });
 
-/** A later neural voice pack for one language; only its location is fixed so far. */
-export const VoicePackSchema = z.looseObject({ path: z.string().min(1) });
+/** A neural voice pack (Piper/VITS ONNX) speaking one voice in one language; `raaga voices add` writes these. */
+export const VoicePackSchema = z.strictObject({
+  /** The pack's `.onnx` file, relative to RAAGA_MODELS_DIR (e.g. `packs/hi_IN-example-medium/model.onnx`); the sidecar is `<path>.json`. */
+  path: z.string().min(1),
+  /** Speaker id inside a multi-speaker model; 0 for single-speaker models. */
+  speaker: z.number().int().min(0).default(0),
+  /** SHA-256 of the `.onnx` file, recorded at install. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits').optional(),
+});
 
 export const ManifestVoiceSchema = z.strictObject({
   voice_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'voice_name must be lowercase ascii (a-z, 0-9, _)'),
@@ -68,6 +75,11 @@ export const ManifestSchema = z
           ctx.addIssue({ code: 'custom', path: ['voices', index, 'languages', languageIndex], message: `language ${language} is not in the manifest's languages` });
         }
       });
+      for (const language of Object.keys(voice.packs ?? {})) {
+        if (voice.languages !== undefined && !voice.languages.includes(language as (typeof voice.languages)[number])) {
+          ctx.addIssue({ code: 'custom', path: ['voices', index, 'packs', language], message: `voice ${voice.voice_name} does not speak ${language}` });
+        }
+      }
     });
     const male = manifest.voices.filter((voice) => voice.gender === 'male').length;
     const female = manifest.voices.length - male;
@@ -82,3 +94,4 @@ export const ManifestSchema = z
 
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestVoice = z.infer<typeof ManifestVoiceSchema>;
+export type ManifestVoicePack = z.infer<typeof VoicePackSchema>;

@@ -14,6 +14,16 @@ export interface CatalogVoice {
   readonly gender: VoiceGender;
 }
 
+/** One installed neural voice pack: the voice + language pair it serves and where its model is. */
+export interface CatalogVoicePack {
+  readonly voiceName: string;
+  readonly language: LanguageCode;
+  /** As written in the manifest: relative to RAAGA_MODELS_DIR (or absolute). */
+  readonly path: string;
+  readonly speaker: number;
+  readonly sha256: string | undefined;
+}
+
 export type VoicesByLanguage = Record<string, { voice_name: string; gender: VoiceGender }[]>;
 export type VoicesByVoice = Record<string, { gender: VoiceGender; languages: string[] }>;
 
@@ -28,6 +38,8 @@ export interface VoiceCatalog {
   embeddedVoices(): readonly EmbeddedVoiceParams[];
   /** eSpeak language id per language, as the manifest states it. */
   embeddedLanguageIds(): Readonly<Record<LanguageCode, string>>;
+  /** Neural packs of the voice + language pairs that have one, in manifest order; every other pair is embedded-only. */
+  voicePacks(): readonly CatalogVoicePack[];
   /** GET /v1/voices?group_by=language: a fresh object per call, safe to serialise or change. */
   groupByLanguage(): VoicesByLanguage;
   /** GET /v1/voices?group_by=voice. */
@@ -96,6 +108,15 @@ function buildCatalog(manifest: Manifest): VoiceCatalog {
     params: deepFreeze({ ...voice.embedded, formants: voice.embedded.formants.map(([f, s]) => [f, s] as const) }),
   }));
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  const packs: readonly CatalogVoicePack[] = Object.freeze(
+    manifest.voices.flatMap((voice) =>
+      LANGUAGE_CODES.flatMap((language) => {
+        const pack = voice.packs?.[language];
+        if (pack === undefined || !byName.get(voice.voice_name)?.languages.includes(language)) return [];
+        return [Object.freeze({ voiceName: voice.voice_name, language, path: pack.path, speaker: pack.speaker, sha256: pack.sha256 })];
+      }),
+    ),
+  );
   const voices: readonly CatalogVoice[] = Object.freeze(entries.map((entry) => Object.freeze({ name: entry.name, gender: entry.gender })));
   const params = Object.freeze(entries.map((entry) => entry.params));
   Object.freeze(languages);
@@ -109,6 +130,7 @@ function buildCatalog(manifest: Manifest): VoiceCatalog {
     embeddedParams: (voiceName) => byName.get(voiceName)?.params,
     embeddedVoices: () => params,
     embeddedLanguageIds: () => languageIds,
+    voicePacks: () => packs,
     groupByLanguage: () => {
       const grouped: VoicesByLanguage = {};
       for (const language of languages) {

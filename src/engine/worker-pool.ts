@@ -7,7 +7,7 @@ import { SynthesisFailedError } from './synthesis-failed-error.js';
 import type { JobMessage, WorkerMessage } from './worker-protocol.js';
 
 export type WorkerPoolEvent =
-  | { readonly type: 'worker-ready'; readonly slot: number; readonly warmUpMs: number }
+  | { readonly type: 'worker-ready'; readonly slot: number; readonly warmUpMs: number; readonly detail?: unknown }
   | { readonly type: 'worker-exit'; readonly slot: number; readonly exitCode: number; readonly error?: string; readonly hadJob: boolean }
   | { readonly type: 'worker-start-failed'; readonly slot: number; readonly error: string; readonly retryInMs: number };
 
@@ -188,7 +188,12 @@ export class WorkerPool<TPayload, TResult> {
         clearTimeout(startTimer);
         slot.state = 'idle';
         slot.startFailures = 0;
-        this.options.onEvent?.({ type: 'worker-ready', slot: slot.index, warmUpMs: message.warmUpMs });
+        this.options.onEvent?.({
+          type: 'worker-ready',
+          slot: slot.index,
+          warmUpMs: message.warmUpMs,
+          ...(message.detail === undefined ? {} : { detail: message.detail }),
+        });
         this.resolveFirstStart(slot);
         this.pump();
       } else if (message.type === 'init-failed') {

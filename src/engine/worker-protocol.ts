@@ -8,7 +8,8 @@ export interface JobMessage<TPayload> {
 }
 
 export type WorkerMessage<TResult> =
-  | { readonly type: 'ready'; readonly warmUpMs: number }
+  /** `detail`: engine-specific start report (the ONNX worker lists the voices it loaded and those that failed). */
+  | { readonly type: 'ready'; readonly warmUpMs: number; readonly detail?: unknown }
   | { readonly type: 'init-failed'; readonly message: string }
   | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly value: TResult }
   | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly message: string };

@@ -15,6 +15,7 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { randomId } from './random-id.js';
 import { readSnapshot, writeSnapshot, type StoreSnapshot } from './store-snapshot.js';
+import { assertCount, assertCustomVoice, assertKeyHash, assertPositive } from './validation.js';
 import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
@@ -31,7 +32,9 @@ import {
   type PlanLimits,
   type RateInfo,
   type Store,
+  type TelephonySettings,
 } from './store.js';
+import { assertTelephonySettings } from './telephony-settings.js';
 
 export interface MemoryStoreOptions {
   /** Injected clock (epoch ms) so tests move time instead of sleeping. */
@@ -54,8 +57,6 @@ interface KeyRecord {
   revoked: boolean;
 }
 
-const KEY_HASH = /^[0-9a-f]{64}$/;
-
 export class MemoryStore implements Store {
   private readonly now: () => number;
   private readonly filePath: string | undefined;
@@ -63,6 +64,7 @@ export class MemoryStore implements Store {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly keys = new Map<string, KeyRecord>();
   private readonly voices = new Map<string, CustomVoice>();
+  private readonly telephony = new Map<string, TelephonySettings>();
   private readonly transient = new Map<string, AdmissionState>();
   private closed = false;
 
@@ -241,7 +243,7 @@ export class MemoryStore implements Store {
 
   async addKeyHash(accountId: string, keyHash: string): Promise<void> {
     this.assertOpen();
-    if (!KEY_HASH.test(keyHash)) throw new Error('key hash must be 64 lowercase hex characters (SHA-256)');
+    assertKeyHash(keyHash);
     this.requireAccount(accountId);
     const existing = this.keys.get(keyHash);
     if (existing && existing.accountId !== accountId) throw new Error('this key already belongs to another account');
@@ -281,13 +283,7 @@ export class MemoryStore implements Store {
 
   async putCustomVoice(voice: CustomVoice): Promise<void> {
     this.assertOpen();
-    if (!voice.id.startsWith('vc_')) throw new Error(`custom voice id must start with vc_: ${voice.id}`);
-    if (!(voice.pitchShiftSemitones >= -12 && voice.pitchShiftSemitones <= 12)) {
-      throw new RangeError('pitchShiftSemitones must be within -12..12');
-    }
-    if (!(voice.rateMultiplier >= 0.8 && voice.rateMultiplier <= 1.25)) {
-      throw new RangeError('rateMultiplier must be within 0.8..1.25');
-    }
+    assertCustomVoice(voice);
     this.requireAccount(voice.accountId);
     const existing = this.voices.get(voice.id);
     if (existing && existing.accountId !== voice.accountId) throw new Error(`voice ${voice.id} belongs to another account`);
@@ -307,6 +303,22 @@ export class MemoryStore implements Store {
       .filter((voice) => voice.accountId === accountId)
       .map((voice) => ({ ...voice }))
       .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+  }
+
+  // ---- telephony settings ----------------------------------------------------------------------------
+
+  async putTelephonySettings(settings: TelephonySettings): Promise<void> {
+    this.assertOpen();
+    assertTelephonySettings(settings);
+    this.requireAccount(settings.accountId);
+    this.telephony.set(settings.accountId, structuredClone(settings));
+    await this.persist();
+  }
+
+  async getTelephonySettings(accountId: string): Promise<TelephonySettings | null> {
+    this.assertOpen();
+    const settings = this.telephony.get(accountId);
+    return settings ? structuredClone(settings) : null;
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
@@ -338,6 +350,7 @@ export class MemoryStore implements Store {
       accounts: [...this.accounts.values()].map((a) => ({ id: a.id, plan: a.plan, credits: a.credits, createdAtMs: a.createdAtMs })),
       keys: [...this.keys].map(([hash, r]) => ({ hash, accountId: r.accountId, revoked: r.revoked })),
       voices: [...this.voices.values()].map((v) => ({ ...v })),
+      ...(this.telephony.size > 0 ? { telephony: [...this.telephony.values()].map((t) => structuredClone(t)) } : {}),
     };
   }
 
@@ -345,6 +358,7 @@ export class MemoryStore implements Store {
     for (const a of snapshot.accounts) this.accounts.set(a.id, { ...a });
     for (const k of snapshot.keys) this.keys.set(k.hash, { accountId: k.accountId, revoked: k.revoked });
     for (const v of snapshot.voices) this.voices.set(v.id, { ...v });
+    for (const t of snapshot.telephony ?? []) this.telephony.set(t.accountId, t as TelephonySettings);
   }
 
   private requireAccount(accountId: string): AccountRecord {
@@ -374,12 +388,4 @@ export class MemoryStore implements Store {
   private assertOpen(): void {
     if (this.closed) throw new Error('store is closed');
   }
-}
-
-function assertCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
-}
-
-function assertPositive(name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
 }

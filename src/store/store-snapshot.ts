@@ -6,6 +6,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ACCOUNT_ID_PATTERN } from './store.js';
+import { TelephonySettingsSchema } from './telephony-settings.js';
 
 const PlanSchema = z.enum(['free', 'developer', 'growth']);
 const AccountIdSchema = z.string().regex(ACCOUNT_ID_PATTERN);
@@ -38,6 +39,8 @@ export const StoreSnapshotSchema = z.object({
       createdAtMs: z.number().int(),
     }),
   ),
+  /** Optional so files written before telephony existed still load. */
+  telephony: z.array(TelephonySettingsSchema).optional(),
 });
 
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
@@ -89,6 +92,9 @@ export function readSnapshot(path: string): StoreSnapshot | null {
   }
   for (const voice of snapshot.voices) {
     if (!ids.has(voice.accountId)) throw new StoreFileError(path, `voice ${voice.id} belongs to unknown account`);
+  }
+  for (const settings of snapshot.telephony ?? []) {
+    if (!ids.has(settings.accountId)) throw new StoreFileError(path, 'telephony settings belong to an unknown account');
   }
   return snapshot;
 }

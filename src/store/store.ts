@@ -1,6 +1,6 @@
 // The Store contract: accounts, hashed keys, custom voices, and the atomic admission step
 // (sliding rate window + concurrency slot lease + credit reservation) shared by every instance.
-// MemoryStore implements it for one machine; RedisStore (later) for many. Both pass test/unit/store/store-contract.ts.
+// MemoryStore implements it for one machine; RedisStore for many. Both pass test/unit/store/store-contract.ts.
 
 export type Plan = 'free' | 'developer' | 'growth';
 
@@ -92,6 +92,24 @@ export interface KeyHashRecord {
   readonly revoked: boolean;
 }
 
+/**
+ * An account's phone settings. The Twilio auth token is stored as given, not hashed: validating X-Twilio-Signature
+ * is an HMAC keyed with it. Stores keep it like key hashes (0600 file, or Redis behind its ACL); it is never logged.
+ */
+export interface TelephonySettings {
+  readonly accountId: string;
+  /** Validates X-Twilio-Signature on webhooks and the media upgrade; with the account SID, also REST auth. */
+  readonly twilioAuthToken?: string;
+  /** Twilio project (AC…): needed for REST hangup/transfer. */
+  readonly twilioAccountSid?: string;
+  /** Twilio API key (SK…) and secret: preferred REST credentials (revocable, unlike the auth token). */
+  readonly twilioApiKey?: string;
+  readonly twilioApiSecret?: string;
+  /** Default call parameters (voice, language, agent_url, greeting, …) under the webhook's query. */
+  readonly defaults?: Readonly<Record<string, string>>;
+  readonly updatedAtMs: number;
+}
+
 /** Thrown by any operation naming an account that does not exist. */
 export class AccountNotFoundError extends Error {
   readonly accountId: string;
@@ -150,6 +168,11 @@ export interface Store {
   putCustomVoice(voice: CustomVoice): Promise<void>;
   getCustomVoice(voiceId: string): Promise<CustomVoice | null>;
   listCustomVoices(accountId: string): Promise<readonly CustomVoice[]>;
+
+  /** Replaces the account's telephony settings whole; throws AccountNotFoundError for an unknown account. */
+  putTelephonySettings(settings: TelephonySettings): Promise<void>;
+  /** Null when the account has none (or does not exist). */
+  getTelephonySettings(accountId: string): Promise<TelephonySettings | null>;
 
   /** Throws when the store cannot serve (for `/readyz`). */
   ping(): Promise<void>;

@@ -4,8 +4,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { buildApp, closeApp } from '../../src/app.js';
+import { pino, type Logger } from 'pino';
+import type { WebSocketSettings } from '../../src/api/context.js';
+import { buildApp, closeApp, type AppDeps } from '../../src/app.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import { buildDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
@@ -22,13 +23,15 @@ export interface TestServer {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  overrides: DepsOverrides & { dataDir?: string } = {},
+  overrides: DepsOverrides & { dataDir?: string; webSocket?: WebSocketSettings; logger?: Logger; app?: (deps: Deps) => Partial<AppDeps> } = {},
 ): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'raaga-test-')));
   const config: Config = parseConfig({ TTS_WORKERS: '2', LOG_LEVEL: 'silent', ...env, RAAGA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
-  const deps = await buildDeps(config, pino({ level: 'silent' }), overrides);
+  const deps = await buildDeps(config, overrides.logger ?? pino({ level: 'silent' }), overrides);
   await deps.engine.start();
-  const app = buildApp(deps);
+  // `app` swaps parts the app is built from (e.g. a synthesis service with other limits).
+  const appDeps: AppDeps = { ...deps, ...overrides.app?.(deps) };
+  const app = buildApp(overrides.webSocket ? { ...appDeps, webSocket: { ...appDeps.webSocket, ...overrides.webSocket } } : appDeps);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,

@@ -1,4 +1,5 @@
-// `raaga voices create|list`: custom (`vc_`) voices, a pitch/rate variation of a preset voice, Growth plan only.
+// `raaga voices create|list|add`: custom (`vc_`) voices, a pitch/rate variation of a preset voice, Growth plan only;
+// `add` (voices-add.ts) installs a neural voice pack.
 
 import { randomId } from '../../store/random-id.js';
 import { AccountNotFoundError, type CustomVoice } from '../../store/store.js';
@@ -6,6 +7,7 @@ import { optionalString, parseCommandArgs, parseNumberInRange, requireString } f
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
 import { isoTime, json, table } from '../render.js';
+import { addVoicePack } from './voices-add.js';
 
 const create: Subcommand = {
   name: 'create',
@@ -92,4 +94,4 @@ Lists the account's custom voices.`,
   },
 };
 
-export const voicesCommand = commandGroup('voices', 'Create and list custom (vc_) voices (Growth plan).', [create, list]);
+export const voicesCommand = commandGroup('voices', 'Create and list custom (vc_) voices (Growth plan); add neural voice packs.', [create, list, addVoicePack]);

@@ -22,10 +22,15 @@ export interface UtteranceRequest {
 export interface ChunkingOptions {
   readonly firstChunkMaxChars: number;
   readonly maxChunkChars: number;
+  /** Safety budget per code point at speed 1 (default MAX_AUDIO_MS_PER_CHAR); tests lower it to reach truncation. */
+  readonly maxAudioMsPerChar?: number;
 }
 
-/** Rate of the embedded engine's output; the pipeline resamples from it. */
-const ENGINE_RATE_HZ = 22050;
+/**
+ * The pipeline resamples from the rate of the engine's clips (22050 Hz embedded, 16000 or 22050 Hz for neural
+ * packs), taken from the first clip with audio; this rate is used only when no chunk has any audio.
+ */
+const SILENT_UTTERANCE_RATE_HZ = 22050;
 const MIN_SPEED = 0.5;
 const MAX_SPEED = 2;
 /**
@@ -38,6 +43,7 @@ const MIN_AUDIO_BUDGET_MS = 10_000;
 export class Utterance {
   readonly chunks: readonly TextChunk[];
   #codePointsSpoken = 0;
+  #chunksDone = 0;
   #durationMs = 0;
   #truncated = false;
   readonly #budgetMs: number;
@@ -47,14 +53,21 @@ export class Utterance {
     private readonly request: UtteranceRequest,
     chunking: ChunkingOptions,
   ) {
-    this.chunks = splitUtterance(request.text, chunking);
+    // The text front end runs here: chunk text reaches every engine normalised for the request's language.
+    this.chunks = splitUtterance(request.text, { ...chunking, language: request.language });
     const totalCodePoints = this.chunks.reduce((sum, chunk) => sum + chunk.codePoints, 0);
-    this.#budgetMs = Math.max(MIN_AUDIO_BUDGET_MS, (totalCodePoints * MAX_AUDIO_MS_PER_CHAR) / request.speed);
+    const msPerChar = chunking.maxAudioMsPerChar ?? MAX_AUDIO_MS_PER_CHAR;
+    this.#budgetMs = Math.max(MIN_AUDIO_BUDGET_MS, (totalCodePoints * msPerChar) / request.speed);
   }
 
   /** Code points of the chunks whose audio has been produced: what a cancelled utterance bills. */
   get codePointsSpoken(): number {
     return this.#codePointsSpoken;
+  }
+
+  /** Chunks whose audio has been produced (yielded or about to be): phone calls mark playback per chunk. */
+  get chunksDone(): number {
+    return this.#chunksDone;
   }
 
   get durationMs(): number {
@@ -72,12 +85,15 @@ export class Utterance {
    */
   async *audio(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     const { request } = this;
-    const pipeline = new OutputPipeline({
-      inputRateHz: ENGINE_RATE_HZ,
-      outputRateHz: request.sampleRateHz,
-      format: request.format,
-      mode: request.mode,
-    });
+    // Created at the first clip with audio, at that clip's rate; one voice's clips all share it.
+    let pipeline: OutputPipeline | undefined;
+    let pipelineRateHz = 0;
+    // Pauses of chunks that came before any audio, pushed once the pipeline exists.
+    let pendingPauseMs = 0;
+    const openPipeline = (rateHz: number): OutputPipeline => {
+      pipelineRateHz = rateHz;
+      return new OutputPipeline({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
+    };
     const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
     // Our own controller so a prefetched job is dropped when the consumer stops early.
     const local = new AbortController();
@@ -86,7 +102,7 @@ export class Utterance {
     const start = (index: number): Promise<PcmClip> | undefined => {
       const chunk = this.chunks[index];
       if (!chunk) return undefined;
-      if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: new Float32Array(0), sampleRateHz: ENGINE_RATE_HZ });
+      if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: new Float32Array(0), sampleRateHz: pipelineRateHz });
       const job = this.engine.synthesize(
         {
           text: chunk.text,
@@ -110,14 +126,36 @@ export class Utterance {
         next = start(index + 1);
         const chunk = this.chunks[index] as TextChunk;
         const isLast = index === this.chunks.length - 1;
-        const bytes = pipeline.pushClause(clip.samples, isLast ? 0 : chunk.pauseAfterMs);
+        // An SSML <break> at the very end is still silence the author asked for.
+        const pauseMs = isLast && !chunk.explicitPause ? 0 : chunk.pauseAfterMs;
+        let bytes: Uint8Array = new Uint8Array(0);
+        if (pipeline === undefined && clip.samples.length === 0) {
+          pendingPauseMs += pauseMs;
+        } else {
+          if (pipeline === undefined) {
+            pipeline = openPipeline(clip.sampleRateHz);
+            const lead = pendingPauseMs > 0 ? pipeline.pushClause(new Float32Array(0), pendingPauseMs) : new Uint8Array(0);
+            if (lead.length > 0) yield lead;
+          } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipelineRateHz) {
+            throw new Error(`engine clips changed rate mid-utterance (${pipelineRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
+          }
+          bytes = pipeline.pushClause(clip.samples, pauseMs);
+        }
         this.#codePointsSpoken += chunk.codePoints;
-        this.#durationMs = pipeline.durationMs;
+        this.#chunksDone++;
+        this.#durationMs = pipeline?.durationMs ?? 0;
+        // The chunk that crosses the budget still goes out: `durationMs` counts it, so the bytes sent and the
+        // duration reported agree (dropping it would report audio the client never got).
+        if (bytes.length > 0) yield bytes;
         if (this.#durationMs > this.#budgetMs) {
           this.#truncated = true;
           break;
         }
-        if (bytes.length > 0) yield bytes;
+      }
+      if (pipeline === undefined) {
+        pipeline = openPipeline(SILENT_UTTERANCE_RATE_HZ);
+        const lead = pendingPauseMs > 0 ? pipeline.pushClause(new Float32Array(0), pendingPauseMs) : new Uint8Array(0);
+        if (lead.length > 0) yield lead;
       }
       const tail = pipeline.end();
       this.#durationMs = pipeline.durationMs;

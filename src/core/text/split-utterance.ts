@@ -1,23 +1,30 @@
-// Splits input text into speakable chunks (sentences, then clauses for long sentences) so audio can
-// stream chunk by chunk. Chunks partition the input exactly: their code point counts add up to the
-// whole text, which lets a cancelled utterance bill only the chunks whose audio was produced.
+// Splits input text into speakable chunks (sentences, then clauses for long sentences) so audio can stream chunk
+// by chunk, and gives each chunk the text its engine reads (normalised by the front end when a language is set).
+// Chunks partition the input exactly (SSML markup included), so a cancelled utterance bills only what was spoken.
 
-import { countCodePoints } from '../../util/code-points.js';
+import type { LanguageCode } from '../../languages.js';
+import type { Replacement } from './find-replacements.js';
+import { replacementsFor, spokenText, toSourceText } from './normalize-text.js';
+import type { SourceText } from './source-text.js';
 
 export interface TextChunk {
-  /** The chunk's text, trimmed, as sent to the engine. Empty when the chunk has nothing to say. */
+  /** What the engine reads: plain text, trimmed, numbers and symbols in words. Empty when there is nothing to say. */
   readonly text: string;
-  /** Code points of the original input this chunk covers (including surrounding whitespace). */
+  /** Code points of the original input this chunk covers (surrounding whitespace and markup included). */
   readonly codePoints: number;
-  /** Silence after the chunk: longer after a sentence than after a clause. */
+  /** Silence after the chunk: longer after a sentence than after a clause, or what an SSML `<break>` asked for. */
   readonly pauseAfterMs: number;
+  /** True when `pauseAfterMs` comes from a `<break>`: kept even after the last chunk. */
+  readonly explicitPause?: boolean;
 }
 
 export interface SplitOptions {
-  /** The first chunk is cut at a clause mark or space before this many code points, for early first audio. */
+  /** The first chunk is cut at a clause mark or space before this many characters, for early first audio. */
   readonly firstChunkMaxChars: number;
   /** Later sentences longer than this are cut at clause marks. */
   readonly maxChunkChars: number;
+  /** Read numbers, money, dates and symbols in this language; without it chunk text is the input as written. */
+  readonly language?: LanguageCode;
 }
 
 export const SENTENCE_PAUSE_MS = 250;
@@ -26,7 +33,11 @@ export const CLAUSE_PAUSE_MS = 120;
 const SENTENCE_END = new Set(['.', '?', '!', '।', '॥', '\n']);
 const CLAUSE_MARK = new Set([',', ';', ':', '—', '–']);
 // Period after these does not end a sentence (compared case-insensitively, without the period).
-const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'rs', 'no', 'st', 'sr', 'jr', 'prof', 'vs', 'etc', 'eg', 'ie', 'mt', 'smt', 'shri', 'govt', 'approx', 'inc', 'ltd', 'co']);
+const ABBREVIATIONS = new Set([
+  'dr', 'mr', 'mrs', 'ms', 'rs', 'no', 'st', 'sr', 'jr', 'prof', 'vs', 'etc', 'eg', 'ie', 'mt', 'smt', 'shri', 'govt', 'approx', 'inc', 'ltd', 'co',
+  // Doctor and rupee in the Indian scripts (डॉ. शर्मा, रु. 500), whatever the request's language.
+  'डॉ', 'रु', 'रू', 'ડૉ', 'રૂ', 'ಡಾ', 'ರೂ', 'డా', 'రూ', 'ரூ',
+]);
 
 function isDigit(ch: string | undefined): boolean {
   return ch !== undefined && /\p{Nd}/u.test(ch);
@@ -39,92 +50,130 @@ function periodEndsSentence(chars: readonly string[], index: number): boolean {
   if (isDigit(prev) && isDigit(next)) return false; // 3.14, 10.30
   if (next !== undefined && !/\s/u.test(next) && !/["')\]]/u.test(next)) return false; // example.com, a.m.
   let start = index;
-  while (start > 0 && /\p{L}/u.test(chars[start - 1] ?? '')) start--;
+  while (start > 0 && /[\p{L}\p{M}]/u.test(chars[start - 1] ?? '')) start--;
   const word = chars.slice(start, index).join('').toLowerCase();
   if (ABBREVIATIONS.has(word)) return false;
   if (word.length === 1 && /[a-z]/.test(word)) return false; // initials: A. P. J.
   return true;
 }
 
+/** A range of source characters [start, end). */
 interface Span {
-  readonly chars: string[];
+  readonly start: number;
+  readonly end: number;
   readonly endsSentence: boolean;
+  /** Sum of the `<break>`s that end this span, when any. */
+  readonly breakMs?: number;
 }
 
-/** Sentence spans; each keeps its trailing whitespace so spans partition the input. */
-function splitSentences(chars: readonly string[]): Span[] {
+/**
+ * What the splitter must respect: `inside[i]` is true when a cut before character i would split a replacement
+ * (1,25,000 or a phone number must reach the engine whole); `covered[i]` when character i belongs to one.
+ */
+interface Guards {
+  readonly inside: Uint8Array;
+  readonly covered: Uint8Array;
+}
+
+function guards(length: number, replacements: readonly Replacement[]): Guards {
+  const inside = new Uint8Array(length + 1);
+  const covered = new Uint8Array(length);
+  for (const { start, end } of replacements) {
+    for (let i = start; i < end; i++) covered[i] = 1;
+    for (let i = start + 1; i < end; i++) inside[i] = 1;
+  }
+  return { inside, covered };
+}
+
+/** Sentence spans; each keeps its trailing whitespace (and any breaks there) so spans partition the input. */
+function splitSentences(source: SourceText, guard: Guards): Span[] {
+  const { chars, breaksMs } = source;
   const spans: Span[] = [];
-  let current: string[] = [];
+  let start = 0;
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i] as string;
-    current.push(ch);
-    const isEnd = SENTENCE_END.has(ch) && (ch !== '.' || periodEndsSentence(chars, i));
+    const isBreak = breaksMs.has(i);
+    const isEnd = isBreak || (SENTENCE_END.has(ch) && !guard.covered[i] && (ch !== '.' || periodEndsSentence(chars, i)));
     if (!isEnd) continue;
-    // Keep runs like "?!" or "।।" and following closing quotes/spaces with this sentence.
+    let breakMs = isBreak ? (breaksMs.get(i) as number) : undefined;
+    // Keep runs like "?!" or "।।", closing quotes, spaces and following breaks with this sentence.
     while (i + 1 < chars.length && (SENTENCE_END.has(chars[i + 1] as string) || /[\s"')\]]/u.test(chars[i + 1] as string))) {
-      current.push(chars[++i] as string);
+      i++;
+      const more = breaksMs.get(i);
+      if (more !== undefined) breakMs = (breakMs ?? 0) + more;
     }
-    spans.push({ chars: current, endsSentence: true });
-    current = [];
+    spans.push({ start, end: i + 1, endsSentence: true, ...(breakMs !== undefined ? { breakMs } : {}) });
+    start = i + 1;
   }
-  if (current.length > 0) spans.push({ chars: current, endsSentence: true });
+  if (start < chars.length) spans.push({ start, end: chars.length, endsSentence: true });
   return spans;
 }
 
-/** Cuts a span at the last clause mark (else last space, else hard) at or before `limit` code points. */
-function cutSpan(span: Span, limit: number): [Span, Span] | null {
-  if (span.chars.length <= limit) return null;
+/** Cuts a span at the last clause mark (else last space, else hard) at or before `limit` characters, never inside a replacement. */
+function cutSpan(span: Span, limit: number, chars: readonly string[], guard: Guards): [Span, Span] | null {
+  const length = span.end - span.start;
+  if (length <= limit) return null;
+  const last = span.start + Math.min(limit, length) - 1;
   let cut = -1;
-  for (let i = Math.min(limit, span.chars.length) - 1; i > 0; i--) {
-    if (CLAUSE_MARK.has(span.chars[i] as string)) {
+  for (let i = last; i > span.start; i--) {
+    if (CLAUSE_MARK.has(chars[i] as string) && !guard.covered[i]) {
       cut = i + 1;
       break;
     }
   }
   if (cut < 0) {
-    for (let i = Math.min(limit, span.chars.length) - 1; i > 0; i--) {
-      if (/\s/u.test(span.chars[i] as string)) {
+    for (let i = last; i > span.start; i--) {
+      if (/\s/u.test(chars[i] as string) && !guard.covered[i]) {
         cut = i + 1;
         break;
       }
     }
   }
-  if (cut < 0) cut = limit;
-  while (cut < span.chars.length && /\s/u.test(span.chars[cut] as string)) cut++;
-  if (cut >= span.chars.length) return null;
+  if (cut < 0) {
+    cut = span.start + limit;
+    // A hard cut inside a replacement moves to its start, or past its end when it starts the span.
+    let back = cut;
+    while (back > span.start && guard.inside[back]) back--;
+    if (back > span.start) cut = back;
+    else while (cut < span.end && guard.inside[cut]) cut++;
+  }
+  while (cut < span.end && /\s/u.test(chars[cut] as string)) cut++;
+  if (cut >= span.end) return null;
   return [
-    { chars: span.chars.slice(0, cut), endsSentence: false },
-    { chars: span.chars.slice(cut), endsSentence: span.endsSentence },
+    { start: span.start, end: cut, endsSentence: false },
+    { start: cut, end: span.end, endsSentence: span.endsSentence, ...(span.breakMs !== undefined ? { breakMs: span.breakMs } : {}) },
   ];
 }
 
 export function splitUtterance(text: string, options: SplitOptions): TextChunk[] {
-  const chars = [...text];
-  const pending = splitSentences(chars);
+  const source = toSourceText(text);
+  const replacements = replacementsFor(source, options.language);
+  const guard = guards(source.chars.length, replacements);
+  const pending = splitSentences(source, guard);
   const chunks: TextChunk[] = [];
   while (pending.length > 0) {
     const span = pending.shift() as Span;
     const limit = chunks.length === 0 ? options.firstChunkMaxChars : options.maxChunkChars;
-    const parts = cutSpan(span, limit);
+    const parts = cutSpan(span, limit, source.chars, guard);
     if (parts) {
       pending.unshift(parts[1]);
-      pending.unshift(parts[0]);
-      // Re-run with the head alone: it now fits.
-      const head = pending.shift() as Span;
-      chunks.push(toChunk(head));
+      chunks.push(toChunk(parts[0], source, replacements));
       continue;
     }
-    chunks.push(toChunk(span));
+    chunks.push(toChunk(span, source, replacements));
   }
   return chunks;
 }
 
-function toChunk(span: Span): TextChunk {
-  const raw = span.chars.join('');
+function toChunk(span: Span, source: SourceText, replacements: readonly Replacement[]): TextChunk {
+  let codePoints = 0;
+  for (let i = span.start; i < span.end; i++) codePoints += source.weights[i] as number;
+  const explicit = span.breakMs !== undefined;
   return {
-    text: raw.trim(),
-    codePoints: countCodePoints(raw),
-    pauseAfterMs: span.endsSentence ? SENTENCE_PAUSE_MS : CLAUSE_PAUSE_MS,
+    text: spokenText(source, replacements, span.start, span.end),
+    codePoints,
+    pauseAfterMs: explicit ? (span.breakMs as number) : span.endsSentence ? SENTENCE_PAUSE_MS : CLAUSE_PAUSE_MS,
+    ...(explicit ? { explicitPause: true } : {}),
   };
 }
 

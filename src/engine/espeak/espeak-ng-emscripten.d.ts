@@ -1,4 +1,5 @@
-// Types for the untyped Emscripten build of eSpeak NG (GPL-3.0): only the calls the embedded engine uses.
+// Types for the untyped Emscripten build of eSpeak NG (GPL-3.0): only the calls the embedded engine and the
+// Piper phonemizer (src/engine/onnx/espeak-phonemizer.ts) use.
 // Shapes checked against espeak-ng.js of @echogarden/espeak-ng-emscripten 0.3.5.
 
 declare module '@echogarden/espeak-ng-emscripten' {
@@ -12,10 +13,17 @@ declare module '@echogarden/espeak-ng-emscripten' {
     /** Synchronous; calls back with chunks of PCM16 at `samplerate` (copies, safe to keep). */
     synthesize(text: string, callback: (samples: Int16Array, events: unknown[]) => void): void;
     list_voices(): Array<{ name: string; identifier: string; languages: unknown[] }>;
+    /**
+     * Phonemes of every clause of `text` for the current voice: a pointer to a NUL-terminated UTF-8 string in the
+     * module heap, clauses joined by ` | `, phonemes within a word joined by `_`. Does not synthesize audio.
+     */
+    convert_to_phonemes(text: string, useIpa: boolean): { readonly ptr: number };
   }
 
   export interface ESpeakNGModule {
     eSpeakNGWorker: new () => ESpeakNGWorker;
+    /** The WASM heap; replaced when memory grows, so read it after each call. */
+    readonly HEAPU8: Uint8Array;
     FS: {
       writeFile(path: string, data: string): void;
       readFile(path: string, options: { encoding: 'utf8' }): string;

@@ -25,7 +25,7 @@ function raaga(...args: string[]): Promise<Run> {
     execFile(
       process.execPath,
       [join(root, 'bin/raaga.mjs'), ...args],
-      { cwd: root, env: { ...process.env, RAAGA_DATA_DIR: dataDir, RAAGA_MODELS_DIR: modelsDir } },
+      { cwd: root, env: { ...process.env, REDIS_URL: '', RAAGA_DATA_DIR: dataDir, RAAGA_MODELS_DIR: modelsDir } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

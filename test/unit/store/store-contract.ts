@@ -1,5 +1,5 @@
-// The Store contract suite: every Store implementation (MemoryStore now, RedisStore later) runs these same
-// tests by passing a factory that returns a fresh, empty store driven by a manual clock.
+// The Store contract suite: every Store implementation (MemoryStore, RedisStore) runs these same tests by
+// passing a factory that returns a fresh, empty store driven by a manual clock (RedisStore hands it to its scripts).
 
 import { afterEach, describe, expect, it } from 'vitest';
 import {

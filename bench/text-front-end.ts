@@ -1,0 +1,101 @@
+// Time to first audio of POST /v1/tts/stream on a 1000-character Hindi paragraph (with amounts, dates, a phone
+// number and an OTP for the front end to expand), first-chunk cap off (FIRST_CHUNK_MAX_CHARS=3000) vs the default
+// 100, REPEATS requests each, interleaved one at a time against two in-process servers. Run: npx tsx bench/text-front-end.ts
+
+import { request as httpRequest } from 'node:http';
+import { splitUtterance } from '../src/core/text/split-utterance.js';
+import { startTestServer, type TestServer } from '../test/helpers/test-server.js';
+import { round, summary, writeResult } from './lib/stats.js';
+
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 20);
+const MAX_CHUNK_CHARS = 300;
+
+// Long sentences with clause marks, as in IVR notices; 1000 code points in all.
+const SENTENCES = [
+  'प्रिय ग्राहक, आपके बचत खाते में दिनांक 21/11/2026 को सुबह 10:30 AM पर ₹1,25,000 की राशि जमा की गई है, जिसके बाद आपका उपलब्ध शेष ₹2,45,678.50 हो गया है, और यदि यह लेनदेन आपने नहीं किया है तो कृपया तुरंत हमारे ग्राहक सेवा केंद्र से संपर्क करें, ताकि हम आपके खाते को सुरक्षित रख सकें।',
+  'आपकी अगली ऋण किस्त ₹12,500 की है, जो 05/12/2026 तक देय है, और समय पर भुगतान न करने पर 2% का विलंब शुल्क लगेगा, इसलिए कृपया अपने खाते में पर्याप्त राशि बनाए रखें, या नेट बैंकिंग, मोबाइल ऐप अथवा नज़दीकी शाखा के माध्यम से भुगतान करें।',
+  'किसी भी सहायता के लिए आप हमें +91 98765 43210 पर सुबह नौ बजे से रात नौ बजे तक कॉल कर सकते हैं, या हमारी वेबसाइट पर लिखित शिकायत दर्ज कर सकते हैं, और याद रखें कि बैंक कभी भी आपसे आपका पिन या ओटीपी नहीं माँगता, आपका ओटीपी 482913 है, इसे किसी के साथ साझा न करें, धन्यवाद।',
+  'यह संदेश आपकी सुविधा के लिए भेजा गया है, आपकी ग्राहक संख्या 123456789012 है, और आपकी पॉलिसी का नवीनीकरण 15 जनवरी 2027 को होना है, जिसका प्रीमियम ₹8,450 है, कृपया समय पर भुगतान करें, ताकि आपको बिना रुकावट सेवाएँ मिलें।',
+];
+const PARAGRAPH = SENTENCES.join(' ');
+
+interface Run {
+  readonly ttfaMs: number;
+  readonly totalMs: number;
+}
+
+function timedStream(server: TestServer, key: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(`${server.url}/v1/tts/stream`);
+    const started = performance.now();
+    let ttfaMs = -1;
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+        res.on('data', () => {
+          if (ttfaMs < 0) ttfaMs = performance.now() - started;
+        });
+        res.on('end', () => resolve({ ttfaMs, totalMs: performance.now() - started }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language: 'hi-IN', text: PARAGRAPH, output_format: 'mulaw', sample_rate: 8000 }));
+  });
+}
+
+const variants = [
+  { name: 'uncapped', firstChunkMaxChars: 3000 },
+  { name: 'capped', firstChunkMaxChars: 100 },
+] as const;
+
+const servers: TestServer[] = [];
+try {
+  const setups = [];
+  for (const variant of variants) {
+    const server = await startTestServer({ TTS_WORKERS: '2', FIRST_CHUNK_MAX_CHARS: String(variant.firstChunkMaxChars) });
+    servers.push(server);
+    const { keys } = await server.account('growth', 100_000_000);
+    setups.push({ ...variant, server, key: keys[0] as string, runs: [] as Run[] });
+  }
+  for (const setup of setups) await timedStream(setup.server, setup.key); // warm-up
+  for (let i = 0; i < REPEATS; i++) {
+    for (const setup of setups) setup.runs.push(await timedStream(setup.server, setup.key));
+  }
+  const results = Object.fromEntries(
+    setups.map((setup) => {
+      const chunks = splitUtterance(PARAGRAPH, { firstChunkMaxChars: setup.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS, language: 'hi-IN' });
+      return [
+        setup.name,
+        {
+          firstChunkMaxChars: setup.firstChunkMaxChars,
+          chunks: chunks.length,
+          firstChunkCodePoints: chunks[0]?.codePoints,
+          firstChunkSpokenChars: [...(chunks[0]?.text ?? '')].length,
+          ttfaMs: summary(setup.runs.map((run) => run.ttfaMs)),
+          totalMs: summary(setup.runs.map((run) => run.totalMs)),
+        },
+      ];
+    }),
+  );
+  const uncapped = results.uncapped as { ttfaMs: { p50: number; p95: number } };
+  const capped = results.capped as { ttfaMs: { p50: number; p95: number } };
+  const ratio = { p50: round(uncapped.ttfaMs.p50 / capped.ttfaMs.p50, 2), p95: round(uncapped.ttfaMs.p95 / capped.ttfaMs.p95, 2) };
+  const file = await writeResult('text-front-end', {
+    language: 'hi-IN',
+    paragraphCodePoints: [...PARAGRAPH].length,
+    format: 'mulaw',
+    sampleRateHz: 8000,
+    repeats: REPEATS,
+    workers: 2,
+    results,
+    ttfaRatioUncappedOverCapped: ratio,
+  });
+  console.log(
+    `time to first audio, ${[...PARAGRAPH].length}-char Hindi paragraph: no cap p50 ${uncapped.ttfaMs.p50.toFixed(0)} ms / p95 ${uncapped.ttfaMs.p95.toFixed(0)} ms; ` +
+      `cap 100 p50 ${capped.ttfaMs.p50.toFixed(0)} ms / p95 ${capped.ttfaMs.p95.toFixed(0)} ms; ratio p50 ${ratio.p50}x → ${file}`,
+  );
+} finally {
+  for (const server of servers) await server.close();
+}

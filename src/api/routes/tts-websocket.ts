@@ -1,0 +1,118 @@
+// GET /v1/tts/websocket: registers @fastify/websocket, authenticates the upgrade, and binds each socket to a
+// SynthesisSession (the protocol lives in src/session/). Also owns the set of live sessions, so a server
+// shutdown lets each one finish its utterance and close with 1001.
+
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { ApiError, errorEnvelope, isApiError } from '../../errors.js';
+import { systemClock } from '../../session/clock.js';
+import { CLOSE_CODES } from '../../session/close-codes.js';
+import { SynthesisSession } from '../../session/synthesis-session.js';
+import type { Account } from '../../store/store.js';
+import { authenticate } from '../auth.js';
+import type { ApiContext } from '../context.js';
+import { parseClientMessage } from '../websocket-messages.js';
+import { closeSocket, WebSocketSessionSink } from '../websocket-sink.js';
+
+export const WEBSOCKET_PATH = '/v1/tts/websocket';
+/** 64 KiB: a 3000-character text is at most 12 KiB of UTF-8 (18 KiB if every character is \u-escaped). */
+export const DEFAULT_WS_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): void {
+  const sessions = new Set<SynthesisSession>();
+  // The key is checked before the upgrade; the verdict waits here so a bad key still gets 101, then 4001.
+  const verdicts = new WeakMap<FastifyRequest, Account | ApiError>();
+
+  void app.register(fastifyWebsocket, {
+    options: { maxPayload: ctx.webSocket?.maxPayloadBytes ?? DEFAULT_WS_MAX_PAYLOAD_BYTES },
+    // Socket errors: `ws` has already started closing (1002 protocol, 1007 bad UTF-8, 1009 too big) or the
+    // peer is gone; the session learns it from 'close'. Only our own handler's errors need a close here.
+    errorHandler: (error, socket, request) => {
+      request.log.info({ err: error }, 'websocket error');
+      closeSocket(socket, CLOSE_CODES.internalError, 'internal server error');
+    },
+    preClose: (done) => {
+      for (const session of sessions) session.beginShutdown();
+      app.websocketServer.close();
+      done();
+    },
+  });
+
+  const checkKey = async (request: FastifyRequest): Promise<void> => {
+    try {
+      verdicts.set(request, await authenticate(ctx.store, request.headers.authorization));
+    } catch (error) {
+      verdicts.set(request, isApiError(error) ? error : new ApiError('internal_error', 'Authentication failed unexpectedly.'));
+    }
+  };
+
+  void app.register(async (scope) => {
+    scope.route({
+      method: 'GET',
+      url: WEBSOCKET_PATH,
+      onRequest: checkKey,
+      // A plain GET (no Upgrade header) cannot speak the protocol.
+      handler: async (_request: FastifyRequest, reply: FastifyReply) => {
+        const error = new ApiError('bad_request', `${WEBSOCKET_PATH} is a WebSocket endpoint; connect with a WebSocket client (Upgrade: websocket).`);
+        return reply.code(error.status).send(errorEnvelope(error));
+      },
+      wsHandler: (socket: WebSocket, request: FastifyRequest) => {
+        const verdict = verdicts.get(request);
+        if (verdict === undefined || verdict instanceof ApiError) {
+          rejectSocket(socket, verdict);
+          return;
+        }
+        const session = startSession(ctx, socket, verdict, request);
+        sessions.add(session);
+        void session.closed.then(() => sessions.delete(session));
+      },
+    });
+  });
+}
+
+function rejectSocket(socket: WebSocket, error: ApiError | undefined): void {
+  if (error?.code === 'invalid_api_key') {
+    closeSocket(socket, CLOSE_CODES.authFailed, error.message);
+  } else if (error?.code === 'store_unavailable') {
+    closeSocket(socket, CLOSE_CODES.sessionLost, 'account store unavailable; reconnect');
+  } else {
+    closeSocket(socket, CLOSE_CODES.internalError, 'internal server error');
+  }
+}
+
+function startSession(ctx: ApiContext, socket: WebSocket, account: Account, request: FastifyRequest): SynthesisSession {
+  const session = new SynthesisSession(
+    {
+      admission: ctx.admission,
+      voices: ctx.voices,
+      synthesis: ctx.synthesis,
+      clock: ctx.webSocket?.clock ?? systemClock,
+      logger: request.log.child({ accountId: account.id }),
+      shutdown: ctx.shutdown,
+      ...(ctx.webSocket?.limits ? { limits: ctx.webSocket.limits } : {}),
+    },
+    account,
+    new WebSocketSessionSink(socket),
+  );
+  socket.on('message', (data: RawData, isBinary: boolean) => {
+    if (isBinary) {
+      session.receiveInvalid(new ApiError('validation_error', 'Binary messages are not accepted; send JSON text messages.'));
+      return;
+    }
+    try {
+      session.receive(parseClientMessage(rawText(data)));
+    } catch (error) {
+      session.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The message could not be read.'));
+    }
+  });
+  socket.on('close', () => session.peerClosed());
+  session.open();
+  return session;
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

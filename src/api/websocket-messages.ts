@@ -1,0 +1,58 @@
+// The zod schemas of every client message on /v1/tts/websocket and the parser that turns one raw text
+// message into a session event, or an ApiError the session answers with `error` (the socket stays open).
+
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import type { ClientEvent } from '../session/session-messages.js';
+import { checkVoiceAndModel, validationError, voiceAndAudioShape } from './synthesis-request.js';
+
+const unknownField = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
+
+// `config` and `text` are strict so typos (`sample_rte`) are reported; field-less messages ignore extra
+// fields, because an unexpected field must never stop a `cancel` from cancelling.
+export const ConfigMessageSchema = z.strictObject({ type: z.literal('config'), ...voiceAndAudioShape }, unknownField);
+export const TextMessageSchema = z.strictObject(
+  { type: z.literal('text'), text: z.string({ error: 'is required and must be a string' }) },
+  unknownField,
+);
+export const CancelMessageSchema = z.object({ type: z.literal('cancel') });
+export const PingMessageSchema = z.object({ type: z.literal('ping') });
+export const DisconnectMessageSchema = z.object({ type: z.literal('disconnect') });
+
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  ConfigMessageSchema,
+  TextMessageSchema,
+  CancelMessageSchema,
+  PingMessageSchema,
+  DisconnectMessageSchema,
+]);
+
+const MESSAGE_TYPES = ['config', 'text', 'cancel', 'ping', 'disconnect'] as const;
+
+export function parseClientMessage(raw: string): ClientEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ApiError('validation_error', 'The message is not valid JSON; send one JSON object with a "type" field per message.');
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ApiError('validation_error', 'The message must be a JSON object with a "type" field.');
+  }
+  const type: unknown = (json as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(type)) {
+    const shown = typeof type === 'string' ? `'${type.slice(0, 40)}'` : 'missing';
+    throw new ApiError('validation_error', `Message type ${shown} is not one of ${MESSAGE_TYPES.join(', ')}.`);
+  }
+  const parsed = ClientMessageSchema.safeParse(json);
+  if (!parsed.success) throw validationError(parsed.error);
+  const message = parsed.data;
+  switch (message.type) {
+    case 'config':
+      return { type: 'config', config: checkVoiceAndModel(message, { outputFormat: 'pcm' }) };
+    case 'text':
+      return { type: 'text', text: message.text };
+    default:
+      return { type: message.type };
+  }
+}

@@ -1,0 +1,72 @@
+// `raaga voices add <dir-or-url>`: installs a Piper/VITS voice pack for one preset voice in one language.
+
+import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
+import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
+import { UsageError, type Subcommand } from '../cli-command.js';
+import { json } from '../render.js';
+import { installPack } from '../voice-packs/install-pack.js';
+
+export const addVoicePack: Subcommand = {
+  name: 'add',
+  help: `Usage: raaga voices add <dir-or-url> --voice <name> --language <code> [--speaker N] [--sha256 HEX] [--name NAME] [--json]
+
+Installs a Piper/VITS ONNX voice pack (model .onnx + its .onnx.json sidecar) into <RAAGA_MODELS_DIR>/packs/<name>/
+and records it in the voice bank manifest, so that preset voice speaks that language with the neural voice.
+The source is a directory holding one .onnx and its .onnx.json, or an http(s) URL of the .onnx (the sidecar is
+fetched from <url>.json, a MODEL_CARD from the same directory). Restart the server to load it.
+
+Options:
+  --voice <name>     preset voice_name from the catalog (required)
+  --language <code>  ${LANGUAGE_CODES.join(', ')} (required)
+  --speaker N        speaker id (or name) in a multi-speaker model (default 0)
+  --sha256 HEX       expected SHA-256 of the .onnx; the install fails on a mismatch
+  --name NAME        directory under packs/ (default: the model's file or directory name)
+
+Each voice carries its own licence (see its MODEL_CARD): several Indian voices are non-commercial.`,
+  async run(args, ctx) {
+    const parsed = parseCommandArgs(
+      args,
+      {
+        voice: { type: 'string' },
+        language: { type: 'string' },
+        speaker: { type: 'string' },
+        sha256: { type: 'string' },
+        name: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      1,
+    );
+    const source = parsed.positionals[0];
+    if (source === undefined) throw new UsageError('give a pack directory or an http(s) URL');
+    const voiceName = requireString(parsed, 'voice');
+    const language = requireString(parsed, 'language');
+    if (!isLanguageCode(language)) throw new UsageError(`--language must be one of ${LANGUAGE_CODES.join(', ')}, got '${language}'`);
+    const sha256 = optionalString(parsed, 'sha256')?.toLowerCase();
+    if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new UsageError('--sha256 must be 64 hex digits');
+    const speaker = optionalString(parsed, 'speaker');
+    const name = optionalString(parsed, 'name');
+
+    const result = await installPack({
+      modelsDir: ctx.modelsDir,
+      source,
+      voiceName,
+      language,
+      ...(speaker === undefined ? {} : { speaker }),
+      ...(sha256 === undefined ? {} : { expectedSha256: sha256 }),
+      ...(name === undefined ? {} : { name }),
+      progress: process.stderr,
+    });
+    if (parsed.values.json) {
+      ctx.out(json(result));
+      return;
+    }
+    const phonemes = result.phonemeType === 'espeak' ? `eSpeak '${result.espeakVoice ?? '?'}' phonemes` : 'character tokens';
+    ctx.out(
+      [
+        `${result.reused ? 'Reused' : 'Installed'} voice pack ${result.name} (${result.sampleRateHz} Hz, ${phonemes}, ${result.numSpeakers} speaker${result.numSpeakers === 1 ? '' : 's'}) in ${ctx.modelsDir}/packs/${result.name}/.`,
+        `${voiceName} in ${language} now uses speaker ${result.speakerId} of it; sha256 ${result.sha256}.`,
+        'Restart the server to load it. Check the voice\'s licence (its MODEL_CARD) before commercial use.',
+      ].join('\n'),
+    );
+  },
+};

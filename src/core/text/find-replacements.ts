@@ -1,0 +1,336 @@
+// Finds the written forms in a text that must be read differently from how they are spelt (numbers, money,
+// dates, times, phone numbers, codes, units, abbreviations, addresses) and what to say instead. Rules are
+// tried in order at each token start; the first that matches wins. Say-as spans are fixed by the author.
+
+import type { LanguagePack, UnitKey } from './languages/language-pack.js';
+import { foldDigits, isValidDate, monthNumber, moneyValue, parseMagnitude, timeFields } from './parse-forms.js';
+import type { SourceText } from './source-text.js';
+import { dateWords, forcedWords, groupedDigits, integerWords, numberWords, phoneWords, webWords } from './verbalize.js';
+
+export interface Replacement {
+  /** Source character indices, end exclusive. */
+  readonly start: number;
+  readonly end: number;
+  readonly spoken: string;
+}
+
+interface Match {
+  /** UTF-16 offset just past the match. */
+  readonly end: number;
+  readonly spoken: string;
+}
+
+type Rule = (scan: Scan, i: number) => Match | null;
+
+/** Stands in for say-as content so no rule matches into or across it. */
+const FORCED = '\uFFFC';
+const AMOUNT = String.raw`(\d{1,3}(?:,\d{2,3})+|\d+)(?:\.(\d+))?`;
+const NUM = String.raw`(?:\d{1,3}(?:,\d{2,3})+|\d+)(?:\.\d+)?`;
+const PERIOD = String.raw`(a\.m\.|p\.m\.|am|pm)(?![A-Za-z])`;
+const ENGLISH_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
+// Case matters: 4G is a network, 4 g is grams.
+const UNIT_PATTERN: ReadonlyArray<readonly [string, UnitKey]> = [
+  ['km/h', 'kmph'], ['kmph', 'kmph'], ['km', 'km'], ['KM', 'km'], ['Km', 'km'], ['kg', 'kg'], ['KG', 'kg'], ['Kg', 'kg'],
+  ['mg', 'mg'], ['gm', 'g'], ['g', 'g'], ['cm', 'cm'], ['mm', 'mm'], ['ml', 'ml'], ['mL', 'ml'], ['m', 'm'], ['l', 'l'],
+  ['L', 'l'], ['GB', 'gb'], ['MB', 'mb'],
+];
+const SENTENCE_STOP = /[!?।॥\n\d]/u;
+
+// `-` needs no escape outside a class (and `\-` is an error in unicode mode).
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&');
+const alternation = (items: readonly string[]): string => [...items].sort((a, b) => b.length - a.length).map(escape).join('|');
+/** Not preceded by a letter, mark or digit: the match starts a word. */
+const isWordStart = (s: string, i: number): boolean => i === 0 || !/[\p{L}\p{M}\p{N}]/u.test(s[i - 1] as string);
+
+interface PackPatterns {
+  readonly moneyPrefix: RegExp;
+  readonly monthFirst: RegExp;
+  readonly dayFirst: RegExp;
+  readonly nativeOrdinal: RegExp | undefined;
+  readonly nativeAbbreviation: RegExp | undefined;
+  readonly code: RegExp;
+  readonly id: RegExp;
+  readonly year: RegExp;
+  readonly currencyAfter: RegExp;
+  readonly months: readonly string[];
+}
+
+const patternCache = new Map<LanguagePack, PackPatterns>();
+
+function keywordPattern(words: readonly string[]): RegExp {
+  return new RegExp(`(?:^|[^\\p{L}\\p{M}])(?:${alternation(words)})(?![\\p{L}\\p{M}])`, 'iu');
+}
+
+function patternsFor(pack: LanguagePack): PackPatterns {
+  const cached = patternCache.get(pack);
+  if (cached) return cached;
+  const magnitudes = [...pack.magnitudeWords.thousand, ...pack.magnitudeWords.lakh, ...pack.magnitudeWords.crore,
+    'lakhs', 'lakh', 'lacs', 'lac', 'crores', 'crore', 'cr', 'k', 'thousand', 'million', 'mn', 'billion', 'bn'];
+  const months = `${ENGLISH_MONTHS}|${alternation(pack.months)}`;
+  const patterns: PackPatterns = {
+    moneyPrefix: new RegExp(
+      String.raw`(?:₹|Rs\.?|RS\.?|rs\.?|INR|रु\.?|रू\.?|ரூ\.?|రూ\.?|ರೂ\.?|રૂ\.?)\s?${AMOUNT}(?:\s?(${alternation(magnitudes)})(?![\p{L}\p{M}]))?(?:\s?\/-)?`,
+      'uy',
+    ),
+    dayFirst: new RegExp(String.raw`(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(${months})\.?(?:,?\s+(\d{4}))?(?![\p{L}\p{M}\d])`, 'iuy'),
+    monthFirst: new RegExp(String.raw`(${months})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(\d{4}))?|(\d{4}))(?![\p{L}\p{M}\d])`, 'iuy'),
+    nativeOrdinal: pack.ordinalSuffixes.length > 0 ? new RegExp(String.raw`(\d+)(${alternation(pack.ordinalSuffixes)})(?![\p{L}\p{M}])`, 'uy') : undefined,
+    nativeAbbreviation: Object.keys(pack.nativeAbbreviations).length > 0 ? new RegExp(`(?:${alternation(Object.keys(pack.nativeAbbreviations))})`, 'uy') : undefined,
+    code: keywordPattern(pack.codeKeywords),
+    id: keywordPattern(pack.idKeywords),
+    year: keywordPattern(pack.yearKeywords),
+    currencyAfter: new RegExp(`^\\s?(?:${alternation([...pack.currencyWords, ...magnitudes])})(?![\\p{L}\\p{M}])`, 'iu'),
+    months: pack.months,
+  };
+  patternCache.set(pack, patterns);
+  return patterns;
+}
+
+class Scan {
+  constructor(
+    readonly s: string,
+    readonly pack: LanguagePack,
+    readonly patterns: PackPatterns,
+  ) {}
+
+  match(pattern: RegExp, i: number): RegExpExecArray | null {
+    pattern.lastIndex = i;
+    return pattern.exec(this.s);
+  }
+
+  /** Text before `i` in the same sentence, after the last digit (a keyword belongs to the nearest number). */
+  before(i: number, length: number): string {
+    const window = this.s.slice(Math.max(0, i - length), i);
+    let cut = 0;
+    for (let k = 0; k < window.length; k++) if (SENTENCE_STOP.test(window[k] as string)) cut = k + 1;
+    return window.slice(cut);
+  }
+
+  after(end: number, length: number): string {
+    const window = this.s.slice(end, end + length);
+    const stop = window.search(SENTENCE_STOP);
+    return stop < 0 ? window : window.slice(0, stop);
+  }
+}
+
+const rx = (source: string, flags = 'uy'): RegExp => new RegExp(source, flags);
+const EMAIL = rx(String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`);
+const URL_PATTERN = rx(String.raw`(?:https?:\/\/|www\.)[^\s<>"'\uFFFC]+`, 'iuy');
+const DOMAIN = rx(String.raw`[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|in|org|net|io|co|gov|edu|info|app|ai)(?![A-Za-z0-9-])(?:\/[^\s<>"'\uFFFC]*)?`, 'iuy');
+const MONEY_SUFFIX = rx(String.raw`${AMOUNT}\s?\/-`);
+const DATE_ISO = rx(String.raw`(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])`);
+const DATE_NUMERIC = rx(String.raw`(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)`);
+const TIME = rx(String.raw`(\d{1,2})([:.])(\d{2})(?!\d)(?:\s?${PERIOD})?`, 'iuy');
+const HOUR_PERIOD = rx(String.raw`(\d{1,2})\s?${PERIOD}`, 'iuy');
+const PHONE_INTERNATIONAL = rx(String.raw`\+\d{1,3}(?:[\s-]?\d){7,13}(?!\d)`);
+const PHONE_MOBILE = rx(String.raw`0?[6-9]\d{4}[\s-]?\d{5}(?!\d)`);
+const PHONE_TOLL_FREE = rx(String.raw`1800[\s-]?\d{3}[\s-]?\d{3,4}(?!\d)`);
+const PHONE_LANDLINE = rx(String.raw`0\d{2,4}[\s-]\d{3,4}[\s-]?\d{3,4}(?!\d)`);
+const ORDINAL_LATIN = rx(String.raw`(\d+)(st|nd|rd|th)(?![A-Za-z])`, 'iuy');
+const RANGE = rx(String.raw`(${NUM})\s?[-–]\s?(${NUM})(\s?%)?(?![\d.,]*[-–]?\d)`);
+const NEGATIVE = rx(String.raw`[-−](${NUM})(\s?%)?`);
+const PERCENT = rx(String.raw`(${NUM})\s?%`);
+const UNIT = rx(String.raw`(${NUM})\s?(${alternation(UNIT_PATTERN.map(([text]) => text))})(?![\p{L}\p{N}])`);
+const NUMBER = rx(AMOUNT);
+const TITLE = rx(String.raw`(Dr|Mr|Mrs|Ms|Prof|DR|MR|MRS)(?:\.|(?=\s))(?=\s*\p{L})`);
+const NUMBER_ABBREVIATION = rx(String.raw`(?:No\.?|NO\.?|no\.)(?=\s?\d)`);
+
+function trimTrailingPunctuation(text: string): string {
+  return text.replace(/[.,;:!?)\]'"]+$/u, '');
+}
+
+const rules: readonly Rule[] = [
+  (scan, i) => {
+    if (i > 0 && /[A-Za-z0-9._%+-]/u.test(scan.s[i - 1] as string)) return null;
+    const m = scan.match(EMAIL, i);
+    return m ? { end: i + m[0].length, spoken: webWords(m[0], scan.pack) } : null;
+  },
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(URL_PATTERN, i) ?? scan.match(DOMAIN, i);
+    if (!m) return null;
+    const text = trimTrailingPunctuation(m[0]);
+    return { end: i + text.length, spoken: webWords(text, scan.pack) };
+  },
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(scan.patterns.moneyPrefix, i);
+    if (!m) return null;
+    const money = moneyValue((m[1] as string).replace(/,/g, ''), m[2] ?? '', m[3] === undefined ? undefined : parseMagnitude(m[3]));
+    return money ? { end: i + m[0].length, spoken: scan.pack.money(money.rupees, money.paise) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(MONEY_SUFFIX, i);
+    const money = m && moneyValue((m[1] as string).replace(/,/g, ''), m[2] ?? '', undefined);
+    return m && money ? { end: i + m[0].length, spoken: scan.pack.money(money.rupees, money.paise) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(DATE_ISO, i);
+    if (!m) return null;
+    const [day, month, year] = [Number(m[3]), Number(m[2]), Number(m[1])];
+    return isValidDate(day, month) ? { end: i + m[0].length, spoken: scan.pack.date(day, month, year) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(DATE_NUMERIC, i);
+    if (!m) return null;
+    const [day, month] = [Number(m[1]), Number(m[3])];
+    const year = (m[4] as string).length === 2 ? 2000 + Number(m[4]) : Number(m[4]);
+    return isValidDate(day, month) ? { end: i + m[0].length, spoken: scan.pack.date(day, month, year) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(scan.patterns.dayFirst, i);
+    if (!m) return null;
+    const day = Number(m[1]);
+    const month = monthNumber(m[2] as string, scan.patterns.months);
+    return isValidDate(day, month) ? { end: i + m[0].length, spoken: dateWords(day, month, m[3] === undefined ? undefined : Number(m[3]), scan.pack) } : null;
+  },
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(scan.patterns.monthFirst, i);
+    if (!m) return null;
+    const month = monthNumber(m[1] as string, scan.patterns.months);
+    const day = m[2] === undefined ? undefined : Number(m[2]);
+    const year = m[3] ?? m[4];
+    return isValidDate(day, month) ? { end: i + m[0].length, spoken: dateWords(day, month, year === undefined ? undefined : Number(year), scan.pack) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(TIME, i);
+    // 10.30 is a decimal unless AM/PM follows; 10:30 is always a time.
+    if (!m || (m[2] === '.' && m[4] === undefined)) return null;
+    const time = timeFields(m[1] as string, m[3], m[4]);
+    return time ? { end: i + m[0].length, spoken: scan.pack.time(time.hour24, time.minute, time.withPeriod) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(HOUR_PERIOD, i);
+    const time = m && timeFields(m[1] as string, undefined, m[2]);
+    return m && time ? { end: i + m[0].length, spoken: scan.pack.time(time.hour24, time.minute, true) } : null;
+  },
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(PHONE_INTERNATIONAL, i) ?? scan.match(PHONE_MOBILE, i) ?? scan.match(PHONE_TOLL_FREE, i) ?? scan.match(PHONE_LANDLINE, i);
+    return m ? { end: i + m[0].length, spoken: phoneWords(m[0], scan.pack) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(ORDINAL_LATIN, i) ?? (scan.patterns.nativeOrdinal ? scan.match(scan.patterns.nativeOrdinal, i) : null);
+    if (!m || (m[1] as string).length > 9) return null;
+    return { end: i + m[0].length, spoken: scan.pack.ordinal(Number(m[1]), m[2] as string) };
+  },
+  (scan, i) => {
+    if (i > 0 && /[\d.,–-]/u.test(scan.s[i - 1] as string)) return null;
+    const m = scan.match(RANGE, i);
+    if (!m || /^0\d/u.test(m[1] as string) || (m[1] as string).replace(/\D/gu, '').length > 7 || (m[2] as string).replace(/\D/gu, '').length > 7) return null;
+    const range = scan.pack.range(numberWords(m[1] as string, scan.pack), numberWords(m[2] as string, scan.pack));
+    return { end: i + m[0].length, spoken: m[3] ? scan.pack.percent(range) : range };
+  },
+  (scan, i) => {
+    if (i > 0 && !/[\s(:=]/u.test(scan.s[i - 1] as string)) return null;
+    const m = scan.match(NEGATIVE, i);
+    if (!m) return null;
+    const words = `${scan.pack.minusWord} ${numberWords(m[1] as string, scan.pack)}`;
+    return { end: i + m[0].length, spoken: m[2] ? scan.pack.percent(words) : words };
+  },
+  (scan, i) => {
+    const m = scan.match(PERCENT, i);
+    return m ? { end: i + m[0].length, spoken: scan.pack.percent(numberWords(m[1] as string, scan.pack)) } : null;
+  },
+  (scan, i) => {
+    const m = scan.match(UNIT, i);
+    if (!m) return null;
+    const key = UNIT_PATTERN.find(([text]) => text === m[2])?.[1] as UnitKey;
+    const amount = Number((m[1] as string).replace(/,/g, ''));
+    return { end: i + m[0].length, spoken: `${numberWords(m[1] as string, scan.pack, true)} ${scan.pack.unit(key, amount)}` };
+  },
+  plainNumber,
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(NUMBER_ABBREVIATION, i) ?? scan.match(TITLE, i);
+    if (!m) return null;
+    const key = (m[1] ?? 'no').toLowerCase() as keyof LanguagePack['titles'];
+    return { end: i + m[0].length, spoken: scan.pack.titles[key] };
+  },
+  (scan, i) => {
+    const pattern = scan.patterns.nativeAbbreviation;
+    if (!pattern || !isWordStart(scan.s, i)) return null;
+    const m = scan.match(pattern, i);
+    return m ? { end: i + m[0].length, spoken: scan.pack.nativeAbbreviations[m[0]] as string } : null;
+  },
+  (scan, i) => {
+    const ch = scan.s[i];
+    if (ch === '&') return { end: i + 1, spoken: scan.pack.symbols.and };
+    if (ch === '%') return { end: i + 1, spoken: scan.pack.symbols.percent };
+    return null;
+  },
+];
+
+/** A bare number: a code or identifier digit by digit, a year, or a quantity (before a noun in its attributive form). */
+function plainNumber(scan: Scan, i: number): Match | null {
+  if (i > 0 && /\d/u.test(scan.s[i - 1] as string)) return null;
+  const m = scan.match(NUMBER, i);
+  if (!m) return null;
+  const end = i + m[0].length;
+  const integer = (m[1] as string).replace(/,/g, '');
+  const { pack, patterns } = scan;
+  if (m[2] !== undefined) return { end, spoken: numberWords(m[0], pack) };
+  const next = scan.s.slice(end, end + 40);
+  const beforeMoney = patterns.currencyAfter.test(next);
+  const attributive = beforeMoney || (pack.attributiveBeforeWords && /^\s?[\p{L}]/u.test(next) && !/^\s?[A-Za-z]/u.test(next));
+  if (m[1]?.includes(',')) return { end, spoken: integerWords(integer, pack, attributive) };
+  const attachedToLetters = (i > 0 && /[A-Za-z]/u.test(scan.s[i - 1] as string)) || /^[A-Za-z]/u.test(next);
+  if (attachedToLetters) return { end, spoken: integer.length >= 3 ? groupedDigits(integer, pack) : pack.cardinal(Number(integer)) };
+  if (integer.length > 1 && integer.startsWith('0')) return { end, spoken: groupedDigits(integer, pack) };
+  if (!beforeMoney) {
+    const codeNear = patterns.code.test(scan.before(i, 30)) || patterns.code.test(scan.after(end, 25));
+    if (integer.length >= 3 && codeNear) return { end, spoken: groupedDigits(integer, pack) };
+    if (integer.length >= 6 && patterns.id.test(scan.before(i, 24))) return { end, spoken: groupedDigits(integer, pack) };
+    if (integer.length >= 7) return { end, spoken: groupedDigits(integer, pack) };
+    const value = Number(integer);
+    if (integer.length === 4 && value >= 1000 && value <= 2999 && (patterns.year.test(scan.before(i, 14)) || patterns.year.test(scan.after(end, 14)))) {
+      return { end, spoken: pack.year(value) };
+    }
+  }
+  return { end, spoken: integerWords(integer, pack, attributive) };
+}
+
+/** The replacements of `source` read in `pack`'s language, sorted and non-overlapping, in source character indices. */
+export function findReplacements(source: SourceText, pack: LanguagePack): Replacement[] {
+  const { chars, forced } = source;
+  const units = chars.map((ch) => foldDigits(ch));
+  for (const span of forced) for (let k = span.start; k < span.end; k++) units[k] = FORCED;
+  // UTF-16 offset → source character index (characters outside the BMP take two units).
+  const offsets: number[] = [];
+  const indexAt = new Int32Array(units.reduce((n, unit) => n + unit.length, 0) + 1);
+  let offset = 0;
+  units.forEach((unit, index) => {
+    offsets.push(offset);
+    for (let k = 0; k < unit.length; k++) indexAt[offset + k] = index;
+    offset += unit.length;
+  });
+  indexAt[offset] = units.length;
+  const s = units.join('');
+  const scan = new Scan(s, pack, patternsFor(pack));
+  const found: Replacement[] = forced.map((span) => ({
+    start: span.start,
+    end: span.end,
+    spoken: forcedWords(span, chars.slice(span.start, span.end).join(''), pack),
+  }));
+  let i = 0;
+  while (i < s.length) {
+    const ch = s[i] as string;
+    const candidate = /[\d+₹&%\p{L}-]|−/u.test(ch) && (/[\d&%]/u.test(ch) || isWordStart(s, i) || /[+₹]/u.test(ch));
+    let matched: Match | null = null;
+    if (candidate) {
+      for (const rule of rules) {
+        matched = rule(scan, i);
+        if (matched) break;
+      }
+    }
+    if (matched && matched.end > i) {
+      found.push({ start: indexAt[i] as number, end: indexAt[matched.end] as number, spoken: matched.spoken });
+      i = matched.end;
+    } else {
+      const code = s.charCodeAt(i);
+      i += code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}

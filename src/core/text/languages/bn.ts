@@ -1,0 +1,88 @@
+// Bengali (bn-IN): number words and ordinals from CLDR's bn spellout rules (full 1-99 table, joined
+// hundreds `একশো`), years in hundreds (`উনিশশো`), the clock in -টা/বেজে, day periods from CLDR bn.
+
+import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+
+// CLDR common/rbnf/bn.xml %spellout-cardinal 0-99.
+const BELOW_100 = [
+  'শূন্য', 'এক', 'দুই', 'তিন', 'চার', 'পাঁচ', 'ছয়', 'সাত', 'আট', 'নয়',
+  'দশ', 'এগারো', 'বারো', 'তেরো', 'চৌদ্দ', 'পনেরো', 'ষোলো', 'সতেরো', 'আঠারো', 'উনিশ',
+  'কুড়ি', 'একুশ', 'বাইশ', 'তেইশ', 'চব্বিশ', 'পঁচিশ', 'ছাব্বিশ', 'সাতাশ', 'আঠাশ', 'উনত্রিশ',
+  'ত্রিশ', 'একত্রিশ', 'বত্রিশ', 'তেত্রিশ', 'চৌত্রিশ', 'পঁয়ত্রিশ', 'ছত্রিশ', 'সাঁইত্রিশ', 'আটত্রিশ', 'উনচল্লিশ',
+  'চল্লিশ', 'একচল্লিশ', 'বিয়াল্লিশ', 'তেতাল্লিশ', 'চুয়াল্লিশ', 'পঁয়তাল্লিশ', 'ছেচল্লিশ', 'সাতচল্লিশ', 'আটচল্লিশ', 'উনপঞ্চাশ',
+  'পঞ্চাশ', 'একান্ন', 'বায়ান্ন', 'তিপান্ন', 'চুয়ান্ন', 'পঞ্চান্ন', 'ছাপান্ন', 'সাতান্ন', 'আটান্ন', 'উনষাট',
+  'ষাট', 'একষট্টি', 'বাষট্টি', 'তেষট্টি', 'চৌষট্টি', 'পঁয়ষট্টি', 'ছেষট্টি', 'সাতষট্টি', 'আটষট্টি', 'উনসত্তর',
+  'সত্তর', 'একাত্তর', 'বাহাত্তর', 'তিয়াত্তর', 'চুয়াত্তর', 'পঁচাত্তর', 'ছিয়াত্তর', 'সাতাত্তর', 'আটাত্তর', 'উনআশি',
+  'আশি', 'একাশি', 'বিরাশি', 'তিরাশি', 'চুরাশি', 'পঁচাশি', 'ছিয়াশি', 'সাতাশি', 'অষ্টআশি', 'উননব্বই',
+  'নব্বই', 'একানব্বই', 'বিরানব্বই', 'তিরানব্বই', 'চুরানব্বই', 'পঁচানব্বই', 'ছিয়ানব্বই', 'সাতানব্বই', 'আটানব্বই', 'নিরানব্বই',
+] as const;
+
+const below100 = (n: number): string => BELOW_100[n] as string;
+
+function cardinal(n: number): string {
+  if (n < 100) return below100(n);
+  const g = indianGroups(n);
+  return words(
+    g.crore > 0 && `${cardinal(g.crore)} কোটি`,
+    g.lakh > 0 && `${below100(g.lakh)} লাখ`,
+    g.thousand > 0 && `${below100(g.thousand)} হাজার`,
+    g.hundred > 0 && `${below100(g.hundred)}শো`,
+    g.rest > 0 && below100(g.rest),
+  );
+}
+
+// CLDR bn %spellout-ordinal: 1-10 listed (Sanskrit forms), then cardinal + তম.
+const FIRST_TEN = ['শূন্যতম', 'প্রথম', 'দ্বিতীয়', 'তৃতীয়', 'চতুর্থ', 'পঞ্চম', 'ষষ্ঠ', 'সপ্তম', 'অষ্টম', 'নবম', 'দশম'];
+const ordinal = (n: number): string => FIRST_TEN[n] ?? `${cardinal(n)}তম`;
+
+function year(n: number): string {
+  if (n >= 1100 && n <= 1999) return words(`${below100(Math.floor(n / 100))}শো`, n % 100 > 0 && below100(n % 100));
+  return cardinal(n);
+}
+
+// CLDR 48 bn dayPeriods (format, abbreviated) with CLDR's dayPeriodRules for bn.
+const DAY_PERIODS = [[0, 'রাত্রি'], [4, 'ভোর'], [6, 'সকাল'], [12, 'দুপুর'], [16, 'বিকাল'], [18, 'সন্ধ্যা'], [20, 'রাত্রি']] as const;
+
+/** Clock hours take the classifier -টা (দশটা); minutes follow বেজে ("having struck"). */
+function time(hour24: number, minute: number, withPeriod: boolean): string {
+  const hour = withPeriod ? clockHour(hour24) : hour24;
+  const clock = minute === 0 ? `${cardinal(hour)}টা` : `${cardinal(hour)}টা বেজে ${cardinal(minute)} মিনিট`;
+  return words(withPeriod && dayPeriod(DAY_PERIODS, hour24), clock);
+}
+
+const MONTHS = ['জানুয়ারি', 'ফেব্রুয়ারি', 'মার্চ', 'এপ্রিল', 'মে', 'জুন', 'জুলাই', 'আগস্ট', 'সেপ্টেম্বর', 'অক্টোবর', 'নভেম্বর', 'ডিসেম্বর'];
+
+const UNITS: Record<UnitKey, string> = {
+  km: 'কিলোমিটার', kg: 'কিলোগ্রাম', g: 'গ্রাম', mg: 'মিলিগ্রাম', m: 'মিটার', cm: 'সেন্টিমিটার', mm: 'মিলিমিটার',
+  l: 'লিটার', ml: 'মিলিলিটার', kmph: 'কিলোমিটার প্রতি ঘণ্টা', gb: 'জিবি', mb: 'এমবি',
+};
+
+export const bengali: LanguagePack = {
+  code: 'bn-IN',
+  digitNames: BELOW_100.slice(0, 10),
+  cardinal,
+  attributive: cardinal,
+  ordinal,
+  // য় is written both precomposed (U+09DF) and as য + nukta; both are listed.
+  ordinalSuffixes: ['ম', 'য়', 'য়', 'র্থ', 'ষ্ঠ', 'তম'],
+  year,
+  pointWord: 'দশমিক',
+  minusWord: 'ঋণ',
+  plusWord: 'প্লাস',
+  percent: (amount) => `${amount} শতাংশ`,
+  range: (from, to) => `${from} থেকে ${to}`,
+  money: (rupees, paise) => words((rupees > 0 || paise === 0) && `${cardinal(rupees)} টাকা`, paise > 0 && `${cardinal(paise)} পয়সা`),
+  time,
+  months: MONTHS,
+  date: (day, month, y) => words(cardinal(day), MONTHS[month - 1], y !== undefined && year(y)),
+  titles: { dr: 'ডক্টর', mr: 'মিস্টার', mrs: 'মিসেস', ms: 'মিস', prof: 'প্রফেসর', no: 'নম্বর' },
+  nativeAbbreviations: {},
+  unit: (key) => UNITS[key],
+  symbols: { and: 'এবং', at: 'অ্যাট', dot: 'ডট', slash: 'স্ল্যাশ', dash: 'ড্যাশ', underscore: 'আন্ডারস্কোর', percent: 'শতাংশ' },
+  codeKeywords: [...LATIN_CODE_KEYWORDS, 'ওটিপি', 'পিন', 'কোড', 'পাসওয়ার্ড'],
+  idKeywords: [...LATIN_ID_KEYWORDS, 'অ্যাকাউন্ট', 'অর্ডার', 'নম্বর', 'নং', 'মোবাইল', 'ফোন', 'টিকিট'],
+  currencyWords: ['টাকা', 'পয়সা', 'rupees', 'rupee'],
+  yearKeywords: ['সাল', 'সালে', 'বছর', 'খ্রিস্টাব্দ', 'খ্রিস্টাব্দে'],
+  magnitudeWords: { thousand: ['হাজার'], lakh: ['লাখ'], crore: ['কোটি'] },
+  attributiveBeforeWords: false,
+};

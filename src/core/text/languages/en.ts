@@ -1,0 +1,106 @@
+// Indian English (en-IN): CLDR's en_IN spellout rules (lakh and crore, `twenty-one`, no "and"), CLDR en's
+// ordinals and year reading (`nineteen ninety-eight`, `two thousand five`, `twenty twenty-six`).
+
+import { clockHour, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+
+const BELOW_20 = [
+  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine',
+  'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen',
+] as const;
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'] as const;
+
+function below100(n: number): string {
+  if (n < 20) return BELOW_20[n] as string;
+  const unit = n % 10;
+  return unit === 0 ? (TENS[n / 10] as string) : `${TENS[Math.floor(n / 10)]}-${BELOW_20[unit]}`;
+}
+
+function below1000(n: number): string {
+  const hundreds = Math.floor(n / 100);
+  return words(hundreds > 0 && `${BELOW_20[hundreds]} hundred`, (n % 100 > 0 || hundreds === 0) && below100(n % 100));
+}
+
+// CLDR en_IN %spellout-cardinal: hundred, thousand, lakh, crore.
+function cardinal(n: number): string {
+  if (n < 1000) return below1000(n);
+  const crore = Math.floor(n / 10_000_000);
+  const lakh = Math.floor(n / 100_000) % 100;
+  const thousand = Math.floor(n / 1000) % 100;
+  const rest = n % 1000;
+  return words(
+    crore > 0 && `${cardinal(crore)} crore`,
+    lakh > 0 && `${below100(lakh)} lakh`,
+    thousand > 0 && `${below100(thousand)} thousand`,
+    rest > 0 && below1000(rest),
+  );
+}
+
+// CLDR en %spellout-ordinal: only the last word changes.
+const IRREGULAR_ORDINALS: Readonly<Record<string, string>> = {
+  zero: 'zeroth', one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth',
+};
+
+function ordinal(n: number): string {
+  const text = cardinal(n);
+  const match = /^(.*?)([a-z]+)$/u.exec(text);
+  if (!match) return text;
+  const [, head = '', last = ''] = match;
+  const fixed = IRREGULAR_ORDINALS[last] ?? (last.endsWith('y') ? `${last.slice(0, -1)}ieth` : `${last}th`);
+  return `${head}${fixed}`;
+}
+
+/** CLDR en %spellout-numbering-year: split into two pairs unless the last three digits are below ten. */
+function year(n: number): string {
+  if (n < 1000 || n > 9999 || n % 1000 < 10) return cardinal(n);
+  const tail = n % 100;
+  const second = tail === 0 ? 'hundred' : tail < 10 ? `oh-${BELOW_20[tail]}` : below100(tail);
+  return `${below100(Math.floor(n / 100))} ${second}`;
+}
+
+/** `ten thirty`, `ten oh five`, `ten o'clock`; with a period `five PM` (eSpeak spells AM and PM as letters). */
+function time(hour24: number, minute: number, withPeriod: boolean): string {
+  const hour = withPeriod ? clockHour(hour24) : hour24;
+  const minutes = minute === 0 ? (withPeriod ? '' : "o'clock") : minute < 10 ? `oh ${BELOW_20[minute]}` : below100(minute);
+  return words(cardinal(hour), minutes, withPeriod && (hour24 < 12 ? 'AM' : 'PM'));
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+const UNITS: Record<UnitKey, readonly [string, string]> = {
+  km: ['kilometre', 'kilometres'], kg: ['kilogram', 'kilograms'], g: ['gram', 'grams'], mg: ['milligram', 'milligrams'],
+  m: ['metre', 'metres'], cm: ['centimetre', 'centimetres'], mm: ['millimetre', 'millimetres'], l: ['litre', 'litres'],
+  ml: ['millilitre', 'millilitres'], kmph: ['kilometre per hour', 'kilometres per hour'], gb: ['GB', 'GB'], mb: ['MB', 'MB'],
+};
+
+export const english: LanguagePack = {
+  code: 'en-IN',
+  digitNames: BELOW_20.slice(0, 10),
+  cardinal,
+  attributive: cardinal,
+  ordinal,
+  ordinalSuffixes: [],
+  year,
+  pointWord: 'point',
+  minusWord: 'minus',
+  plusWord: 'plus',
+  percent: (amount) => `${amount} percent`,
+  range: (from, to) => `${from} to ${to}`,
+  money: (rupees, paise) => {
+    const rupeePart = (rupees > 0 || paise === 0) && `${cardinal(rupees)} ${rupees === 1 ? 'rupee' : 'rupees'}`;
+    const paisePart = paise > 0 && `${cardinal(paise)} ${paise === 1 ? 'paisa' : 'paise'}`;
+    return rupeePart && paisePart ? `${rupeePart} and ${paisePart}` : words(rupeePart, paisePart);
+  },
+  time,
+  months: MONTHS,
+  date: (day, month, y) => words(ordinal(day), MONTHS[month - 1], y !== undefined && year(y)),
+  titles: { dr: 'Doctor', mr: 'Mister', mrs: 'Missus', ms: 'Miss', prof: 'Professor', no: 'number' },
+  nativeAbbreviations: {},
+  unit: (key, amount) => UNITS[key][amount === 1 ? 0 : 1],
+  symbols: { and: 'and', at: 'at', dot: 'dot', slash: 'slash', dash: 'dash', underscore: 'underscore', percent: 'percent' },
+  codeKeywords: LATIN_CODE_KEYWORDS,
+  idKeywords: LATIN_ID_KEYWORDS,
+  currencyWords: ['rupees', 'rupee', 'paise', 'paisa'],
+  yearKeywords: ['in', 'since', 'year', 'until', 'till', 'by'],
+  magnitudeWords: { thousand: ['thousand'], lakh: ['lakh', 'lakhs', 'lac', 'lacs'], crore: ['crore', 'crores'] },
+  attributiveBeforeWords: false,
+};

@@ -1,0 +1,100 @@
+// Gujarati (gu-IN): number words and ordinals from CLDR's gu spellout rules (full 1-99 table, `N સો`
+// hundreds), years in hundreds, the clock in વાગ્યે/વાગીને, day periods from CLDR gu.
+
+import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+
+// CLDR 48 common/rbnf/gu.xml %spellout-cardinal 0-99.
+const BELOW_100 = [
+  'શૂન્ય', 'એક', 'બે', 'ત્રણ', 'ચાર', 'પાંચ', 'છ', 'સાત', 'આઠ', 'નવ',
+  'દસ', 'અગિયાર', 'બાર', 'તેર', 'ચૌદ', 'પંદર', 'સોળ', 'સત્તર', 'અઢાર', 'ઓગણીસ',
+  'વીસ', 'એકવીસ', 'બાવીસ', 'તેવીસ', 'ચોવીસ', 'પચ્ચીસ', 'છવીસ', 'સત્તાવીસ', 'અઠ્ઠાવીસ', 'ઓગણત્રીસ',
+  'ત્રીસ', 'એકત્રીસ', 'બત્રીસ', 'તેત્રીસ', 'ચોત્રીસ', 'પાંત્રીસ', 'છત્રીસ', 'સડત્રીસ', 'અડત્રીસ', 'ઓગણચાલીસ',
+  'ચાલીસ', 'એકતાલીસ', 'બેતાલીસ', 'ત્રેતાલીસ', 'ચુંમાલીસ', 'પિસ્તાલીસ', 'છેતાલીસ', 'સુડતાલીસ', 'અડતાલીસ', 'ઓગણપચાસ',
+  'પચાસ', 'એકાવન', 'બાવન', 'ત્રેપન', 'ચોપન', 'પંચાવન', 'છપ્પન', 'સત્તાવન', 'અઠ્ઠાવન', 'ઓગણસાઠ',
+  'સાઈઠ', 'એકસઠ', 'બાસઠ', 'ત્રેસઠ', 'ચોસઠ', 'પાંસઠ', 'છાસઠ', 'સડસઠ', 'અડસઠ', 'અગણોસિત્તેર',
+  'સિત્તેર', 'એકોતેર', 'બોતેર', 'તોતેર', 'ચુમોતેર', 'પંચોતેર', 'છોતેર', 'સિત્યોતેર', 'ઇઠ્યોતેર', 'ઓગણાએંસી',
+  'એંસી', 'એક્યાસી', 'બ્યાસી', 'ત્યાસી', 'ચોર્યાસી', 'પંચાસી', 'છ્યાસી', 'સિત્યાસી', 'ઈઠ્યાસી', 'નેવ્યાસી',
+  'નેવું', 'એકાણું', 'બાણું', 'ત્રાણું', 'ચોરાણું', 'પંચાણું', 'છન્નું', 'સત્તાણું', 'અઠ્ઠાણું', 'નવ્વાણું',
+] as const;
+
+const below100 = (n: number): string => BELOW_100[n] as string;
+
+function cardinal(n: number): string {
+  if (n < 100) return below100(n);
+  const g = indianGroups(n);
+  return words(
+    // CLDR gu spells crore કરોડ઼ with a stray nukta under ડ; Gujarati writes કરોડ (pinned by a test).
+    g.crore > 0 && `${cardinal(g.crore)} કરોડ`,
+    g.lakh > 0 && `${below100(g.lakh)} લાખ`,
+    g.thousand > 0 && `${below100(g.thousand)} હજાર`,
+    g.hundred > 0 && `${below100(g.hundred)} સો`,
+    g.rest > 0 && below100(g.rest),
+  );
+}
+
+// CLDR gu %spellout-ordinal-masculine / -feminine: 1-6 listed, then cardinal + મું / મી.
+const FIRST_SIX: Record<'m' | 'f', readonly string[]> = {
+  m: ['શૂન્યમું', 'પ્રથમ', 'બીજું', 'ત્રીજું', 'ચોથું', 'પાંચમું', 'છઠ્ઠું'],
+  // CLDR has પેહલી for 1, a misspelling of પહેલી.
+  f: ['શૂન્યમી', 'પહેલી', 'બીજી', 'ત્રીજી', 'ચોથી', 'પાંચમી', 'છઠ્ઠી'],
+};
+const FEMININE_SUFFIXES = new Set(['લી', 'જી', 'થી', 'ઠ્ઠી', 'મી']);
+
+function ordinal(n: number, suffix: string): string {
+  const form = FEMININE_SUFFIXES.has(suffix) ? 'f' : 'm';
+  return FIRST_SIX[form][n] ?? `${cardinal(n)}${form === 'f' ? 'મી' : 'મું'}`;
+}
+
+function year(n: number): string {
+  if (n >= 1100 && n <= 1999) return words(`${below100(Math.floor(n / 100))} સો`, n % 100 > 0 && below100(n % 100));
+  return cardinal(n);
+}
+
+// CLDR 48 gu dayPeriods (format, wide: already locative) with CLDR's dayPeriodRules for gu.
+const DAY_PERIODS = [[0, 'રાત્રે'], [4, 'સવારે'], [12, 'બપોરે'], [16, 'સાંજે'], [20, 'રાત્રે']] as const;
+
+function time(hour24: number, minute: number, withPeriod: boolean): string {
+  const hour = withPeriod ? clockHour(hour24) : hour24;
+  const clock = minute === 0 ? `${cardinal(hour)} વાગ્યે` : `${cardinal(hour)} વાગીને ${cardinal(minute)} મિનિટ`;
+  return words(withPeriod && dayPeriod(DAY_PERIODS, hour24), clock);
+}
+
+const MONTHS = ['જાન્યુઆરી', 'ફેબ્રુઆરી', 'માર્ચ', 'એપ્રિલ', 'મે', 'જૂન', 'જુલાઈ', 'ઑગસ્ટ', 'સપ્ટેમ્બર', 'ઑક્ટોબર', 'નવેમ્બર', 'ડિસેમ્બર'];
+
+const UNITS: Record<UnitKey, string> = {
+  km: 'કિલોમીટર', kg: 'કિલોગ્રામ', g: 'ગ્રામ', mg: 'મિલિગ્રામ', m: 'મીટર', cm: 'સેન્ટિમીટર', mm: 'મિલિમીટર',
+  l: 'લિટર', ml: 'મિલિલિટર', kmph: 'કિલોમીટર પ્રતિ કલાક', gb: 'જીબી', mb: 'એમબી',
+};
+
+export const gujarati: LanguagePack = {
+  code: 'gu-IN',
+  digitNames: BELOW_100.slice(0, 10),
+  cardinal,
+  attributive: cardinal,
+  ordinal,
+  ordinalSuffixes: ['લો', 'લું', 'લી', 'જો', 'જું', 'જી', 'થો', 'થું', 'થી', 'ઠ્ઠો', 'ઠ્ઠું', 'ઠ્ઠી', 'મો', 'મું', 'મી'],
+  year,
+  pointWord: 'દશાંશ',
+  minusWord: 'નકારાત્મક',
+  plusWord: 'પ્લસ',
+  percent: (amount) => `${amount} ટકા`,
+  range: (from, to) => `${from} થી ${to}`,
+  money: (rupees, paise) =>
+    words(
+      (rupees > 0 || paise === 0) && `${cardinal(rupees)} ${rupees === 1 ? 'રૂપિયો' : 'રૂપિયા'}`,
+      paise > 0 && `${cardinal(paise)} ${paise === 1 ? 'પૈસો' : 'પૈસા'}`,
+    ),
+  time,
+  months: MONTHS,
+  date: (day, month, y) => words(cardinal(day), MONTHS[month - 1], y !== undefined && year(y)),
+  titles: { dr: 'ડૉક્ટર', mr: 'મિસ્ટર', mrs: 'મિસિસ', ms: 'મિસ', prof: 'પ્રોફેસર', no: 'નંબર' },
+  nativeAbbreviations: { 'ડૉ.': 'ડૉક્ટર', 'રૂ.': 'રૂપિયા' },
+  unit: (key) => UNITS[key],
+  symbols: { and: 'અને', at: 'એટ', dot: 'ડોટ', slash: 'સ્લેશ', dash: 'ડેશ', underscore: 'અન્ડરસ્કોર', percent: 'ટકા' },
+  codeKeywords: [...LATIN_CODE_KEYWORDS, 'ઓટીપી', 'પિન', 'કોડ', 'પાસવર્ડ'],
+  idKeywords: [...LATIN_ID_KEYWORDS, 'ખાતા', 'ખાતું', 'ઓર્ડર', 'નંબર', 'ક્રમાંક', 'મોબાઇલ', 'ફોન', 'ટિકિટ'],
+  currencyWords: ['રૂપિયા', 'રૂપિયો', 'પૈસા', 'rupees', 'rupee'],
+  yearKeywords: ['સન', 'વર્ષ', 'સાલ'],
+  magnitudeWords: { thousand: ['હજાર'], lakh: ['લાખ'], crore: ['કરોડ'] },
+  attributiveBeforeWords: false,
+};

@@ -1,0 +1,96 @@
+// What the text front end needs to know about one language to read numbers, money, dates, times and symbols
+// aloud: its number grammar (as functions) and its word lists. One file per language implements it.
+
+import type { LanguageCode } from '../../../languages.js';
+
+export const UNIT_KEYS = ['km', 'kg', 'g', 'mg', 'm', 'cm', 'mm', 'l', 'ml', 'kmph', 'gb', 'mb'] as const;
+export type UnitKey = (typeof UNIT_KEYS)[number];
+
+export interface LanguagePack {
+  readonly code: LanguageCode;
+  /** Names of 0-9, for digit-by-digit reading (phone numbers, OTPs, decimals). */
+  readonly digitNames: readonly string[];
+  /** Cardinal words in the Indian system (lakh, crore); `n` is a safe non-negative integer. */
+  cardinal(n: number): string;
+  /** The form a number takes before a noun (Telugu `ఒక రూపాయి`, `వందల`; Tamil `ஒரு`); most languages: cardinal. */
+  attributive(n: number): string;
+  /** Ordinal words; `suffix` is what followed the digits (`st`, `ला`, `ম`, ``) and can select a gender. */
+  ordinal(n: number, suffix: string): string;
+  /** Native ordinal suffixes written after digits (Latin st/nd/rd/th are always recognised). */
+  readonly ordinalSuffixes: readonly string[];
+  /** A year as people say years (English `nineteen ninety-eight`, Hindi `उन्नीस सौ अट्ठानबे`). */
+  year(n: number): string;
+  readonly pointWord: string;
+  readonly minusWord: string;
+  readonly plusWord: string;
+  percent(amount: string): string;
+  range(from: string, to: string): string;
+  /** Rupees and paise in the language's order and forms; either may be 0 (not both). */
+  money(rupees: number, paise: number): string;
+  /** `hour24` 0-23; `withPeriod` adds the time of day (morning, evening) or AM/PM in English. */
+  time(hour24: number, minute: number, withPeriod: boolean): string;
+  /** Month names, January first (CLDR format-wide names). */
+  readonly months: readonly string[];
+  date(day: number, month: number, year: number | undefined): string;
+  /** Titles and `No.` before a number, keyed by the lower-case Latin abbreviation without its period. */
+  readonly titles: Readonly<Record<'dr' | 'mr' | 'mrs' | 'ms' | 'prof' | 'no', string>>;
+  /** Native-script abbreviations written with a period (`डॉ.`), keyed with the period. */
+  readonly nativeAbbreviations: Readonly<Record<string, string>>;
+  unit(key: UnitKey, amount: number): string;
+  readonly symbols: Readonly<{ and: string; at: string; dot: string; slash: string; dash: string; underscore: string; percent: string }>;
+  /** Words before (or after) a digit string that make it a code read digit by digit (OTP, PIN). */
+  readonly codeKeywords: readonly string[];
+  /** Words before a long digit string that make it an identifier (account, order, phone number). */
+  readonly idKeywords: readonly string[];
+  /** Words after a number that name money: the number then takes the attributive form. */
+  readonly currencyWords: readonly string[];
+  /** Words near a 4-digit number that make it a year. */
+  readonly yearKeywords: readonly string[];
+  /** Magnitude words after an amount (`₹2 लाख`): multiply rather than read them separately. */
+  readonly magnitudeWords: Readonly<{ thousand: readonly string[]; lakh: readonly string[]; crore: readonly string[] }>;
+  /** True when a number followed by a word of the language's own script takes the attributive form. */
+  readonly attributiveBeforeWords: boolean;
+}
+
+/** The digit groups of the Indian system; `crore` is unbounded (read recursively: `सौ करोड़`). */
+export interface IndianGroups {
+  readonly crore: number;
+  readonly lakh: number;
+  readonly thousand: number;
+  readonly hundred: number;
+  readonly rest: number;
+}
+
+export function indianGroups(n: number): IndianGroups {
+  return {
+    crore: Math.floor(n / 10_000_000),
+    lakh: Math.floor(n / 100_000) % 100,
+    thousand: Math.floor(n / 1000) % 100,
+    hundred: Math.floor(n / 100) % 10,
+    rest: n % 100,
+  };
+}
+
+/** Hour 0-23 to 1-12 for clock readings. */
+export function clockHour(hour24: number): number {
+  return hour24 % 12 === 0 ? 12 : hour24 % 12;
+}
+
+/** Picks the entry whose start hour is the last at or before `hour24` (tables start at 0). */
+export function dayPeriod(table: ReadonlyArray<readonly [number, string]>, hour24: number): string {
+  let word = table[0]?.[1] ?? '';
+  for (const [from, name] of table) if (hour24 >= from) word = name;
+  return word;
+}
+
+/** Joins non-empty parts with single spaces. */
+export function words(...parts: ReadonlyArray<string | undefined | false>): string {
+  return parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
+}
+
+/** Latin keywords shared by every language: Indian texts write OTP, PIN, account and order in English. */
+export const LATIN_CODE_KEYWORDS = ['otp', 'pin', 'cvv', 'code', 'passcode', 'password', 'mpin', 'upi pin'] as const;
+export const LATIN_ID_KEYWORDS = [
+  'account', 'a/c', 'acct', 'order', 'ref', 'reference', 'txn', 'transaction', 'utr', 'ticket', 'pnr', 'booking',
+  'customer id', 'id', 'number', 'no', 'mobile', 'phone', 'contact', 'aadhaar', 'policy', 'complaint',
+] as const;

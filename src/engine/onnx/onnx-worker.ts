@@ -1,0 +1,88 @@
+// Worker-thread entry of the ONNX engine: creates one InferenceSession per voice once, warms each with a dummy run,
+// then reports ready (with the voices that failed to load) and serves one job at a time: phonemize, run, post.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
+import { EspeakPhonemizer } from './espeak-phonemizer.js';
+import type { OnnxJob, OnnxResult, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
+import { phonemizeText } from './piper-phonemizer.js';
+import { PiperSession } from './piper-session.js';
+import { BOS, EOS, PAD } from './piper-sidecar.js';
+import { pitchRatio, shiftPitch } from './pitch-shift.js';
+
+const port = parentPort;
+if (port === null) throw new Error('onnx-worker must run in a worker thread');
+const data = workerData as OnnxWorkerData;
+
+function post(message: WorkerMessage<OnnxResult>, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(message, transfer);
+}
+
+const sessions = new Map<string, PiperSession>();
+let espeak: EspeakPhonemizer | undefined;
+
+/** A short id sequence from the voice's own map: enough to touch every kernel once. */
+function warmUpIds(session: PiperSession): number[] {
+  const map = session.sidecar.phoneme_id_map;
+  const symbols = Object.keys(map).filter((symbol) => symbol !== PAD && symbol !== BOS && symbol !== EOS && symbol !== ' ');
+  const ids = [...(map[BOS] ?? [])];
+  for (let i = 0; i < 12 && symbols.length > 0; i++) ids.push(...(map[symbols[i % symbols.length] as string] ?? []), ...(map[PAD] ?? []));
+  ids.push(...(map[EOS] ?? []));
+  return ids;
+}
+
+const startedAt = performance.now();
+const report: OnnxWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
+try {
+  if (data.voices.some((voice) => voice.sidecar.phoneme_type === 'espeak')) espeak = await EspeakPhonemizer.create();
+} catch (error) {
+  post({ type: 'init-failed', message: `eSpeak phonemizer: ${error instanceof Error ? error.message : String(error)}` });
+  process.exit(1);
+}
+for (const voice of data.voices) {
+  try {
+    const session = await PiperSession.create(voice.modelPath, voice.sidecar, { intraOpNumThreads: data.intraOpNumThreads });
+    // The first run allocates the arena and packs weights; do it now rather than in a caller's first request.
+    await session.run(warmUpIds(session), { lengthScale: voice.sidecar.inference.length_scale, speakerId: 0 });
+    if (voice.sidecar.phoneme_type === 'espeak' && voice.sidecar.espeak !== undefined) espeak?.phonemize('a', voice.sidecar.espeak.voice);
+    sessions.set(voice.key, session);
+    report.loaded.push(voice.key);
+  } catch (error) {
+    report.failed.push({ key: voice.key, modelPath: voice.modelPath, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+report.rssBytes = process.memoryUsage.rss();
+post({ type: 'ready', warmUpMs: performance.now() - startedAt, detail: report });
+
+async function synthesize(job: OnnxJob): Promise<OnnxResult> {
+  const session = sessions.get(job.voiceKey);
+  if (session === undefined) throw new Error(`voice ${job.voiceKey} is not loaded in this worker`);
+  const { sidecar } = session;
+  const { sentences, unknown } = phonemizeText(job.text, sidecar, espeak);
+  const ratio = pitchRatio(job.pitchShiftSemitones);
+  // Piper: speed is 1 / length_scale; the pitch trick needs the audio `ratio` times longer before resampling.
+  const lengthScale = (sidecar.inference.length_scale / job.speed) * ratio;
+  const parts: Float32Array[] = [];
+  let length = 0;
+  for (const ids of sentences) {
+    const samples = await session.run(ids, { lengthScale, speakerId: job.speakerId });
+    parts.push(samples);
+    length += samples.length;
+  }
+  let samples: Float32Array = new Float32Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    samples.set(part, offset);
+    offset += part.length;
+  }
+  samples = shiftPitch(samples, sidecar.audio.sample_rate, ratio);
+  return { samples, sampleRateHz: sidecar.audio.sample_rate, unknownPhonemes: [...unknown] };
+}
+
+port.on('message', (message: JobMessage<OnnxJob>) => {
+  if (message.type !== 'job') return;
+  synthesize(message.payload).then(
+    (value) => post({ type: 'result', id: message.id, ok: true, value }, [value.samples.buffer as ArrayBuffer]),
+    (error: unknown) => post({ type: 'result', id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) }),
+  );
+});

@@ -1,0 +1,75 @@
+// One Piper voice loaded in onnxruntime-node: the session (created once, warmed once), the input contract check,
+// and a run from ids to samples. Lives inside an ONNX worker thread; session.run blocks that thread, not the server.
+
+import * as ort from 'onnxruntime-node';
+import type { PiperSidecar } from './piper-sidecar.js';
+
+export interface PiperThreadOptions {
+  /** Threads one run may use; workers x this stays at or under the core count (see onnx-engine.ts). */
+  readonly intraOpNumThreads: number;
+}
+
+export interface PiperRunOptions {
+  readonly lengthScale: number;
+  readonly speakerId: number;
+}
+
+const REQUIRED_INPUTS = ['input', 'input_lengths', 'scales'] as const;
+
+export class PiperSession {
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly sidecar: PiperSidecar,
+    private readonly takesSpeaker: boolean,
+  ) {}
+
+  /** Creates the session and checks it has Piper's inputs and output; throws a message naming the model. */
+  static async create(modelPath: string, sidecar: PiperSidecar, threads: PiperThreadOptions): Promise<PiperSession> {
+    const session = await ort.InferenceSession.create(modelPath, {
+      intraOpNumThreads: threads.intraOpNumThreads,
+      // Each VITS graph is one chain of ops: parallel execution of independent nodes buys nothing.
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      // Sequence lengths change every run, so memory patterns would be recomputed each time.
+      enableMemPattern: false,
+      // Warnings (unused initializers and the like) would go to stderr around the JSON log.
+      logSeverityLevel: 3,
+    });
+    const missing = REQUIRED_INPUTS.filter((name) => !session.inputNames.includes(name));
+    const takesSpeaker = session.inputNames.includes('sid');
+    const problem =
+      missing.length > 0
+        ? `model inputs lack ${missing.join(', ')} (has ${session.inputNames.join(', ')})`
+        : !session.outputNames.includes('output')
+          ? `model has no 'output' (has ${session.outputNames.join(', ')})`
+          : sidecar.num_speakers > 1 && !takesSpeaker
+            ? `sidecar says ${sidecar.num_speakers} speakers but the model has no 'sid' input`
+            : undefined;
+    if (problem !== undefined) {
+      await session.release();
+      throw new Error(`${modelPath}: not a Piper voice: ${problem}`);
+    }
+    return new PiperSession(session, sidecar, takesSpeaker);
+  }
+
+  /** One sentence of ids to mono samples in [-1, 1] at the voice's rate. */
+  async run(ids: readonly number[], options: PiperRunOptions): Promise<Float32Array> {
+    const { inference } = this.sidecar;
+    const feeds: Record<string, ort.Tensor> = {
+      input: new ort.Tensor('int64', BigInt64Array.from(ids, (id) => BigInt(id)), [1, ids.length]),
+      input_lengths: new ort.Tensor('int64', BigInt64Array.of(BigInt(ids.length)), [1]),
+      scales: new ort.Tensor('float32', Float32Array.of(inference.noise_scale, options.lengthScale, inference.noise_w), [3]),
+    };
+    if (this.takesSpeaker) feeds.sid = new ort.Tensor('int64', BigInt64Array.of(BigInt(options.speakerId)), [1]);
+    const results = await this.session.run(feeds);
+    const output = results.output;
+    if (output === undefined || output.type !== 'float32') throw new Error('model returned no float32 output');
+    const samples = output.data as Float32Array;
+    return samples;
+  }
+
+  release(): Promise<void> {
+    return this.session.release();
+  }
+}

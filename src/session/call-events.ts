@@ -1,0 +1,69 @@
+// The vocabulary of a phone call, transport-agnostic: what the call tells its agent (on top of the session's own
+// replies), and the three ports a provider bridge gives the call session: media out, call control, agent.
+
+import type { ServerMessage } from './session-messages.js';
+
+/** Facts about the call from the provider's `start` (and the voice webhook's parameters). */
+export interface CallInfo {
+  readonly callSid: string;
+  readonly streamSid: string;
+  /** The provider account (Twilio AC…), not the Raaga account. */
+  readonly providerAccountId: string;
+  readonly from: string | undefined;
+  readonly to: string | undefined;
+  /** Custom parameters of the stream, credentials removed. */
+  readonly customParameters: Readonly<Record<string, string>>;
+}
+
+export type InterruptCause = 'speech' | 'dtmf' | 'cancel';
+
+/** Events the call sends its agent besides the session replies (docs/telephony.md, "Agent protocol"). */
+export type CallEvent =
+  | {
+      readonly type: 'call_started';
+      readonly call_sid: string;
+      readonly stream_sid: string;
+      readonly account_sid: string;
+      readonly from: string | null;
+      readonly to: string | null;
+      readonly custom_parameters: Readonly<Record<string, string>>;
+    }
+  | { readonly type: 'speech_started'; readonly at_ms: number }
+  | { readonly type: 'speech_stopped'; readonly at_ms: number; readonly duration_ms: number }
+  | { readonly type: 'dtmf'; readonly digit: string }
+  | { readonly type: 'utterance_played'; readonly utterance_id: string | null; readonly duration_ms: number }
+  | {
+      readonly type: 'interrupted';
+      readonly utterance_id: string | null;
+      readonly played_ms: number;
+      readonly heard_text: string;
+      readonly cause: InterruptCause;
+    }
+  | { readonly type: 'call_ended'; readonly reason: string };
+
+export type AgentMessage = Exclude<ServerMessage, { type: 'connected' }> | CallEvent;
+
+/** Audio and playback control towards the caller (the provider's media stream). Safe after the stream is gone. */
+export interface CallMediaPort {
+  /** Whole 20 ms frames of 8 kHz mu-law. */
+  sendMedia(bytes: Uint8Array): void;
+  sendMark(name: string): void;
+  /** Drops every buffered frame at the provider; it then echoes every pending mark. */
+  sendClear(): void;
+  bufferedBytes(): number;
+  /** Ends the stream from our side (the provider's TwiML continues after `<Connect>`). */
+  close(reason: string): void;
+}
+
+/** Ending or moving the call itself: REST when the account has credentials, else closing the stream. */
+export interface CallControlPort {
+  hangup(): Promise<void>;
+  transfer(to: string): Promise<void>;
+}
+
+export interface CallAgentPort {
+  send(message: AgentMessage): void;
+  /** Caller audio, only when the call opted in (`agent_audio`). */
+  sendAudio(frame: Uint8Array): void;
+  close(): void;
+}

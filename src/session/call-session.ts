@@ -1,0 +1,370 @@
+// One phone call, transport-agnostic: a SynthesisSession speaking 20 ms mu-law frames paced against the playout
+// clock, a mark per chunk into the playback ledger, voice activity and DTMF turned into barge-in (abort, clear,
+// new generation, `interrupted`), and the agent's or API's words and call control. Provider bridges
+// (src/telephony/<provider>/) feed it parsed events and give it the ports of call-events.ts.
+
+import type { Account } from '../store/store.js';
+import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory } from './barge-in-contract.js';
+import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause } from './call-events.js';
+import { sleep, type Clock } from './clock.js';
+import { PlaybackLedger } from './playback-ledger.js';
+import { PlayoutClock } from './playout-clock.js';
+import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
+import type { SessionSink } from './session-sink.js';
+import { SynthesisSession, type SessionDeps, type SessionPlayout, type TurnInfo } from './synthesis-session.js';
+import type { TurnPlayout } from './utterance-turn.js';
+
+/** Twilio's cadence: 20 ms = 160 bytes of 8 kHz mu-law. */
+export const CALL_FRAME_MS = 20;
+/** mu-law for +0: silence to pad a chunk's last frame to a whole 160 bytes. */
+const MULAW_SILENCE = 0xff;
+/** Texts an agent or API may queue behind the one speaking. */
+const MAX_QUEUED_TEXTS = 16;
+/** A draining hangup waits at most this long for the queued audio to play. */
+const MAX_DRAIN_MS = 30_000;
+const DRAIN_POLL_MS = 50;
+
+export interface CallSettings {
+  /** mulaw 8000: the call's audio; the agent may replace voice, language and speed. */
+  readonly config: SessionConfig;
+  readonly bargeIn: BargeInSettings;
+  readonly greeting: { readonly text: string; readonly interruptible: boolean } | undefined;
+  /** Spoken if the agent goes away; empty: hang up at once. */
+  readonly fallbackMessage: string;
+}
+
+export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits'> {
+  /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
+  readonly vad: VoiceActivityDetectorFactory | undefined;
+  readonly playoutAheadMs: number;
+}
+
+export type CallStart = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+export class CallSession {
+  readonly #deps: CallSessionDeps;
+  readonly #settings: CallSettings;
+  readonly #media: CallMediaPort;
+  readonly #control: CallControlPort;
+  readonly #session: SynthesisSession;
+  readonly #playout: PlayoutClock;
+  readonly #ledger = new PlaybackLedger();
+  readonly #detector: VoiceActivityDetector | undefined;
+  #agent: CallAgentPort | undefined;
+  #agentAudio = false;
+  #endReason: string | undefined;
+  #finished = false;
+  #speaking = false;
+  #resolveStart: ((result: CallStart) => void) | undefined;
+  #utteranceCount = 0;
+  #bargeIns = 0;
+
+  constructor(
+    deps: CallSessionDeps,
+    account: Account,
+    readonly info: CallInfo,
+    settings: CallSettings,
+    media: CallMediaPort,
+    control: CallControlPort,
+  ) {
+    this.#deps = deps;
+    this.#settings = settings;
+    this.#media = media;
+    this.#control = control;
+    this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
+    const playout: SessionPlayout = { frameMs: CALL_FRAME_MS, padByte: MULAW_SILENCE, forTurn: (turn) => this.#turnPlayout(turn) };
+    this.#session = new SynthesisSession(
+      { ...deps, playout, limits: { idleTimeoutMs: null, maxQueuedTexts: MAX_QUEUED_TEXTS } },
+      account,
+      this.#sessionSink(),
+    );
+    // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
+    this.#detector = deps.vad?.create({ minSpeechMs: settings.bargeIn.minSpeechMs });
+  }
+
+  /** Resolves when the call is over and its slot and credits are settled. */
+  get closed(): Promise<void> {
+    return this.#session.closed;
+  }
+
+  get ended(): boolean {
+    return this.#endReason !== undefined;
+  }
+
+  /** Playout gaps inside utterances so far (the bench's "zero underruns"). */
+  get underruns(): number {
+    return this.#playout.underruns;
+  }
+
+  get bargeIns(): number {
+    return this.#bargeIns;
+  }
+
+  /** Takes the concurrency slot with the call's config, then speaks the greeting. */
+  async start(): Promise<CallStart> {
+    const started = new Promise<CallStart>((resolve) => (this.#resolveStart = resolve));
+    this.#session.open();
+    this.#session.receive({ type: 'config', config: this.#settings.config });
+    const result = await started;
+    const { greeting } = this.#settings;
+    if (result.ok && greeting && greeting.text.trim() !== '') {
+      this.say({ text: greeting.text, utteranceId: 'greeting', interruptible: greeting.interruptible });
+    }
+    return result;
+  }
+
+  /** The agent's socket is open: it gets `call_started` and from then on every event. */
+  attachAgent(agent: CallAgentPort, wantsAudio: boolean): void {
+    if (this.ended) {
+      agent.close();
+      return;
+    }
+    this.#agent = agent;
+    this.#agentAudio = wantsAudio;
+    const { info } = this;
+    agent.send({
+      type: 'call_started',
+      call_sid: info.callSid,
+      stream_sid: info.streamSid,
+      account_sid: info.providerAccountId,
+      from: info.from ?? null,
+      to: info.to ?? null,
+      custom_parameters: info.customParameters,
+    });
+  }
+
+  /** The agent's socket failed or closed mid-call: the documented fallback (message, then hangup). */
+  agentLost(): void {
+    this.#agent = undefined;
+    if (this.ended) return;
+    this.#deps.logger.warn({}, 'call agent lost; speaking the fallback and hanging up');
+    const message = this.#settings.fallbackMessage.trim();
+    this.#session.interrupt(true);
+    this.#cutPlayback(undefined);
+    if (message !== '') this.say({ text: message, utteranceId: 'fallback', interruptible: false });
+    void this.hangup(true);
+  }
+
+  // ---- words and control from the agent or the REST API ------------------------------------------
+
+  /** config / text / cancel / ping from the agent (parsed as on /v1/tts/websocket). */
+  receive(event: ClientEvent): void {
+    if (this.ended) return;
+    switch (event.type) {
+      case 'cancel':
+        this.cancel();
+        return;
+      case 'text':
+        this.say(event);
+        return;
+      case 'disconnect':
+        return; // the agent closes its own socket; the call goes on until hangup
+      default:
+        this.#session.receive(event);
+    }
+  }
+
+  /** An agent message that could not be parsed: answered with `error`, in order. */
+  receiveInvalid(error: Parameters<SynthesisSession['receiveInvalid']>[0]): void {
+    if (!this.ended) this.#session.receiveInvalid(error);
+  }
+
+  /** Queues a text; returns the utterance id its replies and playback events carry. */
+  say(event: { readonly text: string; readonly utteranceId?: string | undefined; readonly interruptible?: boolean | undefined }): string {
+    const utteranceId = event.utteranceId ?? `utt_${++this.#utteranceCount}`;
+    if (!this.ended) {
+      this.#session.receive({ type: 'text', text: event.text, utteranceId, interruptible: event.interruptible !== false });
+    }
+    return utteranceId;
+  }
+
+  /** Stops what is speaking (even non-interruptible text) and drops the queue; audio at the provider is cleared. */
+  cancel(): void {
+    if (this.ended) return;
+    const stopped = this.#session.interrupt(true);
+    if (!stopped) this.#session.receive({ type: 'cancel' });
+    this.#cutPlayback('cancel');
+  }
+
+  /** Ends the call; with `drain`, after what is queued has played (at most 30 s). */
+  async hangup(drain: boolean): Promise<void> {
+    if (this.ended) return;
+    if (drain) await this.#drained();
+    if (this.ended) return;
+    this.#endReason = 'hangup';
+    await this.#runControl('hangup', () => this.#control.hangup());
+  }
+
+  async transfer(to: string): Promise<void> {
+    if (this.ended) return;
+    this.#endReason = 'transfer';
+    this.#session.interrupt(true);
+    this.#cutPlayback(undefined);
+    await this.#runControl('transfer', () => this.#control.transfer(to));
+  }
+
+  // ---- events from the provider --------------------------------------------------------------------
+
+  /** One inbound frame (8 kHz mu-law) at `atMs` on the call's media clock. */
+  inboundAudio(frame: Uint8Array, atMs: number): void {
+    if (this.ended) return;
+    if (this.#agentAudio) this.#agent?.sendAudio(frame);
+    if (!this.#detector) return;
+    for (const event of this.#detector.pushMulaw(frame, atMs)) {
+      if (event.type === 'speech_started') {
+        this.#speaking = true;
+        this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
+        this.#bargeIn('speech');
+      } else {
+        this.#speaking = false;
+        this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
+      }
+    }
+  }
+
+  dtmf(digit: string): void {
+    if (this.ended) return;
+    this.#agent?.send({ type: 'dtmf', digit });
+    this.#bargeIn('dtmf');
+  }
+
+  /** The provider echoed a mark: playback confirmed (or a cleared one, ignored). */
+  markEchoed(name: string): void {
+    const result = this.#ledger.echoed(name);
+    if (result.kind === 'played' && result.final) {
+      this.#agent?.send({ type: 'utterance_played', utterance_id: result.utteranceId ?? null, duration_ms: Math.round(result.durationMs) });
+    }
+  }
+
+  /** The stream is over (provider `stop`, drop, timeout, shutdown): bills produced audio, frees the slot. */
+  end(reason: string): Promise<void> {
+    this.#finish(reason);
+    return this.#session.closed;
+  }
+
+  /** Server shutdown: close after the current utterance (the session's drain rule). */
+  beginShutdown(): void {
+    this.#session.beginShutdown();
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------------
+
+  #bargeIn(cause: 'speech' | 'dtmf'): void {
+    const { mode } = this.#settings.bargeIn;
+    if (mode === 'none' || (mode !== 'any' && mode !== cause)) return;
+    const outstanding = this.#ledger.outstanding() || this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0;
+    // Without outstanding audio there is nothing to cut. `onlyWhileBotSpeaking` off adds one case: speech already
+    // under way when the next utterance starts cuts it (see #turnPlayout).
+    if (!outstanding) return;
+    const turn = this.#session.currentTurn;
+    if (this.#ledger.protectedOutstanding() || (turn !== undefined && !turn.interruptible)) {
+      this.#deps.logger.info({ cause }, 'barge-in ignored: non-interruptible utterance playing');
+      return;
+    }
+    this.#bargeIns++;
+    // Abort first (no frame of the utterance can leave after this returns), then clear what the provider holds.
+    this.#session.interrupt();
+    this.#cutPlayback(cause);
+  }
+
+  /** Clears the provider's buffer if anything may still play, and tells the agent what was heard. */
+  #cutPlayback(cause: InterruptCause | undefined): void {
+    if (!this.#ledger.outstanding() && this.#playout.bufferedMs() === 0) return;
+    this.#media.sendClear();
+    const interrupted = this.#ledger.clear(this.#playout.playedMs());
+    this.#playout.reset();
+    if (cause === undefined) return;
+    for (const entry of interrupted) {
+      this.#agent?.send({
+        type: 'interrupted',
+        utterance_id: entry.utteranceId ?? null,
+        played_ms: entry.playedMs,
+        heard_text: entry.heardText,
+        cause,
+      });
+    }
+  }
+
+  #turnPlayout(turn: TurnInfo): TurnPlayout {
+    const playout = this.#playout;
+    const ledger = this.#ledger;
+    ledger.begin(turn, playout.sentMs);
+    let first = true;
+    return {
+      padByte: MULAW_SILENCE,
+      waitForRoom: (ms, signal) => playout.waitForRoom(ms, signal),
+      sent: (ms) => {
+        playout.push(ms, !first);
+        ledger.audioSent(turn.seq, ms);
+        if (first) {
+          first = false;
+          // A caller already talking when the bot starts: with onlyWhileBotSpeaking off, that speech counts now.
+          if (this.#speaking && !this.#settings.bargeIn.onlyWhileBotSpeaking) queueMicrotask(() => this.#bargeIn('speech'));
+        }
+      },
+      chunksSent: (lastChunk, final) => this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name),
+    };
+  }
+
+  /** The session's output: audio to the provider, replies to the agent, its close ends the call. */
+  #sessionSink(): SessionSink {
+    return {
+      sendJson: (message: ServerMessage) => this.#onSessionMessage(message),
+      sendAudio: (bytes) => this.#media.sendMedia(bytes),
+      close: (_code, reason) => this.#finish(`session closed: ${reason}`),
+      bufferedBytes: () => this.#media.bufferedBytes(),
+    };
+  }
+
+  #onSessionMessage(message: ServerMessage): void {
+    if (message.type === 'connected') return;
+    if (this.#resolveStart) {
+      if (message.type === 'configured') {
+        this.#resolveStart({ ok: true });
+        this.#resolveStart = undefined;
+      } else if (message.type === 'error') {
+        this.#resolveStart({ ok: false, reason: `${message.error.code}: ${message.error.message}` });
+        this.#resolveStart = undefined;
+        return;
+      }
+    }
+    this.#agent?.send(message as AgentMessage);
+  }
+
+  async #drained(): Promise<void> {
+    const deadline = this.#deps.clock.now() + MAX_DRAIN_MS;
+    const never = new AbortController().signal;
+    while (!this.ended && this.#deps.clock.now() < deadline) {
+      const busy = this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0 || this.#ledger.outstanding();
+      if (!busy) return;
+      await sleep(this.#deps.clock, DRAIN_POLL_MS, never);
+    }
+  }
+
+  async #runControl(what: string, action: () => Promise<void>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      // The provider refused (bad credentials, call already over): end our side so nothing is left holding a slot.
+      this.#deps.logger.warn({ err: error, action: what }, 'call control failed; closing the stream');
+      this.#media.close(`${what} failed`);
+    }
+  }
+
+  #finish(reason: string): void {
+    if (this.#resolveStart) {
+      this.#resolveStart({ ok: false, reason });
+      this.#resolveStart = undefined;
+    }
+    if (this.#finished) return;
+    this.#finished = true;
+    // A hangup or transfer we started keeps its name when the stream then closes.
+    this.#endReason ??= reason;
+    this.#detector?.close();
+    this.#session.peerClosed();
+    this.#media.close(this.#endReason);
+    this.#agent?.send({ type: 'call_ended', reason: this.#endReason });
+    this.#agent?.close();
+    this.#agent = undefined;
+  }
+}

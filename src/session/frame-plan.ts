@@ -1,0 +1,37 @@
+// How a session cuts encoded audio into WebSocket frames and how much audio a frame carries.
+// 40 ms frames: small enough that a cancel leaves little stale audio in flight, large enough that a
+// 24 kHz PCM stream is 25 frames per second, not hundreds. MP3 bytes do not map linearly to time, so
+// MP3 goes out in fixed 2048-byte frames (a few MPEG frames).
+
+import { bytesPerSampleOf, chunkBytes, frameBytesFor } from '../audio/framing.js';
+import type { SessionAudioFormat } from './session-messages.js';
+
+export const FRAME_MS = 40;
+
+export interface FramePlan {
+  readonly frameBytes: number;
+  readonly bytesPerSample: number;
+}
+
+/** `frameMs`: 40 on /v1/tts/websocket; phone calls use 20 (Twilio's own cadence, 160 bytes of 8 kHz mu-law). */
+export function framePlanFor(format: SessionAudioFormat, sampleRateHz: number, frameMs = FRAME_MS): FramePlan {
+  return { frameBytes: frameBytesFor(format, sampleRateHz, frameMs), bytesPerSample: bytesPerSampleOf(format) };
+}
+
+/**
+ * Frames of one encoded piece (the audio of one text chunk) with the milliseconds each carries. The piece's
+ * duration is shared out in proportion to bytes: exact for pcm and mulaw, exact per piece for wav (whose
+ * first piece also holds the 44-byte header) and mp3 (whose encoder delays bytes a little).
+ */
+export function framesOf(piece: Uint8Array, pieceMs: number, plan: FramePlan): { bytes: Uint8Array; ms: number }[] {
+  if (piece.length === 0) return [];
+  return chunkBytes(piece, plan.frameBytes, plan.bytesPerSample).map((bytes) => ({
+    bytes,
+    ms: (pieceMs * bytes.length) / piece.length,
+  }));
+}
+
+/** Seconds as the spec's `duration_seconds`: six decimals, like the HTTP endpoints. */
+export function toSeconds(ms: number): number {
+  return Number((Math.max(0, ms) / 1000).toFixed(6));
+}

@@ -1,0 +1,133 @@
+// What the caller has heard: one mark per chunk sent (named with turn, chunk and generation), confirmed when the
+// provider echoes it after playing the audio before it. A `clear` makes the provider echo every pending mark too,
+// indistinguishable from played ones, so a clear bumps the generation and moves the pending names aside: their
+// echoes are ignored. Transport-agnostic; the call session owns one per call.
+
+import type { TurnInfo } from './synthesis-session.js';
+
+export interface SentMark {
+  readonly name: string;
+  readonly seq: number;
+  readonly final: boolean;
+}
+
+/** An utterance the caller stopped hearing: the `interrupted` event's facts. */
+export interface InterruptedUtterance {
+  readonly utteranceId: string | undefined;
+  /** Confirmed by marks, raised to the playout estimate, never past what was sent. */
+  readonly playedMs: number;
+  /** The source text of the chunks whose marks came back before the clear. */
+  readonly heardText: string;
+}
+
+export type EchoResult =
+  | { readonly kind: 'played'; readonly utteranceId: string | undefined; readonly final: boolean; readonly durationMs: number }
+  | { readonly kind: 'cleared' }
+  | { readonly kind: 'unknown' };
+
+interface Outstanding {
+  readonly info: TurnInfo;
+  /** Position of its first frame on the playout axis (PlayoutClock.sentMs at its start). */
+  readonly startOffsetMs: number;
+  sentMs: number;
+  confirmedMs: number;
+  heardText: string;
+}
+
+interface Pending {
+  readonly seq: number;
+  readonly endMs: number;
+  readonly heardText: string;
+  readonly final: boolean;
+}
+
+/** Cleared names kept for their late echoes; the provider sends them right after the clear, so this is ample. */
+const MAX_CLEARED = 4096;
+
+export class PlaybackLedger {
+  #generation = 0;
+  readonly #pending = new Map<string, Pending>();
+  readonly #cleared = new Set<string>();
+  /** Utterances with audio possibly still to play, in the current generation, in order. */
+  readonly #outstanding = new Map<number, Outstanding>();
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** True while some bot audio may still be playing (sent, final mark not echoed). */
+  outstanding(): boolean {
+    return this.#outstanding.size > 0;
+  }
+
+  /** True when an outstanding utterance may not be cut by barge-in. */
+  protectedOutstanding(): boolean {
+    for (const entry of this.#outstanding.values()) if (!entry.info.interruptible) return true;
+    return false;
+  }
+
+  begin(info: TurnInfo, startOffsetMs: number): void {
+    this.#outstanding.set(info.seq, { info, startOffsetMs, sentMs: 0, confirmedMs: 0, heardText: '' });
+  }
+
+  audioSent(seq: number, ms: number): void {
+    const entry = this.#outstanding.get(seq);
+    if (entry) entry.sentMs += ms;
+  }
+
+  /** Records the mark that follows chunk `lastChunk` of turn `seq` and returns its name. */
+  markSent(seq: number, lastChunk: number, final: boolean): SentMark {
+    const name = `u${seq}.c${lastChunk}.g${this.#generation}`;
+    const entry = this.#outstanding.get(seq);
+    if (entry) {
+      this.#pending.set(name, { seq, endMs: entry.sentMs, heardText: sourceUpTo(entry.info, lastChunk), final });
+    }
+    return { name, seq, final };
+  }
+
+  /** A mark came back from the provider. */
+  echoed(name: string): EchoResult {
+    if (this.#cleared.delete(name)) return { kind: 'cleared' };
+    const mark = this.#pending.get(name);
+    if (!mark) return { kind: 'unknown' };
+    this.#pending.delete(name);
+    const entry = this.#outstanding.get(mark.seq);
+    if (!entry) return { kind: 'unknown' };
+    entry.confirmedMs = mark.endMs;
+    entry.heardText = mark.heardText;
+    if (mark.final) this.#outstanding.delete(mark.seq);
+    return { kind: 'played', utteranceId: entry.info.utteranceId, final: mark.final, durationMs: mark.endMs };
+  }
+
+  /** A turn that ended without its final mark (engine failure): nothing more of it will play or be confirmed. */
+  abandon(seq: number): void {
+    this.#outstanding.delete(seq);
+    for (const [name, mark] of this.#pending) if (mark.seq === seq) this.#pending.delete(name);
+  }
+
+  /**
+   * The provider's buffer was cleared at `playedPositionMs` (PlayoutClock.playedMs()): returns what each
+   * outstanding utterance got to play, and starts a new generation whose marks alone count.
+   */
+  clear(playedPositionMs: number): InterruptedUtterance[] {
+    const interrupted: InterruptedUtterance[] = [];
+    for (const entry of this.#outstanding.values()) {
+      const estimate = playedPositionMs - entry.startOffsetMs;
+      const playedMs = Math.max(entry.confirmedMs, Math.min(entry.sentMs, Math.max(0, estimate)));
+      interrupted.push({ utteranceId: entry.info.utteranceId, playedMs: Math.round(playedMs), heardText: entry.heardText });
+    }
+    for (const name of this.#pending.keys()) this.#cleared.add(name);
+    while (this.#cleared.size > MAX_CLEARED) this.#cleared.delete(this.#cleared.values().next().value as string);
+    this.#pending.clear();
+    this.#outstanding.clear();
+    this.#generation++;
+    return interrupted;
+  }
+}
+
+/** The source text covered by chunks 0..lastChunk: chunks partition the input by code points. */
+function sourceUpTo(info: TurnInfo, lastChunk: number): string {
+  let codePoints = 0;
+  for (let i = 0; i <= lastChunk && i < info.chunks.length; i++) codePoints += info.chunks[i]?.codePoints ?? 0;
+  return [...info.text].slice(0, codePoints).join('').trim();
+}

@@ -1,0 +1,61 @@
+// The session's vocabulary: parsed client events in, spec-shaped server messages out. Transports parse
+// their own wire format into ClientEvent (JSON over /v1/tts/websocket, call events for phone bridges).
+
+import type { LanguageCode } from '../languages.js';
+
+export type SessionAudioFormat = 'pcm' | 'wav' | 'mulaw' | 'mp3';
+export type SessionSampleRate = 8000 | 16000 | 24000 | 48000;
+
+/** A validated session config (model id already checked; the voice is resolved by the session). */
+export interface SessionConfig {
+  readonly modelId: 'raaga-v1';
+  /** A preset voice name or a `vc_` custom voice id, as the client sent it. */
+  readonly voice: string;
+  readonly language: LanguageCode;
+  readonly outputFormat: SessionAudioFormat;
+  readonly sampleRateHz: SessionSampleRate;
+  readonly speed: number;
+}
+
+export type ClientEvent =
+  | { readonly type: 'config'; readonly config: SessionConfig }
+  /**
+   * One sentence; length and emptiness are checked by the session (after the state rules). Phone calls add an
+   * optional id echoed in the turn's reply, and `interruptible: false` for text barge-in must not cut.
+   */
+  | { readonly type: 'text'; readonly text: string; readonly utteranceId?: string; readonly interruptible?: boolean }
+  | { readonly type: 'cancel' }
+  | { readonly type: 'ping' }
+  | { readonly type: 'disconnect' };
+
+export interface ErrorBody {
+  readonly code: string;
+  readonly message: string;
+  /** Only for `rate_limit_exceeded`. */
+  readonly retry_after_seconds?: number;
+}
+
+/** Server messages exactly as the spec's "Messages the server sends" table (plus `sample_rate` in the echo). */
+export type ServerMessage =
+  | { readonly type: 'connected'; readonly user_id: string }
+  | {
+      readonly type: 'configured';
+      readonly model_id: string;
+      readonly voice: string;
+      readonly language: string;
+      readonly output_format: SessionAudioFormat;
+      readonly sample_rate: SessionSampleRate;
+      readonly speed: number;
+    }
+  | {
+      readonly type: 'end_of_utterance';
+      readonly characters_used: number;
+      readonly duration_seconds: number;
+      readonly truncated: boolean;
+      readonly reason?: 'step_budget_exceeded';
+      /** Only when the text carried an `utteranceId` (phone calls). */
+      readonly utterance_id?: string;
+    }
+  | { readonly type: 'cancellation'; readonly characters_used: number; readonly duration_seconds: number; readonly utterance_id?: string }
+  | { readonly type: 'pong' }
+  | { readonly type: 'error'; readonly error: ErrorBody; readonly utterance_id?: string };

@@ -1,0 +1,524 @@
+// One live synthesis session, transport-agnostic: the config → text → audio → end/cancel state machine
+// behind /v1/tts/websocket and (later) phone calls. States: connected → idle ⇄ speaking → cancelling → idle,
+// and closed from anywhere. Client events are handled one at a time, in order; a running utterance does not
+// block the queue, so `cancel` and `ping` are answered while audio streams. The session holds one concurrency
+// slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
+// Phone calls extend it (SessionPlayout, queued texts, `interrupt()` for barge-in); the WebSocket route uses none.
+// ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
+
+import type { Account } from '../store/store.js';
+import type { Admission, Ticket } from '../core/admission.js';
+import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
+import { checkText } from '../core/text/text-limits.js';
+import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
+import { ApiError, isApiError } from '../errors.js';
+import type { Clock } from './clock.js';
+import { CLOSE_CODES } from './close-codes.js';
+import { framePlanFor, toSeconds } from './frame-plan.js';
+import { IdleTimer } from './idle-timer.js';
+import { classifyTurnFailure, errorMessage } from './session-errors.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits.js';
+import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
+import type { SessionSink } from './session-sink.js';
+import { UtteranceTurn, type TurnOutcome, type TurnPlayout } from './utterance-turn.js';
+import type { TextChunk } from '../core/text/split-utterance.js';
+
+export type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
+
+/** The few log calls a session makes (a pino or Fastify child logger fits). */
+export interface SessionLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface SessionDeps {
+  readonly admission: Pick<Admission, 'admit'>;
+  readonly voices: Pick<VoiceResolver, 'resolve'>;
+  readonly synthesis: Pick<SynthesisService, 'utterance'>;
+  readonly clock: Clock;
+  readonly logger: SessionLogger;
+  /** Aborts when the server's shutdown grace runs out: close at once, whatever the state. */
+  readonly shutdown?: AbortSignal;
+  readonly limits?: Partial<SessionLimits>;
+  /** Phone calls: paced, marked playout in frames of `frameMs` (absent: send as fast as the sink drains). */
+  readonly playout?: SessionPlayout;
+}
+
+/** What a phone call needs to know about a turn when it starts, to mark its chunks and judge barge-in. */
+export interface TurnInfo {
+  /** 1, 2, 3… per session: names the turn's marks whatever id the client gave. */
+  readonly seq: number;
+  readonly utteranceId: string | undefined;
+  readonly text: string;
+  readonly chunks: readonly TextChunk[];
+  readonly interruptible: boolean;
+}
+
+export interface SessionPlayout {
+  readonly frameMs: number;
+  readonly padByte: number;
+  forTurn(info: TurnInfo): TurnPlayout;
+}
+
+type TextEvent = Extract<ClientEvent, { type: 'text' }>;
+
+/**
+ * Why a session or turn ended, as the AbortSignal reason. The client-caused ones bill the audio produced
+ * so far (like an HTTP stream the client abandons); the server-caused ones bill nothing.
+ */
+export type EndReason =
+  | 'client-cancel'
+  | 'barge-in'
+  | 'client-closed'
+  | 'client-disconnect'
+  | 'idle-timeout'
+  | 'slow-client'
+  | 'shutdown'
+  | 'slot-lost'
+  | 'engine-lost'
+  | 'internal';
+
+const CLIENT_CAUSED: ReadonlySet<EndReason> = new Set(['client-cancel', 'barge-in', 'client-closed', 'client-disconnect', 'idle-timeout', 'slow-client']);
+
+interface ActiveConfig {
+  readonly config: SessionConfig;
+  readonly voice: ResolvedVoice;
+}
+
+export class SynthesisSession {
+  readonly #deps: SessionDeps;
+  readonly #limits: SessionLimits;
+  readonly #account: Account;
+  readonly #sink: SessionSink;
+  readonly #log: SessionLogger;
+  #state: SessionState = 'connected';
+  #active: ActiveConfig | undefined;
+  #slot: Ticket | undefined;
+  #turn: UtteranceTurn | undefined;
+  #turnInfo: TurnInfo | undefined;
+  #turnSeq = 0;
+  /** Texts waiting behind the running one (only with `maxQueuedTexts` > 0). */
+  readonly #textQueue: TextEvent[] = [];
+  /** Bumped by every barge-in, so a queued text whose admission was in flight does not start after it. */
+  #interruptEpoch = 0;
+  /** Settles once the current turn has been answered (end, error or close). */
+  #turnAnswered: Promise<void> = Promise.resolve();
+  /** Settles once the current turn's pump has stopped pulling audio. */
+  #turnStopped: Promise<void> = Promise.resolve();
+  /** Credit settlements still being made durable; closing waits for them. */
+  readonly #settlements = new Set<Promise<void>>();
+  #queue: Promise<void> = Promise.resolve();
+  #pending = 0;
+  readonly #idle: IdleTimer;
+  #draining = false;
+  #utterances = 0;
+  readonly #closed: Promise<void>;
+  #resolveClosed: () => void = () => undefined;
+  readonly #onShutdown = (): void => this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+
+  constructor(deps: SessionDeps, account: Account, sink: SessionSink) {
+    this.#deps = deps;
+    this.#limits = { ...DEFAULT_SESSION_LIMITS, ...deps.limits };
+    this.#account = account;
+    this.#sink = sink;
+    this.#log = deps.logger;
+    this.#closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+    this.#idle = new IdleTimer(deps.clock, this.#limits.idleTimeoutMs, () => this.#close(CLOSE_CODES.normal, 'idle timeout', 'idle-timeout'));
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  /** Resolves when the session is closed and its slot and credits are settled. */
+  get closed(): Promise<void> {
+    return this.#closed;
+  }
+
+  /** Greets the client (`connected`) and starts the idle timer. Call once, after authentication. */
+  open(): void {
+    if (this.#deps.shutdown?.aborted) {
+      this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+      return;
+    }
+    this.#deps.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
+    this.#send({ type: 'connected', user_id: this.#account.id });
+    this.#idle.arm();
+  }
+
+  receive(event: ClientEvent): void {
+    this.#idle.touch();
+    this.#enqueue(() => this.#handle(event));
+  }
+
+  /** A client message the transport could not parse: answered with `error`, in order with the others. */
+  receiveInvalid(error: ApiError): void {
+    this.#idle.touch();
+    this.#enqueue(() => this.#send(errorMessage(error)));
+  }
+
+  /** The transport is gone (close frame or dropped connection). */
+  peerClosed(): void {
+    this.#close(CLOSE_CODES.normal, 'client closed', 'client-closed');
+  }
+
+  /** Server shutdown has begun: close now if idle, else right after the current utterance is answered. */
+  beginShutdown(): void {
+    this.#draining = true;
+    if (this.#state === 'connected' || this.#state === 'idle') {
+      this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+    }
+  }
+
+  // ---- event handling ------------------------------------------------------------------------------
+
+  #enqueue(task: () => Promise<void> | void): void {
+    if (this.#state === 'closed') return;
+    if (this.#pending >= this.#limits.maxPendingEvents) {
+      this.#close(CLOSE_CODES.policyViolation, 'too many messages in flight', 'slow-client');
+      return;
+    }
+    this.#pending++;
+    this.#queue = this.#queue
+      .then(() => (this.#state === 'closed' ? undefined : task()))
+      .catch((error: unknown) => this.#onHandlerError(error))
+      .finally(() => this.#pending--);
+  }
+
+  async #handle(event: ClientEvent): Promise<void> {
+    switch (event.type) {
+      case 'config':
+        return this.#onConfig(event.config);
+      case 'text':
+        return this.#onText(event);
+      case 'cancel':
+        return this.#onCancel();
+      case 'ping':
+        return this.#send({ type: 'pong' });
+      case 'disconnect':
+        return this.#close(CLOSE_CODES.normal, 'disconnect', 'client-disconnect');
+    }
+  }
+
+  #onHandlerError(error: unknown): void {
+    if (isApiError(error)) {
+      this.#send(errorMessage(error));
+      return;
+    }
+    this.#log.error({ err: error }, 'websocket session failed');
+    this.#close(CLOSE_CODES.internalError, 'internal server error', 'internal');
+  }
+
+  async #onConfig(config: SessionConfig): Promise<void> {
+    if (this.#state === 'speaking' || this.#state === 'cancelling') {
+      throw new ApiError(
+        'validation_error',
+        'The config cannot change while an utterance is being synthesized; wait for end_of_utterance or send cancel first.',
+      );
+    }
+    const voice = await this.#deps.voices.resolve(this.#account, config.voice, config.language);
+    if (this.#isClosed()) return;
+    if (!this.#slot) {
+      const slot = await this.#deps.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
+      if (this.#isClosed()) {
+        await slot.release();
+        return;
+      }
+      this.#slot = slot;
+      slot.lost.addEventListener('abort', () => this.#close(CLOSE_CODES.sessionLost, 'concurrency slot lost; reconnect', 'slot-lost'), {
+        once: true,
+      });
+    }
+    this.#active = { config, voice };
+    this.#state = 'idle';
+    this.#send({
+      type: 'configured',
+      model_id: config.modelId,
+      voice: config.voice,
+      language: config.language,
+      output_format: config.outputFormat,
+      sample_rate: config.sampleRateHz,
+      speed: config.speed,
+    });
+  }
+
+  async #onText(event: TextEvent): Promise<void> {
+    if (this.#state === 'connected' || !this.#active) throw missingConfig('text');
+    if (this.#state === 'speaking' || this.#state === 'cancelling' || this.#textQueue.length > 0) {
+      if (this.#textQueue.length < this.#limits.maxQueuedTexts) {
+        checkText(event.text);
+        this.#textQueue.push(event);
+        return;
+      }
+      throw new ApiError(
+        'validation_error',
+        this.#limits.maxQueuedTexts > 0
+          ? `${this.#limits.maxQueuedTexts} texts are already waiting; wait for end_of_utterance before sending more.`
+          : 'An utterance is still in progress; wait for end_of_utterance or cancellation before sending the next text (texts are not queued).',
+      );
+    }
+    await this.#startText(event);
+  }
+
+  /** The next queued text, in order with the other events; a refusal answers that text and moves on. */
+  async #startQueued(): Promise<void> {
+    if (this.#state !== 'idle') return;
+    const next = this.#textQueue.shift();
+    if (!next) return;
+    try {
+      await this.#startText(next);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      this.#send({ ...errorMessage(error), ...idOf(next) });
+      if (this.#textQueue.length > 0) this.#enqueue(() => this.#startQueued());
+    }
+  }
+
+  async #startText(event: TextEvent): Promise<void> {
+    const active = this.#active;
+    if (!active) throw missingConfig('text');
+    const { text } = event;
+    const codePoints = checkText(text);
+    const epoch = this.#interruptEpoch;
+    const credits = await this.#deps.admission.admit({ account: this.#account, countRate: true, takeSlot: false, credits: codePoints });
+    if (this.#isClosed()) {
+      await credits.finish(0);
+      return;
+    }
+    if (epoch !== this.#interruptEpoch) {
+      // The caller barged in while this queued text was being admitted: it never starts.
+      await credits.finish(0);
+      this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
+      return;
+    }
+    const { config, voice } = active;
+    const utterance = this.#deps.synthesis.utterance({
+      text,
+      language: config.language,
+      voice,
+      format: config.outputFormat,
+      sampleRateHz: config.sampleRateHz,
+      speed: config.speed,
+      mode: 'streaming',
+    });
+    const limits = this.#limits;
+    const { playout } = this.#deps;
+    const info: TurnInfo = {
+      seq: ++this.#turnSeq,
+      utteranceId: event.utteranceId,
+      text,
+      chunks: utterance.chunks,
+      interruptible: event.interruptible !== false,
+    };
+    const turn = new UtteranceTurn(
+      utterance,
+      credits,
+      codePoints,
+      framePlanFor(config.outputFormat, config.sampleRateHz, playout?.frameMs),
+      this.#sink,
+      this.#deps.clock,
+      { highWaterBytes: limits.highWaterBytes, pollMs: limits.backpressurePollMs, stallTimeoutMs: limits.stallTimeoutMs },
+      playout?.forTurn(info),
+    );
+    this.#turn = turn;
+    this.#turnInfo = info;
+    this.#state = 'speaking';
+    this.#utterances++;
+    this.#idle.disarm();
+    const stopped = turn.run();
+    this.#turnStopped = stopped.then(() => undefined);
+    this.#turnAnswered = stopped.then((outcome) => this.#onTurnEnd(turn, outcome)).catch((error: unknown) => this.#onHandlerError(error));
+  }
+
+  async #onCancel(): Promise<void> {
+    if (this.#state === 'connected') throw missingConfig('cancel');
+    const turn = this.#turn;
+    if (this.#state === 'speaking' && turn && !turn.audioDone && turn.claimReply()) {
+      this.#state = 'cancelling';
+      turn.abort('client-cancel');
+      // Frozen from here on: the utterance counts a chunk only if its audio was produced before the abort.
+      const used = turn.utterance.codePointsSpoken;
+      this.#settle(turn, used);
+      // No frame can leave after the abort; waiting for the pump to return also means its engine job is gone.
+      const dropped = this.#textQueue.splice(0);
+      await this.#turnStopped;
+      if (this.#isClosed()) return;
+      this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(this.#turnInfo) });
+      this.#answerDropped(dropped);
+      this.#endTurn();
+      return;
+    }
+    // Nothing left to stop (idle, or the last frame already left): let the turn's own answer go first,
+    // then acknowledge, so every cancel gets exactly one `cancellation`.
+    await this.#turnAnswered;
+    this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0 });
+    this.#answerDropped(this.#textQueue.splice(0));
+  }
+
+  /** Queued texts that will never start: each still gets its one reply. */
+  #answerDropped(dropped: readonly TextEvent[]): void {
+    for (const event of dropped) this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
+  }
+
+  /**
+   * Barge-in (phone calls): stops the running utterance now, like a cancel (no frame leaves after this returns;
+   * billed by the audio produced), and drops the queued texts; the `cancellation`s follow in order. A
+   * non-interruptible utterance is left alone (and so is its queue) unless `force` (an explicit cancel from the
+   * call's agent or API): returns false then, and when there was nothing to stop.
+   */
+  interrupt(force = false): boolean {
+    if (this.#state === 'closed' || this.#state === 'connected') return false;
+    const turn = this.#turn;
+    const info = this.#turnInfo;
+    if (!force && turn && info && !info.interruptible && !turn.audioDone) return false;
+    this.#interruptEpoch++;
+    const dropped = this.#textQueue.splice(0);
+    if (this.#state === 'speaking' && turn && !turn.audioDone && turn.claimReply()) {
+      this.#state = 'cancelling';
+      turn.abort(force ? 'client-cancel' : 'barge-in');
+      const used = turn.utterance.codePointsSpoken;
+      this.#settle(turn, used);
+      this.#turnAnswered = this.#turnStopped.then(() => {
+        if (this.#isClosed()) return;
+        this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(info) });
+        this.#answerDropped(dropped);
+        this.#endTurn();
+      });
+      return true;
+    }
+    this.#answerDropped(dropped);
+    return dropped.length > 0;
+  }
+
+  /** Texts waiting behind the running one. */
+  get pendingTexts(): number {
+    return this.#textQueue.length;
+  }
+
+  /** The running turn, for a phone call judging whether barge-in may cut it. */
+  get currentTurn(): TurnInfo | undefined {
+    return this.#turn ? this.#turnInfo : undefined;
+  }
+
+  async #onTurnEnd(turn: UtteranceTurn, outcome: TurnOutcome): Promise<void> {
+    // A cancel or a close answered (and settled) this turn already.
+    if (outcome.kind === 'aborted' || !turn.claimReply()) return;
+    const { utterance } = turn;
+    switch (outcome.kind) {
+      case 'completed': {
+        const used = utterance.truncated ? 0 : turn.codePoints;
+        this.#settle(turn, used);
+        this.#send({
+          type: 'end_of_utterance',
+          characters_used: used,
+          duration_seconds: toSeconds(utterance.durationMs),
+          truncated: utterance.truncated,
+          ...(utterance.truncated ? { reason: 'step_budget_exceeded' as const } : {}),
+          ...idOf(this.#turnInfo),
+        });
+        this.#endTurn();
+        return;
+      }
+      case 'stalled':
+        this.#settle(turn, utterance.codePointsSpoken);
+        this.#close(CLOSE_CODES.policyViolation, 'client stopped reading audio', 'slow-client');
+        return;
+      case 'failed': {
+        this.#settle(turn, 0);
+        const failure = classifyTurnFailure(outcome.error);
+        if (failure.kind === 'error') {
+          this.#log.warn({ err: outcome.error }, 'websocket utterance refused by the engine');
+          this.#send({ ...errorMessage(failure.error), ...idOf(this.#turnInfo) });
+          this.#endTurn();
+        } else {
+          this.#log.error({ err: outcome.error }, 'websocket utterance failed');
+          this.#close(failure.code, failure.reason, failure.code === CLOSE_CODES.sessionLost ? 'engine-lost' : 'internal');
+        }
+        return;
+      }
+    }
+  }
+
+  /** Back to idle after a turn was answered; a draining session closes here. */
+  #endTurn(): void {
+    if (this.#state === 'closed') return;
+    this.#turn = undefined;
+    this.#state = 'idle';
+    if (this.#draining) {
+      this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+      return;
+    }
+    if (this.#textQueue.length > 0) {
+      this.#enqueue(() => this.#startQueued());
+      return;
+    }
+    this.#idle.arm();
+  }
+
+  // ---- output, timers and closing ------------------------------------------------------------------
+
+  /** A method, not a field read, so TypeScript does not narrow the state across awaits. */
+  #isClosed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  #send(message: ServerMessage): void {
+    if (this.#state === 'closed') return;
+    if (this.#sink.bufferedBytes() > this.#limits.maxBufferedBytes) {
+      this.#close(CLOSE_CODES.policyViolation, 'client is not reading messages', 'slow-client');
+      return;
+    }
+    this.#sink.sendJson(message);
+  }
+
+  /**
+   * Debits `used` and returns the rest of the turn's reservation. Replies do not wait for it: the debit is
+   * applied at once and made durable in the background (a store may fsync), so `cancellation` and
+   * `end_of_utterance` are not delayed by the disk. Closing waits for every settlement.
+   */
+  #settle(turn: UtteranceTurn, used: number): void {
+    const settling = turn.credits.settle(used).catch((error: unknown) => this.#log.error({ err: error }, 'websocket settlement failed'));
+    this.#settlements.add(settling);
+    void settling.finally(() => this.#settlements.delete(settling));
+  }
+
+  #close(code: number, reason: string, why: EndReason): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#idle.disarm();
+    this.#deps.shutdown?.removeEventListener('abort', this.#onShutdown);
+    const turn = this.#turn;
+    this.#turn = undefined;
+    turn?.abort(why);
+    this.#sink.close(code, reason);
+    this.#log.info({ code, reason, utterances: this.#utterances }, 'websocket session closed');
+    void this.#releaseAll(turn, why);
+  }
+
+  async #releaseAll(turn: UtteranceTurn | undefined, why: EndReason): Promise<void> {
+    if (turn?.claimReply()) {
+      const billable = CLIENT_CAUSED.has(why) && !turn.utterance.truncated;
+      this.#settle(turn, billable ? turn.utterance.codePointsSpoken : 0);
+    }
+    // Handlers still running (an admission in flight) see the closed state and give back what they got.
+    await this.#queue;
+    await this.#turnAnswered;
+    await Promise.all(this.#settlements);
+    try {
+      await this.#slot?.release();
+    } catch (error) {
+      this.#log.error({ err: error }, 'websocket slot release failed');
+    }
+    this.#resolveClosed();
+  }
+}
+
+/** `utterance_id` for replies, only when the text carried one (never on /v1/tts/websocket). */
+function idOf(event: { readonly utteranceId?: string | undefined } | undefined): { utterance_id?: string } {
+  return event?.utteranceId === undefined ? {} : { utterance_id: event.utteranceId };
+}
+
+function missingConfig(what: 'text' | 'cancel'): ApiError {
+  return new ApiError('missing_websocket_config', `Send a config message before '${what}': the session has no voice, language or format yet.`);
+}

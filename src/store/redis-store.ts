@@ -1,0 +1,468 @@
+// RedisStore: the Store shared by many Raaga instances. Admission (rate window, slot leases, credit reservations),
+// accounts, balances, key hashes and custom voices all live in Redis; every read-check-write runs as one Lua script
+// (src/store/redis/lua-scripts.ts) on the keys of one account. The only home of ioredis; its ioredis-free helpers
+// (key layout, scripts, reply decoding, clock) live in src/store/redis/. Failures fail fast: commands time out after
+// `commandTimeoutMs`, nothing queues while disconnected, and the client reconnects forever.
+// ~450 lines: one thin method per Store operation plus the client setup; splitting it would spread ioredis around.
+
+import { randomUUID } from 'node:crypto';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { randomId } from './random-id.js';
+import {
+  ADMIT_LUA,
+  ADMIT_RESULT,
+  CLAIM_LUA,
+  CREATE_ACCOUNT_LUA,
+  PUT_VOICE_LUA,
+  RATE_STATUS_LUA,
+  RENEW_SLOT_LUA,
+  REVOKE_KEY_LUA,
+  SETTLE_EXPIRED,
+  SETTLE_LUA,
+  SETTLE_NO_ACCOUNT,
+  UPDATE_ACCOUNT_LUA,
+} from './redis/lua-scripts.js';
+import { DEFAULT_KEY_PREFIX, KeyLayout } from './redis/key-layout.js';
+import { CLOCK_SYNC_INTERVAL_MS, RedisClock } from './redis/redis-clock.js';
+import { decodeAdmitReply, parseAccount, parseVoice, redactUrl } from './redis/replies.js';
+import {
+  ACCOUNT_ID_PATTERN,
+  AccountExistsError,
+  AccountNotFoundError,
+  DEFAULT_SLOT_LEASE_MS,
+  RATE_WINDOW_MS,
+  type Account,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type CustomVoice,
+  type KeyHashRecord,
+  type NewAccount,
+  type Plan,
+  type PlanLimits,
+  type RateInfo,
+  type Store,
+  type TelephonySettings,
+} from './store.js';
+import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
+import { KEY_HASH_PATTERN, assertCount, assertCustomVoice, assertKeyHash, assertPositive } from './validation.js';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…`; with `cluster`, one seed node of the cluster. */
+  readonly url: string;
+  /** Prefix of every key (default `raaga:`): several deployments, or test runs, can share one Redis. */
+  readonly keyPrefix?: string;
+  /** A command with no reply after this long fails (→ 503 store_unavailable). Default 500. */
+  readonly commandTimeoutMs?: number;
+  /** Initial connection (and each reconnect attempt) gives up after this long. Default 2000. */
+  readonly connectTimeoutMs?: number;
+  /** Connect with ioredis' Cluster client; the key layout already keeps every script on one slot. */
+  readonly cluster?: boolean;
+  /**
+   * Tests only: a manual clock passed to the scripts instead of Redis `TIME`, so the contract suite can move time.
+   * Production leaves it unset: instances with skewed clocks must still agree on one window.
+   */
+  readonly now?: () => number;
+  /** Connection state changes, for logs (never carries secrets). */
+  readonly onEvent?: (event: RedisStoreEvent) => void;
+}
+
+export type RedisStoreEvent =
+  | { readonly type: 'ready' }
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'reconnecting' };
+
+/** Reconnect quickly at first, then every second: recovery after an outage takes at most about a second. */
+const MAX_RECONNECT_DELAY_MS = 1000;
+const DEFAULT_COMMAND_TIMEOUT_MS = 500;
+
+type Arg = string | number;
+type ScriptFn = (...args: Arg[]) => Promise<unknown>;
+type Commands = Redis & {
+  raagaAdmit: ScriptFn;
+  raagaRateStatus: ScriptFn;
+  raagaRenewSlot: ScriptFn;
+  raagaSettle: ScriptFn;
+  raagaCreateAccount: ScriptFn;
+  raagaUpdateAccount: ScriptFn;
+  raagaClaim: ScriptFn;
+  raagaRevokeKey: ScriptFn;
+  raagaPutVoice: ScriptFn;
+};
+
+const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string, number]> = [
+  ['raagaAdmit', ADMIT_LUA, 5],
+  ['raagaRateStatus', RATE_STATUS_LUA, 1],
+  ['raagaRenewSlot', RENEW_SLOT_LUA, 1],
+  ['raagaSettle', SETTLE_LUA, 3],
+  ['raagaCreateAccount', CREATE_ACCOUNT_LUA, 1],
+  ['raagaUpdateAccount', UPDATE_ACCOUNT_LUA, 1],
+  ['raagaClaim', CLAIM_LUA, 1],
+  ['raagaRevokeKey', REVOKE_KEY_LUA, 1],
+  ['raagaPutVoice', PUT_VOICE_LUA, 2],
+];
+
+export class RedisStore implements Store {
+  private readonly keys: KeyLayout;
+  private readonly redis: Commands;
+  private readonly now: (() => number) | undefined;
+  /** Turns "my command timeout" into a deadline in Redis time for the scripts that must not run late. */
+  private readonly clock: RedisClock;
+  private readonly clockTimer: NodeJS.Timeout;
+  private closed = false;
+
+  private constructor(
+    private readonly client: Redis | Cluster,
+    options: RedisStoreOptions,
+  ) {
+    this.keys = new KeyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+    this.now = options.now;
+    // Redis and Cluster share the command API; scripts are routed by their first key on a Cluster.
+    this.redis = client as unknown as Commands;
+    this.clock = new RedisClock(async () => (await this.redis.time()) as (string | number)[], options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
+    for (const [name, lua, numberOfKeys] of SCRIPTS) client.defineCommand(name, { lua, numberOfKeys });
+    client.on('ready', () => void this.syncClock());
+    this.clockTimer = setInterval(() => void this.syncClock(), CLOCK_SYNC_INTERVAL_MS);
+    this.clockTimer.unref();
+  }
+
+  /** Connects (waiting at most connectTimeoutMs) or throws a message naming the server, without its password. */
+  static async connect(options: RedisStoreOptions): Promise<RedisStore> {
+    const client = createClient(options);
+    const store = new RedisStore(client, options);
+    try {
+      await client.connect();
+    } catch (error) {
+      clearInterval(store.clockTimer);
+      client.disconnect();
+      throw new Error(`cannot reach Redis at ${redactUrl(options.url)}: ${(error as Error).message}`);
+    }
+    await store.syncClock();
+    return store;
+  }
+
+  get keyPrefix(): string {
+    return this.keys.prefix;
+  }
+
+  // ---- admission -------------------------------------------------------------------------------------
+
+  async admit(request: AdmissionRequest): Promise<AdmissionResult> {
+    this.assertOpen();
+    const { limits, reservation } = request;
+    if (reservation) {
+      assertCount('reservation credits', reservation.credits);
+      assertPositive('reservation ttlMs', reservation.ttlMs);
+    }
+    const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
+    assertPositive('slotLeaseMs', leaseMs);
+    const k = this.accountKeys(request.accountId);
+    const keys = [k.account, k.window, k.leases, k.reservations, k.reservedCredits];
+    const args = [
+      this.nowArg(),
+      request.countRate ? 1 : 0,
+      limits.requestsPerMinute,
+      limits.concurrentRequests,
+      randomUUID(), // the window entry's member: unique even when two admissions share a millisecond
+      request.slotHolderId ?? '',
+      leaseMs,
+      reservation?.id ?? '',
+      reservation?.credits ?? 0,
+      reservation?.ttlMs ?? 1,
+      RATE_WINDOW_MS,
+    ];
+    const reply = await this.beforeDeadline(
+      async (deadline) => (await this.redis.raagaAdmit(...keys, ...args, deadline)) as number[],
+      (r) => r[0] === ADMIT_RESULT.expired,
+    );
+    return decodeAdmitReply(reply, request);
+  }
+
+  async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
+    this.assertOpen();
+    const { requestsPerMinute } = limits;
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return { limit: requestsPerMinute, remaining: requestsPerMinute, resetAtMs: this.now?.() ?? Date.now() };
+    const window = this.keys.forAccount(accountId).window;
+    const [, count = 0, resetAtMs = 0] = (await this.redis.raagaRateStatus(window, this.nowArg(), RATE_WINDOW_MS)) as number[];
+    return { limit: limits.requestsPerMinute, remaining: Math.max(0, limits.requestsPerMinute - count), resetAtMs };
+  }
+
+  async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
+    this.assertOpen();
+    assertPositive('leaseMs', leaseMs);
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return false;
+    return (await this.redis.raagaRenewSlot(this.keys.forAccount(accountId).leases, this.nowArg(), holderId, leaseMs)) === 1;
+  }
+
+  async releaseSlot(accountId: string, holderId: string): Promise<void> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return;
+    await this.redis.zrem(this.keys.forAccount(accountId).leases, holderId);
+  }
+
+  async settle(accountId: string, reservationId: string, usedCredits: number): Promise<number> {
+    this.assertOpen();
+    assertCount('usedCredits', usedCredits);
+    const k = this.accountKeys(accountId);
+    const balance = await this.beforeDeadline(
+      async (deadline) => Number(await this.redis.raagaSettle(k.account, k.reservations, k.reservedCredits, this.nowArg(), reservationId, usedCredits, deadline)),
+      (reply) => reply === SETTLE_EXPIRED,
+    );
+    if (balance === SETTLE_NO_ACCOUNT) throw new AccountNotFoundError(accountId);
+    return balance;
+  }
+
+  // ---- accounts --------------------------------------------------------------------------------------
+
+  async getAccount(accountId: string): Promise<Account | null> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return null;
+    return parseAccount(await this.redis.hgetall(this.keys.forAccount(accountId).account));
+  }
+
+  async listAccounts(): Promise<readonly Account[]> {
+    this.assertOpen();
+    const ids = await this.redis.smembers(this.keys.accountIds);
+    // One GET per account (not MGET): on a Cluster the records live on different slots.
+    const accounts = await Promise.all(ids.map((id) => this.getAccount(id)));
+    return accounts
+      .filter((account): account is Account => account !== null)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+  }
+
+  async createAccount(account: NewAccount): Promise<Account> {
+    this.assertOpen();
+    assertCount('credits', account.credits);
+    if (account.id !== undefined && !ACCOUNT_ID_PATTERN.test(account.id)) {
+      throw new Error(`invalid account id ${JSON.stringify(account.id)}: use letters, digits, _ or -`);
+    }
+    for (;;) {
+      const id = account.id ?? randomId('acct_');
+      // Registered first: a crash between the two steps leaves an id that listAccounts skips, never a hidden account.
+      await this.redis.sadd(this.keys.accountIds, id);
+      const createdAtMs = Number(
+        await this.redis.raagaCreateAccount(this.keys.forAccount(id).account, this.nowArg(), id, account.plan, account.credits),
+      );
+      if (createdAtMs >= 0) return { id, plan: account.plan, credits: account.credits, createdAtMs };
+      if (account.id !== undefined) throw new AccountExistsError(id);
+    }
+  }
+
+  async setPlan(accountId: string, plan: Plan): Promise<Account> {
+    return this.updateAccount(accountId, 'plan', plan);
+  }
+
+  async addCredits(accountId: string, credits: number): Promise<Account> {
+    assertCount('credits', credits);
+    return this.updateAccount(accountId, 'credits', credits);
+  }
+
+  // ---- keys ------------------------------------------------------------------------------------------
+
+  async addKeyHash(accountId: string, keyHash: string): Promise<void> {
+    this.assertOpen();
+    assertKeyHash(keyHash);
+    await this.requireAccount(accountId);
+    const { keyHashes } = this.keys.forAccount(accountId);
+    // Indexed before claiming: a stray index entry (crash, or a key owned elsewhere) is filtered out on listing.
+    await this.redis.sadd(keyHashes, keyHash);
+    const owned = await this.redis.raagaClaim(this.keys.keyHash(keyHash), accountId, 'revoked', '0');
+    if (owned !== 1) {
+      await this.redis.srem(keyHashes, keyHash);
+      throw new Error('this key already belongs to another account');
+    }
+  }
+
+  async revokeKeyHash(keyHash: string): Promise<boolean> {
+    this.assertOpen();
+    if (!KEY_HASH_PATTERN.test(keyHash)) return false;
+    return (await this.redis.raagaRevokeKey(this.keys.keyHash(keyHash))) === 1;
+  }
+
+  async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
+    const record = await this.getKeyHashRecord(keyHash);
+    if (!record || record.revoked) return null;
+    return this.getAccount(record.accountId);
+  }
+
+  async listKeyHashes(accountId: string): Promise<readonly string[]> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
+    const hashes = await this.redis.smembers(this.keys.forAccount(accountId).keyHashes);
+    const records = await Promise.all(hashes.map((hash) => this.getKeyHashRecord(hash)));
+    return hashes.filter((_, i) => records[i]?.accountId === accountId && !records[i]?.revoked).sort();
+  }
+
+  async getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null> {
+    this.assertOpen();
+    if (!KEY_HASH_PATTERN.test(keyHash)) return null;
+    const [accountId, revoked] = await this.redis.hmget(this.keys.keyHash(keyHash), 'accountId', 'revoked');
+    return accountId ? { accountId, revoked: revoked === '1' } : null;
+  }
+
+  // ---- custom voices ---------------------------------------------------------------------------------
+
+  async putCustomVoice(voice: CustomVoice): Promise<void> {
+    this.assertOpen();
+    assertCustomVoice(voice);
+    await this.requireAccount(voice.accountId);
+    if ((await this.redis.raagaClaim(this.keys.voiceOwner(voice.id), voice.accountId)) !== 1) {
+      throw new Error(`voice ${voice.id} belongs to another account`);
+    }
+    const k = this.keys.forAccount(voice.accountId);
+    const stored = await this.redis.raagaPutVoice(k.account, k.voices, voice.id, JSON.stringify(voice));
+    if (stored !== 1) throw new AccountNotFoundError(voice.accountId);
+  }
+
+  async getCustomVoice(voiceId: string): Promise<CustomVoice | null> {
+    this.assertOpen();
+    const accountId = await this.redis.hget(this.keys.voiceOwner(voiceId), 'accountId');
+    if (!accountId || !ACCOUNT_ID_PATTERN.test(accountId)) return null;
+    const json = await this.redis.hget(this.keys.forAccount(accountId).voices, voiceId);
+    return json ? parseVoice(json) : null;
+  }
+
+  async listCustomVoices(accountId: string): Promise<readonly CustomVoice[]> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
+    const values = await this.redis.hvals(this.keys.forAccount(accountId).voices);
+    return values.map(parseVoice).sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+  }
+
+  // ---- telephony settings ----------------------------------------------------------------------------
+
+  async putTelephonySettings(settings: TelephonySettings): Promise<void> {
+    this.assertOpen();
+    assertTelephonySettings(settings);
+    await this.requireAccount(settings.accountId);
+    await this.redis.set(this.keys.forAccount(settings.accountId).telephony, JSON.stringify(settings));
+  }
+
+  async getTelephonySettings(accountId: string): Promise<TelephonySettings | null> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return null;
+    const json = await this.redis.get(this.keys.forAccount(accountId).telephony);
+    return json ? parseTelephonySettings(json) : null;
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------------
+
+  /** Throws unless Redis answers within the command timeout; fails at once while disconnected. */
+  async ping(): Promise<void> {
+    this.assertOpen();
+    await this.redis.ping();
+  }
+
+  /** Every write was acknowledged before its call resolved, so there is nothing to flush: just disconnect. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.clockTimer);
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------
+
+  private async updateAccount(accountId: string, field: 'plan' | 'credits', value: Arg): Promise<Account> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) throw new AccountNotFoundError(accountId);
+    const key = this.keys.forAccount(accountId).account;
+    const flat = await this.beforeDeadline(
+      async (deadline) => (await this.redis.raagaUpdateAccount(key, field, value, deadline)) as string[],
+      (reply) => reply[0] === 'expired',
+    );
+    const account = parseAccount(flat);
+    if (!account) throw new AccountNotFoundError(accountId);
+    return account;
+  }
+
+  private async requireAccount(accountId: string): Promise<void> {
+    if (!(await this.getAccount(accountId))) throw new AccountNotFoundError(accountId);
+  }
+
+  /** Keys of an account that must exist; an id no account can have is simply not found. */
+  private accountKeys(accountId: string) {
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) throw new AccountNotFoundError(accountId);
+    return this.keys.forAccount(accountId);
+  }
+
+  /**
+   * Runs a script with a deadline in Redis time (now + command timeout − guard). A late script does nothing, which
+   * is what the caller, having timed out, already reported. An "expired" reply that still arrived in time can only
+   * mean the clock estimate is off: resync, and run once more without a deadline (nothing was done the first time).
+   */
+  private async beforeDeadline<T>(run: (deadline: string) => Promise<T>, expired: (reply: T) => boolean): Promise<T> {
+    const reply = await run(this.deadlineArg());
+    if (!expired(reply)) return reply;
+    void this.syncClock();
+    return run('');
+  }
+
+  private deadlineArg(): string {
+    return this.clock.deadline();
+  }
+
+  private async syncClock(): Promise<void> {
+    if (!this.closed) await this.clock.sync();
+  }
+
+  private nowArg(): string {
+    return this.now ? String(Math.floor(this.now())) : '';
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('store is closed');
+  }
+}
+
+function createClient(options: RedisStoreOptions): Redis | Cluster {
+  const onEvent = options.onEvent ?? (() => undefined);
+  const common: RedisOptions = {
+    lazyConnect: true,
+    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    connectTimeout: options.connectTimeoutMs ?? 2000,
+    // Fail at once while disconnected instead of queueing: the request gets its 503 now, not after the outage.
+    enableOfflineQueue: false,
+    // Never resend a command after a reconnect: an admission whose reply was lost may already have run.
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), MAX_RECONNECT_DELAY_MS),
+    connectionName: 'raaga',
+  };
+  let client: Redis | Cluster;
+  if (options.cluster) {
+    const seed = new URL(options.url);
+    client = new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      // The ready check is a CLUSTER INFO sent through the not-yet-ready cluster, which a queue-less client refuses.
+      enableReadyCheck: false,
+      clusterRetryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), MAX_RECONNECT_DELAY_MS),
+      redisOptions: {
+        ...common,
+        // Node connections are created and driven by the Cluster client (which fails fast at its own level).
+        lazyConnect: false,
+        ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+        ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+        ...(seed.protocol === 'rediss:' ? { tls: {} } : {}),
+      },
+    });
+  } else {
+    client = new Redis(options.url, common);
+  }
+  // Without an 'error' listener ioredis would crash the process; log state changes once each, not every retry.
+  let lastError = '';
+  client.on('error', (error: Error) => {
+    if (error.message !== lastError) onEvent({ type: 'error', message: error.message });
+    lastError = error.message;
+  });
+  client.on('ready', () => {
+    lastError = '';
+    onEvent({ type: 'ready' });
+  });
+  client.on('reconnecting', () => onEvent({ type: 'reconnecting' }));
+  return client;
+}

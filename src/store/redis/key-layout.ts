@@ -1,0 +1,69 @@
+// RedisStore's key names. Every key of one account carries the account id as a Cluster hash tag
+// (`raaga:{acct_1}:window`), so each admission script touches a single slot; lookups by key hash or voice id
+// live under their own tags and are only ever touched one key at a time. docs/operations.md documents the layout.
+
+/** Key prefixes are operator-chosen; braces or glob characters would break hash tags and the test cleanup SCAN. */
+export const KEY_PREFIX_PATTERN = /^[A-Za-z0-9:_.-]{1,64}$/;
+
+export const DEFAULT_KEY_PREFIX = 'raaga:';
+
+export interface AccountKeys {
+  /** Hash: id, plan, credits (the balance), createdAtMs. */
+  readonly account: string;
+  /** Sorted set: one member per counted admission, score = admission time (ms). */
+  readonly window: string;
+  /** Sorted set: member = slot holder id, score = lease expiry (ms). */
+  readonly leases: string;
+  /** Sorted set: member = reservation id, score = reservation expiry (ms). */
+  readonly reservations: string;
+  /** Hash: reservation id → reserved credits (same members as `reservations`). */
+  readonly reservedCredits: string;
+  /** Set: key hashes ever added to the account (the owner record under `keyHash()` is authoritative). */
+  readonly keyHashes: string;
+  /** Hash: custom voice id → voice JSON. */
+  readonly voices: string;
+  /** String: the account's telephony settings as JSON (Twilio credentials and call defaults). */
+  readonly telephony: string;
+}
+
+export class KeyLayout {
+  constructor(readonly prefix: string = DEFAULT_KEY_PREFIX) {
+    if (!KEY_PREFIX_PATTERN.test(prefix)) {
+      throw new Error(`Redis key prefix must be 1-64 of A-Z a-z 0-9 : _ . - (no braces), got ${JSON.stringify(prefix)}`);
+    }
+  }
+
+  forAccount(accountId: string): AccountKeys {
+    const base = `${this.prefix}{${accountId}}:`;
+    return {
+      account: `${base}account`,
+      window: `${base}window`,
+      leases: `${base}leases`,
+      reservations: `${base}reservations`,
+      reservedCredits: `${base}reserved-credits`,
+      keyHashes: `${base}key-hashes`,
+      voices: `${base}voices`,
+      telephony: `${base}telephony`,
+    };
+  }
+
+  /** Set of every account id (for `listAccounts`); touched alone, so its slot does not matter. */
+  get accountIds(): string {
+    return `${this.prefix}accounts`;
+  }
+
+  /** Hash: accountId, revoked (0/1). The authority on who owns a key and whether it still works. */
+  keyHash(keyHash: string): string {
+    return `${this.prefix}key:{${keyHash}}`;
+  }
+
+  /** Hash: accountId. Maps a `vc_` id to the account whose `voices` hash holds it. */
+  voiceOwner(voiceId: string): string {
+    return `${this.prefix}voice:{${voiceId}}`;
+  }
+
+  /** SCAN pattern matching every key of this layout (tests and operators clearing a prefix). */
+  get scanPattern(): string {
+    return `${this.prefix}*`;
+  }
+}

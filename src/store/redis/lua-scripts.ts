@@ -1,0 +1,211 @@
+// The Lua scripts RedisStore registers with `defineCommand`. Each one reads and writes the keys of ONE account
+// (or one lookup key), so it runs atomically on a single Cluster slot. Time comes from Redis `TIME` so instances
+// with skewed clocks agree; ARGV[1] may carry an explicit time instead, which only tests use (manual clock).
+// Scripts that move money or admit take a deadline (in Redis time): a command that reaches Redis after its client
+// gave up (Redis frozen, then resumed) does nothing, so a request answered 503 is never counted nor charged later.
+// Semantics mirror MemoryStore exactly (src/store/memory-store.ts + admission-state.ts).
+
+/** `now` in ms: ARGV[1] when given (tests), else the server clock. Scripts are replicated by effects (Redis ≥ 5). */
+const NOW = `
+local function server_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function now_ms(given)
+  if given ~= '' then return tonumber(given) end
+  return server_ms()
+end
+local function past(deadline)
+  return deadline ~= '' and server_ms() > tonumber(deadline)
+end`;
+
+/** Drops expired leases and reservations; the window is trimmed by the callers that count it. */
+const PRUNE = `
+local function prune_leases(key, now)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+end
+local function prune_reservations(zkey, hkey, now)
+  local expired = redis.call('ZRANGEBYSCORE', zkey, '-inf', now)
+  for i = 1, #expired do redis.call('HDEL', hkey, expired[i]) end
+  if #expired > 0 then redis.call('ZREMRANGEBYSCORE', zkey, '-inf', now) end
+end
+-- Keeps a sorted set only as long as its latest score (+ extra) is in the future: idle accounts leave nothing behind.
+local function expire_at_max(key, now, extra)
+  local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if top[2] then redis.call('PEXPIRE', key, math.max(1, tonumber(top[2]) + extra - now)) end
+end
+local function window_view(key, now, window)
+  local count = redis.call('ZCARD', key)
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local reset = now
+  if oldest[2] then reset = tonumber(oldest[2]) + window end
+  return count, reset
+end`;
+
+export const ADMIT_RESULT = {
+  ok: 0,
+  rateLimited: 1,
+  concurrency: 2,
+  insufficientCredits: 3,
+  noAccount: -1,
+  reservationLive: -2,
+  /** Reached Redis after its deadline: nothing done. */
+  expired: -3,
+} as const;
+
+/** SETTLE_LUA's reply when the account is missing, and when the deadline had passed. */
+export const SETTLE_NO_ACCOUNT = -1;
+export const SETTLE_EXPIRED = -2;
+
+/**
+ * Rate → slot → credits, recording nothing unless all pass.
+ * KEYS: account, window, leases, reservations, reservedCredits.
+ * ARGV: now, countRate (0|1), rpm limit, slot limit, window member, holder id ('' = none), lease ms,
+ *       reservation id ('' = none), reservation credits, reservation ttl ms, window ms, deadline ('' = none).
+ * Returns {code, now, windowCount, resetAtMs, a, b}: rate_limited a = retryAfterMs; concurrency a = inFlight;
+ * insufficient a = available, b = required.
+ */
+export const ADMIT_LUA = `${NOW}${PRUNE}
+if past(ARGV[12]) then return {${ADMIT_RESULT.expired}} end
+local now = now_ms(ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 0 then return {${ADMIT_RESULT.noAccount}} end
+local count_rate = ARGV[2] == '1'
+local rpm = tonumber(ARGV[3])
+local slots = tonumber(ARGV[4])
+local holder = ARGV[6]
+local resv_id = ARGV[8]
+local window = tonumber(ARGV[11])
+
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+prune_leases(KEYS[3], now)
+prune_reservations(KEYS[4], KEYS[5], now)
+local count, reset = window_view(KEYS[2], now, window)
+
+if count_rate and count >= rpm then
+  -- With a lowered limit the window may hold more than rpm entries: a place frees when entry count-rpm leaves.
+  local freeing = redis.call('ZRANGE', KEYS[2], count - rpm, count - rpm, 'WITHSCORES')
+  local at = now
+  if freeing[2] then at = tonumber(freeing[2]) end
+  return {${ADMIT_RESULT.rateLimited}, now, count, reset, math.max(1, at + window - now)}
+end
+
+if holder ~= '' and not redis.call('ZSCORE', KEYS[3], holder) then
+  local in_flight = redis.call('ZCARD', KEYS[3])
+  if in_flight >= slots then return {${ADMIT_RESULT.concurrency}, now, count, reset, in_flight} end
+end
+
+local need = tonumber(ARGV[9])
+if resv_id ~= '' then
+  if redis.call('HEXISTS', KEYS[5], resv_id) == 1 then return {${ADMIT_RESULT.reservationLive}} end
+  local available = tonumber(redis.call('HGET', KEYS[1], 'credits'))
+  local held = redis.call('HVALS', KEYS[5])
+  for i = 1, #held do available = available - tonumber(held[i]) end
+  if available < need then
+    return {${ADMIT_RESULT.insufficientCredits}, now, count, reset, math.max(0, available), need}
+  end
+end
+
+if count_rate then
+  redis.call('ZADD', KEYS[2], now, ARGV[5])
+  expire_at_max(KEYS[2], now, window)
+  count, reset = window_view(KEYS[2], now, window)
+end
+if holder ~= '' then
+  redis.call('ZADD', KEYS[3], now + tonumber(ARGV[7]), holder)
+  expire_at_max(KEYS[3], now, 0)
+end
+if resv_id ~= '' then
+  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[10]), resv_id)
+  redis.call('HSET', KEYS[5], resv_id, need)
+  expire_at_max(KEYS[4], now, 0)
+  redis.call('PEXPIRE', KEYS[5], redis.call('PTTL', KEYS[4]))
+end
+return {${ADMIT_RESULT.ok}, now, count, reset}`;
+
+/**
+ * The window without counting or writing. KEYS: window. ARGV: now, window ms. Returns {now, count, resetAtMs}.
+ */
+export const RATE_STATUS_LUA = `${NOW}
+local now = now_ms(ARGV[1])
+local cutoff = '(' .. (now - tonumber(ARGV[2]))
+local count = redis.call('ZCOUNT', KEYS[1], cutoff, '+inf')
+local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], cutoff, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+local reset = now
+if oldest[2] then reset = tonumber(oldest[2]) + tonumber(ARGV[2]) end
+return {now, count, reset}`;
+
+/** Extends a live lease. KEYS: leases. ARGV: now, holder id, lease ms. Returns 1, or 0 when the lease is gone. */
+export const RENEW_SLOT_LUA = `${NOW}${PRUNE}
+local now = now_ms(ARGV[1])
+prune_leases(KEYS[1], now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[3]), ARGV[2])
+expire_at_max(KEYS[1], now, 0)
+return 1`;
+
+/**
+ * Ends a reservation once: debits min(used, reserved, balance) and returns the rest. A settled, expired or unknown
+ * reservation changes nothing, so a retried settle never charges twice.
+ * KEYS: account, reservations, reservedCredits. ARGV: now, reservation id, used credits, deadline ('' = none).
+ * Returns the balance after settlement, or SETTLE_NO_ACCOUNT / SETTLE_EXPIRED.
+ */
+export const SETTLE_LUA = `${NOW}${PRUNE}
+if past(ARGV[4]) then return ${SETTLE_EXPIRED} end
+local now = now_ms(ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 0 then return ${SETTLE_NO_ACCOUNT} end
+prune_reservations(KEYS[2], KEYS[3], now)
+local balance = tonumber(redis.call('HGET', KEYS[1], 'credits'))
+local reserved = redis.call('HGET', KEYS[3], ARGV[2])
+if not reserved then return balance end
+redis.call('HDEL', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[2])
+local debit = math.min(tonumber(ARGV[3]), tonumber(reserved), balance)
+if debit > 0 then balance = redis.call('HINCRBY', KEYS[1], 'credits', -debit) end
+return balance`;
+
+/**
+ * Creates the account record unless it exists. KEYS: account. ARGV: now, id, plan, credits.
+ * Returns createdAtMs, or -1 when the id is taken.
+ */
+export const CREATE_ACCOUNT_LUA = `${NOW}
+local now = now_ms(ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+redis.call('HSET', KEYS[1], 'id', ARGV[2], 'plan', ARGV[3], 'credits', ARGV[4], 'createdAtMs', now)
+return now`;
+
+/**
+ * Changes an existing account only (never creates a partial record). KEYS: account.
+ * ARGV: 'plan', <plan> | 'credits', <amount to add>, deadline ('' = none).
+ * Returns the record as a flat field/value list, {} if missing, or {'expired'} past the deadline.
+ */
+export const UPDATE_ACCOUNT_LUA = `${NOW}
+if past(ARGV[3]) then return {'expired'} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+if ARGV[1] == 'plan' then redis.call('HSET', KEYS[1], 'plan', ARGV[2])
+else redis.call('HINCRBY', KEYS[1], 'credits', tonumber(ARGV[2])) end
+return redis.call('HGETALL', KEYS[1])`;
+
+/**
+ * Claims a lookup record (key hash or voice id) for an account: creates it with the given extra fields when new.
+ * KEYS: lookup. ARGV: accountId, field, value, ... Returns 1 when the account owns it (now or already), 0 if another does.
+ */
+export const CLAIM_LUA = `
+local owner = redis.call('HGET', KEYS[1], 'accountId')
+if not owner then
+  redis.call('HSET', KEYS[1], 'accountId', ARGV[1], unpack(ARGV, 2))
+  return 1
+end
+if owner == ARGV[1] then return 1 end
+return 0`;
+
+/** Marks a key hash revoked, for good. KEYS: key lookup. Returns 1, or 0 when no such key exists. */
+export const REVOKE_KEY_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'revoked', '1')
+return 1`;
+
+/** Stores a voice in its account's hash if the account exists. KEYS: account, voices. ARGV: id, json. */
+export const PUT_VOICE_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;

@@ -1,0 +1,27 @@
+// Argument checks shared by every Store implementation, so MemoryStore and RedisStore refuse exactly the same inputs.
+
+import type { CustomVoice } from './store.js';
+
+export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
+
+export function assertCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+}
+
+export function assertPositive(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+}
+
+export function assertKeyHash(keyHash: string): void {
+  if (!KEY_HASH_PATTERN.test(keyHash)) throw new Error('key hash must be 64 lowercase hex characters (SHA-256)');
+}
+
+export function assertCustomVoice(voice: CustomVoice): void {
+  if (!voice.id.startsWith('vc_')) throw new Error(`custom voice id must start with vc_: ${voice.id}`);
+  if (!(voice.pitchShiftSemitones >= -12 && voice.pitchShiftSemitones <= 12)) {
+    throw new RangeError('pitchShiftSemitones must be within -12..12');
+  }
+  if (!(voice.rateMultiplier >= 0.8 && voice.rateMultiplier <= 1.25)) {
+    throw new RangeError('rateMultiplier must be within 0.8..1.25');
+  }
+}

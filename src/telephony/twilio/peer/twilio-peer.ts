@@ -1,0 +1,350 @@
+// A simulated Twilio on one bidirectional Media Stream: connects to a Raaga media WebSocket (optionally signed),
+// sends connected/start, then the caller's 20 ms media frames in real time against a monotonic clock, DTMF and stop;
+// plays the server's audio out virtually (PlayoutBuffer), echoes marks and honours clear as Twilio does, and keeps a
+// timeline of it all. Used by `raaga call-sim` and by the telephony tests; it knows nothing of the server's insides.
+
+import { randomBytes } from 'node:crypto';
+import twilio from 'twilio';
+import WebSocket from 'ws';
+import { mulawToPcm16 } from '../../../audio/mulaw.js';
+import { encodeWav } from '../../../audio/wav.js';
+import { CallerTrack, FRAME_MS } from './caller-audio.js';
+import {
+  connectedMessage,
+  dtmfMessage,
+  markEchoMessage,
+  mediaMessage,
+  parseServerMessage,
+  type StartInfo,
+  startMessage,
+  stopMessage,
+} from './peer-messages.js';
+import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
+
+export type TimelineKind =
+  | 'connected'
+  | 'start'
+  | 'caller_speech'
+  | 'dtmf_sent'
+  | 'first_media_in'
+  | 'mark_received'
+  | 'mark_echoed'
+  | 'clear_received'
+  | 'bad_message'
+  | 'stop_sent'
+  | 'dropped'
+  | 'closed';
+
+export interface TimelineEvent {
+  /** ms since the socket opened (the stream's time zero), on the peer's monotonic clock. */
+  readonly atMs: number;
+  readonly kind: TimelineKind;
+  readonly detail?: string;
+}
+
+export interface TwilioPeerOptions {
+  /** The media WebSocket to dial, e.g. ws://127.0.0.1:8080/v1/telephony/twilio/media. */
+  readonly url: string;
+  /** Signs the upgrade with X-Twilio-Signature over `url` (the wss URL the server validates; defaults to the dialled URL). */
+  readonly signature?: { readonly authToken: string; readonly url?: string };
+  readonly streamSid?: string;
+  readonly callSid?: string;
+  readonly accountSid?: string;
+  readonly customParameters?: Readonly<Record<string, string>>;
+  /** The caller's audio; silence when absent. */
+  readonly caller?: CallerTrack;
+  /** Keys pressed at given times (ms since stream start). */
+  readonly dtmf?: readonly { readonly digit: string; readonly atMs: number }[];
+  /** Lateness forgiven before a late frame counts as an underrun; 0 = none (see PlayoutBuffer). */
+  readonly underrunToleranceMs?: number;
+  /** Monotonic milliseconds; performance.now by default. */
+  readonly now?: () => number;
+  readonly connectTimeoutMs?: number;
+}
+
+export interface PeerSummary {
+  readonly elapsedMs: number;
+  readonly framesSent: number;
+  readonly mediaReceived: number;
+  /** From the socket opening to the first media message in. */
+  readonly firstMediaInMs: number | undefined;
+  readonly marksReceived: number;
+  readonly marksEchoed: number;
+  /** Marks echoed because of a clear, not because their audio played. */
+  readonly marksEchoedByClear: number;
+  readonly clears: number;
+  /** First caller speech frame sent → first clear received after it. */
+  readonly bargeInMs: number | undefined;
+  readonly playout: PlayoutStats;
+  readonly badMessages: number;
+  readonly closeCode: number | undefined;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+function sid(prefix: string): string {
+  return prefix + randomBytes(16).toString('hex');
+}
+
+export class TwilioPeer {
+  readonly timeline: TimelineEvent[] = [];
+  readonly start: StartInfo;
+  /** Resolves with the close code when the socket closes, whoever closed it. */
+  readonly closed: Promise<number>;
+  private readonly playout: PlayoutBuffer;
+  private readonly caller: CallerTrack;
+  private readonly now: () => number;
+  private originMs = 0;
+  private sequence = 0;
+  private framesSent = 0;
+  private mediaReceived = 0;
+  private marksReceived = 0;
+  private marksEchoed = 0;
+  private marksEchoedByClear = 0;
+  private clears = 0;
+  private badMessages = 0;
+  private closeCode: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly pendingDtmf: { digit: string; atMs: number }[];
+  private readonly pendingOnsets: { atMs: number; label: string }[];
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    private readonly socket: WebSocket,
+    options: TwilioPeerOptions,
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.caller = options.caller ?? new CallerTrack();
+    this.playout = new PlayoutBuffer(options.underrunToleranceMs ?? 0);
+    this.pendingDtmf = [...(options.dtmf ?? [])].sort((a, b) => a.atMs - b.atMs);
+    this.pendingOnsets = this.caller.onsets();
+    this.start = {
+      streamSid: options.streamSid ?? sid('MZ'),
+      callSid: options.callSid ?? sid('CA'),
+      accountSid: options.accountSid ?? sid('AC'),
+      customParameters: options.customParameters ?? {},
+    };
+    this.closed = new Promise((resolve) => {
+      socket.once('close', (code) => {
+        this.closeCode = code;
+        this.halt();
+        this.record('closed', String(code));
+        resolve(code);
+      });
+    });
+    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onMessage(data, isBinary));
+  }
+
+  /** Dials the server, sends connected and start, and starts sending the caller's frames. Rejects if the upgrade fails. */
+  static async connect(options: TwilioPeerOptions): Promise<TwilioPeer> {
+    const headers: Record<string, string> = {};
+    if (options.signature) {
+      headers['X-Twilio-Signature'] = twilio.getExpectedTwilioSignature(options.signature.authToken, options.signature.url ?? options.url, {});
+    }
+    const socket = new WebSocket(options.url, { headers, handshakeTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', (error) => reject(new Error(`cannot open ${options.url}: ${error.message}`)));
+    });
+    socket.on('error', () => undefined);
+    const peer = new TwilioPeer(socket, options);
+    peer.begin();
+    return peer;
+  }
+
+  /** ms since the stream started. */
+  elapsedMs(): number {
+    return this.now() - this.originMs;
+  }
+
+  /** Presses a key now. */
+  sendDtmf(digit: string): void {
+    if (this.stopped) return;
+    this.send(dtmfMessage(++this.sequence, this.start.streamSid, digit));
+    this.record('dtmf_sent', digit);
+  }
+
+  /** Waits until `ms` after the stream started, or until the socket closes. */
+  async runUntil(ms: number): Promise<void> {
+    const remaining = ms - this.elapsedMs();
+    if (remaining <= 0 || this.closeCode !== undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, remaining)))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves with the first timeline event of `kind` (matching `detail` if given); rejects after `timeoutMs`. */
+  waitFor(kind: TimelineKind, timeoutMs: number, detail?: (detail: string | undefined) => boolean): Promise<TimelineEvent> {
+    const find = () => this.timeline.find((event) => event.kind === kind && (detail === undefined || detail(event.detail)));
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = find();
+        if (!found) return;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`no '${kind}' within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** Ends the stream as Twilio does when the call ends: `stop`, then a normal close. */
+  async stop(): Promise<void> {
+    if (this.stopped || this.closeCode !== undefined) return this.closed.then(() => undefined);
+    this.send(stopMessage(++this.sequence, this.start));
+    this.record('stop_sent');
+    this.halt();
+    this.socket.close(1000, 'stream stopped');
+    await this.closed;
+  }
+
+  /** Drops the connection without `stop` or a close handshake (a network failure). */
+  async drop(): Promise<void> {
+    if (this.closeCode !== undefined) return;
+    this.record('dropped');
+    this.halt();
+    this.socket.terminate();
+    await this.closed;
+  }
+
+  /** What the caller heard from time zero until now, as 8 kHz mu-law. */
+  heardMulaw(untilMs = this.elapsedMs()): Uint8Array {
+    return this.playout.heard(untilMs);
+  }
+
+  /** What the caller heard as a 16-bit 8 kHz WAV file. */
+  heardWav(untilMs = this.elapsedMs()): Uint8Array {
+    return encodeWav(mulawToPcm16(this.heardMulaw(untilMs)), 8000);
+  }
+
+  summary(): PeerSummary {
+    const firstMedia = this.timeline.find((e) => e.kind === 'first_media_in');
+    const speech = this.timeline.find((e) => e.kind === 'caller_speech');
+    const clear = speech && this.timeline.find((e) => e.kind === 'clear_received' && e.atMs >= speech.atMs);
+    return {
+      elapsedMs: this.elapsedMs(),
+      framesSent: this.framesSent,
+      mediaReceived: this.mediaReceived,
+      firstMediaInMs: firstMedia?.atMs,
+      marksReceived: this.marksReceived,
+      marksEchoed: this.marksEchoed,
+      marksEchoedByClear: this.marksEchoedByClear,
+      clears: this.clears,
+      bargeInMs: speech && clear ? clear.atMs - speech.atMs : undefined,
+      playout: this.playout.stats,
+      badMessages: this.badMessages,
+      closeCode: this.closeCode,
+    };
+  }
+
+  private begin(): void {
+    this.originMs = this.now();
+    this.send(connectedMessage());
+    this.record('connected');
+    this.send(startMessage(++this.sequence, this.start));
+    this.record('start', this.start.callSid);
+    this.schedule();
+  }
+
+  /** Sends every frame whose 20 ms have elapsed (frame n leaves at (n+1)*20 ms), due DTMF and due mark echoes. */
+  private tick(): void {
+    this.timer = undefined;
+    if (this.stopped) return;
+    const elapsed = this.elapsedMs();
+    while ((this.framesSent + 1) * FRAME_MS <= elapsed) {
+      const index = this.framesSent;
+      const frameStart = index * FRAME_MS;
+      this.send(mediaMessage(++this.sequence, this.start.streamSid, index + 1, frameStart, this.caller.frame(index)));
+      this.framesSent++;
+      while (this.pendingOnsets.length > 0 && this.pendingOnsets[0]!.atMs < frameStart + FRAME_MS) {
+        const onset = this.pendingOnsets.shift()!;
+        this.record('caller_speech', `${onset.label} (onset at ${onset.atMs.toFixed(0)} ms of audio)`);
+      }
+    }
+    while (this.pendingDtmf.length > 0 && this.pendingDtmf[0]!.atMs <= elapsed) this.sendDtmf(this.pendingDtmf.shift()!.digit);
+    this.echoDueMarks(elapsed);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.timer !== undefined) return;
+    const elapsed = this.elapsedMs();
+    let next = (this.framesSent + 1) * FRAME_MS;
+    const markDue = this.playout.nextMarkDueMs();
+    if (markDue !== undefined) next = Math.min(next, markDue);
+    const dtmfDue = this.pendingDtmf[0]?.atMs;
+    if (dtmfDue !== undefined) next = Math.min(next, dtmfDue);
+    this.timer = setTimeout(() => this.tick(), Math.max(0, next - elapsed));
+  }
+
+  private echoDueMarks(elapsed: number): void {
+    for (const name of this.playout.dueMarks(elapsed)) this.echo(name, false);
+  }
+
+  private echo(name: string, byClear: boolean): void {
+    if (this.stopped) return;
+    this.send(markEchoMessage(++this.sequence, this.start.streamSid, name));
+    this.marksEchoed++;
+    if (byClear) this.marksEchoedByClear++;
+    this.record('mark_echoed', byClear ? `${name} (cleared)` : name);
+  }
+
+  private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+    const elapsed = this.elapsedMs();
+    if (isBinary) {
+      // Twilio answers binary frames with error 31950 and ignores them.
+      this.badMessages++;
+      this.record('bad_message', 'binary frame');
+      return;
+    }
+    const message = parseServerMessage(data.toString());
+    switch (message.event) {
+      case 'media':
+        if (this.mediaReceived++ === 0) this.record('first_media_in');
+        this.playout.media(message.payload, elapsed);
+        break;
+      case 'mark':
+        this.marksReceived++;
+        this.record('mark_received', message.name);
+        if (this.playout.mark(message.name, elapsed)) this.echo(message.name, false);
+        break;
+      case 'clear':
+        this.clears++;
+        this.record('clear_received');
+        this.echoDueMarks(elapsed);
+        for (const name of this.playout.clear(elapsed)) this.echo(name, true);
+        break;
+      case 'other':
+        this.badMessages++;
+        this.record('bad_message', message.reason);
+        break;
+    }
+    // A new mark may fall due before the next frame: re-arm the timer for it.
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.schedule();
+  }
+
+  private send(message: object): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  private halt(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private record(kind: TimelineKind, detail?: string): void {
+    this.timeline.push(detail === undefined ? { atMs: this.elapsedMs(), kind } : { atMs: this.elapsedMs(), kind, detail });
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

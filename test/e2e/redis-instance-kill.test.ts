@@ -1,0 +1,138 @@
+// An instance killed with SIGKILL mid-stream (a real server process on a shared Redis): its concurrency slot comes
+// back within the lease time and its credit reservation is released by expiry, never charged.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
+import { RedisStore } from '../../src/store/redis-store.js';
+import { PLAN_LIMITS } from '../../src/store/store.js';
+import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
+import { authHeaders } from '../helpers/test-server.js';
+
+const redis = await useTestRedis('instance killed mid-request');
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const SLOT_LEASE_MS = 2000;
+const RESERVATION_TTL_MS = 4000;
+/** Poll step and scheduling slack on top of the lease and TTL. */
+const SLACK_MS = 600;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!redis.url)('an instance killed mid-request', () => {
+  const url = redis.url ?? '';
+  const keyPrefix = uniquePrefix('kill');
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await deleteKeys(url, keyPrefix);
+  });
+
+  it('frees its slot within the lease time and releases its reservation by expiry', async () => {
+    const store = await RedisStore.connect({ url, keyPrefix });
+    cleanups.push(() => store.close());
+    const opening = 5000;
+    const account = await store.createAccount({ plan: 'free', credits: opening });
+    const key = generateApiKey();
+    await store.addKeyHash(account.id, hashApiKey(key));
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'raaga-kill-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const server = await startServer({
+      REDIS_URL: url,
+      REDIS_KEY_PREFIX: keyPrefix,
+      SLOT_LEASE_MS: String(SLOT_LEASE_MS),
+      RESERVATION_TTL_MS: String(RESERVATION_TTL_MS),
+      RAAGA_DATA_DIR: dataDir,
+    });
+    cleanups.push(server.stop);
+
+    const text = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(30);
+    const admittedAt = Date.now();
+    await firstBytes(server.url, key, text);
+    const probe = { accountId: account.id, limits: PLAN_LIMITS.free, countRate: false } as const;
+    // The dead instance holds the only slot and the text's credits.
+    expect(await store.admit({ ...probe, slotHolderId: 'probe-before' })).toMatchObject({ ok: false, reason: 'concurrency', inFlight: 1 });
+    expect(await store.admit({ ...probe, reservation: { id: 'all-before', credits: opening, ttlMs: 1000 } })).toMatchObject({
+      ok: false,
+      reason: 'insufficient_credits',
+      available: opening - [...text].length,
+    });
+
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const killedAt = Date.now();
+
+    let slotBackAt = 0;
+    for (let i = 0; !slotBackAt && Date.now() - killedAt < SLOT_LEASE_MS + SLACK_MS * 2; i++) {
+      if ((await store.admit({ ...probe, slotHolderId: `probe-${i}`, slotLeaseMs: 60_000 })).ok) slotBackAt = Date.now();
+      else await sleep(100);
+    }
+    expect(slotBackAt).toBeGreaterThan(0);
+    expect(slotBackAt - killedAt).toBeLessThanOrEqual(SLOT_LEASE_MS + SLACK_MS);
+
+    let creditsBackAt = 0;
+    for (let i = 0; !creditsBackAt && Date.now() - admittedAt < RESERVATION_TTL_MS + SLACK_MS * 3; i++) {
+      if ((await store.admit({ ...probe, reservation: { id: `all-${i}`, credits: opening, ttlMs: 1000 } })).ok) creditsBackAt = Date.now();
+      else await sleep(100);
+    }
+    expect(creditsBackAt).toBeGreaterThan(0);
+    expect(creditsBackAt - admittedAt).toBeLessThanOrEqual(RESERVATION_TTL_MS + SLACK_MS);
+    // Never settled, so never charged.
+    expect((await store.getAccount(account.id))?.credits).toBe(opening);
+  });
+});
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly exited: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `node --import tsx src/main.ts`, the way operators run it, with only the environment given here. */
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 25_000);
+    child.stdout!.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', () => reject(new Error(`server exited:\n${out}`)));
+  });
+  return { child, url, exited, stop };
+}
+
+/** Starts a stream and resolves once its first audio bytes arrived (the request is then mid-flight). */
+function firstBytes(base: string, key: string, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(`${base}/v1/tts/stream`);
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: authHeaders(key) }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+      res.once('data', () => resolve());
+      res.on('error', () => undefined);
+      res.resume();
+    });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify({ model_id: 'raaga-v1', voice: 'aarav', language: 'hi-IN', text, output_format: 'pcm' }));
+  });
+}

@@ -1,0 +1,59 @@
+// A Clock whose time moves only when a test says so: idle timeouts and stall limits without real waiting.
+
+import type { Clock, ClockTimer } from '../../src/session/clock.js';
+
+interface Pending {
+  readonly atMs: number;
+  readonly seq: number;
+  readonly callback: () => void;
+}
+
+export class FakeClock implements Clock {
+  #nowMs: number;
+  #seq = 0;
+  readonly #timers = new Map<ClockTimer, Pending>();
+
+  constructor(startMs = 1_700_000_000_000) {
+    this.#nowMs = startMs;
+  }
+
+  now(): number {
+    return this.#nowMs;
+  }
+
+  setTimeout(callback: () => void, ms: number): ClockTimer {
+    const timer = { __clockTimer: true } as ClockTimer;
+    this.#timers.set(timer, { atMs: this.#nowMs + Math.max(0, ms), seq: this.#seq++, callback });
+    return timer;
+  }
+
+  clearTimeout(timer: ClockTimer): void {
+    this.#timers.delete(timer);
+  }
+
+  get pendingTimers(): number {
+    return this.#timers.size;
+  }
+
+  /** Moves time forward, firing due timers in order (also ones they schedule) and letting promises settle. */
+  async advance(ms: number): Promise<void> {
+    const targetMs = this.#nowMs + ms;
+    for (;;) {
+      const next = [...this.#timers.entries()]
+        .filter(([, pending]) => pending.atMs <= targetMs)
+        .sort(([, a], [, b]) => a.atMs - b.atMs || a.seq - b.seq)[0];
+      if (!next) break;
+      this.#timers.delete(next[0]);
+      this.#nowMs = next[1].atMs;
+      next[1].callback();
+      await settle();
+    }
+    this.#nowMs = targetMs;
+    await settle();
+  }
+}
+
+/** Lets pending promise chains (and I/O callbacks already due) run. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,86 @@
+// 2000 concurrent admission attempts through two instances' Admission + RedisStore (separate connections) against
+// one Growth account (300 rpm, 10 slots): exactly 300 admitted, never more than 10 in flight, balance exact.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { Admission, AdmissionRefusedError } from '../../../src/core/admission.js';
+import { RedisStore } from '../../../src/store/redis-store.js';
+import { deleteKeys, rawClient, uniquePrefix, useTestRedis } from '../../helpers/redis-server.js';
+
+const redis = await useTestRedis('admission under load on Redis');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!redis.url)('admission across two instances on one Redis', () => {
+  const url = redis.url ?? '';
+  const keyPrefix = uniquePrefix('load');
+  const stores: RedisStore[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await deleteKeys(url, keyPrefix);
+  });
+
+  it('2000 attempts: exactly 300 admitted, ≤ 10 in flight at any time, balance exact to the character', async () => {
+    stores.push(await RedisStore.connect({ url, keyPrefix }), await RedisStore.connect({ url, keyPrefix }));
+    const instances = stores.map((store) => new Admission(store, { slotLeaseMs: 10_000, reservationTtlMs: 60_000 }));
+    const opening = 1_000_000;
+    const account = await stores[0]!.createAccount({ plan: 'growth', credits: opening });
+    const textLength = 37;
+
+    // Redis' own view of the slots, sampled while the load runs.
+    const raw = await rawClient(url);
+    let sampling = true;
+    let maxLeases = 0;
+    const sampler = (async () => {
+      while (sampling) {
+        maxLeases = Math.max(maxLeases, await raw.zcard(`${keyPrefix}{${account.id}}:leases`));
+        await sleep(1);
+      }
+    })();
+
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let admitted = 0;
+    let rateLimited = 0;
+    let charged = 0;
+    await Promise.all(
+      Array.from({ length: 2000 }, async (_, i) => {
+        const admission = instances[i % 2]!;
+        // A concurrency refusal is not counted, so the client retries it (with backoff, as clients should);
+        // a rate refusal ends the attempt.
+        for (let tries = 0; ; tries++) {
+          try {
+            const ticket = await admission.admit({ account, countRate: true, takeSlot: true, credits: textLength });
+            admitted++;
+            inFlight++;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            await sleep(i % 4);
+            const used = textLength - (i % 7);
+            charged += used;
+            inFlight--; // before release: the store holds the slot at least as long as we count it
+            await ticket.finish(used);
+            return;
+          } catch (error) {
+            if (!(error instanceof AdmissionRefusedError)) throw error;
+            if (error.code === 'rate_limit_exceeded') {
+              rateLimited++;
+              return;
+            }
+            expect(error.code).toBe('concurrency_limit_exceeded');
+            await sleep(Math.random() * Math.min(200, 5 * 2 ** tries));
+          }
+        }
+      }),
+    );
+    sampling = false;
+    await sampler;
+    raw.disconnect();
+
+    expect(admitted).toBe(300);
+    expect(rateLimited).toBe(1700);
+    expect(maxInFlight).toBeLessThanOrEqual(10);
+    expect(maxInFlight).toBeGreaterThanOrEqual(5); // the slots really were contended
+    expect(maxLeases).toBeLessThanOrEqual(10);
+    const status = await instances[1]!.rateStatus(account);
+    expect(status.remaining).toBe(0);
+    expect((await stores[1]!.getAccount(account.id))?.credits).toBe(opening - charged);
+  });
+});

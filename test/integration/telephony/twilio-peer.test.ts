@@ -1,0 +1,290 @@
+// The simulated Twilio peer against a tiny local WebSocket server on port 0 that plays a scripted Raaga: the peer's
+// opening, 20 ms framing, signature, DTMF and stop; real-time playout with mark echoes, clear, underruns; abrupt drops;
+// and the voice webhook round trip. The bridge's own tests use this peer against the real server.
+
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import twilio from 'twilio';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { parseWav } from '../../../src/audio/wav.js';
+import { CallerTrack } from '../../../src/telephony/twilio/peer/caller-audio.js';
+import { TwilioPeer } from '../../../src/telephony/twilio/peer/twilio-peer.js';
+import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../../src/telephony/twilio/peer/voice-webhook.js';
+
+type Json = Record<string, any>;
+
+interface Connection {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+  /** Every message from the peer with its arrival time (performance.now). */
+  readonly received: { readonly atMs: number; readonly message: Json }[];
+  readonly closed: Promise<number>;
+  next(event: string, timeoutMs?: number): Promise<{ atMs: number; message: Json }>;
+  sendAudio(ms: number, byte?: number): void;
+  send(message: Json): void;
+}
+
+const servers: { close(): void }[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A WebSocket server on port 0; `onConnection` scripts one call. */
+async function scriptedServer(onConnection: (connection: Connection) => void | Promise<void>, verify?: (request: IncomingMessage) => boolean) {
+  const wss = new WebSocketServer({
+    port: 0,
+    host: '127.0.0.1',
+    ...(verify ? { verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, code?: number) => void) => done(verify(info.req), 403) } : {}),
+  });
+  await once(wss, 'listening');
+  servers.push(wss);
+  const connections: Connection[] = [];
+  wss.on('connection', (socket, request) => {
+    const received: Connection['received'][number][] = [];
+    const waiters = new Set<() => void>();
+    const cursors = new Map<string, number>();
+    socket.on('message', (data) => {
+      received.push({ atMs: performance.now(), message: JSON.parse(data.toString()) as Json });
+      for (const waiter of [...waiters]) waiter();
+    });
+    const connection: Connection = {
+      socket,
+      request,
+      received,
+      closed: new Promise((resolve) => socket.once('close', (code) => resolve(code))),
+      next(event, timeoutMs = 3000) {
+        // Each call consumes the next message of that event not yet returned.
+        const index = cursors.get(event) ?? 0;
+        cursors.set(event, index + 1);
+        return new Promise((resolve, reject) => {
+          const check = () => {
+            const hit = received.filter((r) => r.message.event === event)[index];
+            if (hit) {
+              waiters.delete(check);
+              clearTimeout(timer);
+              resolve(hit);
+            }
+          };
+          const timer = setTimeout(() => reject(new Error(`no ${event} #${index + 1}`)), timeoutMs);
+          waiters.add(check);
+          check();
+        });
+      },
+      sendAudio(ms, byte = 0x10) {
+        for (let sent = 0; sent < ms; sent += 20) {
+          connection.send({ event: 'media', streamSid: 'MZ', media: { payload: Buffer.alloc(160, byte).toString('base64') } });
+        }
+      },
+      send(message) {
+        socket.send(JSON.stringify(message));
+      },
+    };
+    connections.push(connection);
+    // A script that fails shows up as the assertion that waits on it; keep it from being an unhandled rejection.
+    Promise.resolve(onConnection(connection)).catch(() => undefined);
+  });
+  const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v1/telephony/twilio/media`;
+  return { url, connections };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('TwilioPeer', () => {
+  it('opens like Twilio (signed), then sends 20 ms media frames in real time and stop', async () => {
+    const authToken = 'test-auth-token';
+    const publicUrl = 'wss://raaga.example/v1/telephony/twilio/media';
+    const server = await scriptedServer(() => undefined);
+    const clip = new Uint8Array(400).fill(0x05);
+    const peer = await TwilioPeer.connect({
+      url: server.url,
+      signature: { authToken, url: publicUrl },
+      customParameters: { voice: 'meera', language: 'hi-IN' },
+      caller: new CallerTrack([{ atMs: 300, mulaw: clip, label: 'hello' }]),
+    });
+    await peer.runUntil(1000);
+    await peer.stop();
+    const connection = server.connections[0]!;
+    const signature = connection.request.headers['x-twilio-signature'];
+    expect(typeof signature).toBe('string');
+    expect(twilio.validateRequest(authToken, signature as string, publicUrl, {})).toBe(true);
+
+    const messages = connection.received.map((r) => r.message);
+    expect(messages[0]).toEqual({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    expect(messages[1]).toEqual({
+      event: 'start',
+      sequenceNumber: '1',
+      streamSid: peer.start.streamSid,
+      start: {
+        accountSid: peer.start.accountSid,
+        streamSid: peer.start.streamSid,
+        callSid: peer.start.callSid,
+        tracks: ['inbound'],
+        customParameters: { voice: 'meera', language: 'hi-IN' },
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+      },
+    });
+    expect(peer.start.callSid).toMatch(/^CA[0-9a-f]{32}$/);
+    const media = connection.received.filter((r) => r.message.event === 'media');
+    expect(media.length).toBeGreaterThanOrEqual(47);
+    expect(media.length).toBeLessThanOrEqual(51);
+    media.forEach(({ message }, i) => {
+      expect(message.sequenceNumber).toBe(String(i + 2));
+      expect(message.media).toMatchObject({ track: 'inbound', chunk: String(i + 1), timestamp: String(i * 20) });
+      expect(Buffer.from(message.media.payload, 'base64').length).toBe(160);
+    });
+    // Real time: frame n leaves ~ (n+1)*20 ms after the first; no burst, no drift.
+    const spanMs = media.at(-1)!.atMs - media[0]!.atMs;
+    expect(spanMs).toBeGreaterThan((media.length - 1) * 20 - 30);
+    expect(spanMs).toBeLessThan((media.length - 1) * 20 + 60);
+    // The clip (300-350 ms) sits in frames 15-17.
+    const payload = (i: number) => Buffer.from(media[i]!.message.media.payload, 'base64');
+    expect([...payload(14)].every((b) => b === 0xff)).toBe(true);
+    expect([...payload(15)].every((b) => b === 0x05)).toBe(true);
+    expect(payload(17).subarray(0, 80).every((b) => b === 0x05)).toBe(true);
+    expect(messages.at(-1)).toMatchObject({ event: 'stop', streamSid: peer.start.streamSid, stop: { callSid: peer.start.callSid } });
+    expect(await connection.closed).toBe(1000);
+    expect(peer.timeline.map((e) => e.kind)).toEqual(['connected', 'start', 'caller_speech', 'stop_sent', 'closed']);
+  });
+
+  it('plays received audio at real time and echoes each mark once the audio before it has played', async () => {
+    const echoes: { name: string; afterMs: number }[] = [];
+    const server = await scriptedServer(async (c) => {
+      await c.next('start');
+      const sentAt = performance.now();
+      c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'nothing-buffered' } });
+      c.sendAudio(300);
+      c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'after-300' } });
+      for (let i = 0; i < 2; i++) {
+        const echo = await c.next('mark');
+        echoes.push({ name: echo.message.mark.name, afterMs: echo.atMs - sentAt });
+      }
+    });
+    const peer = await TwilioPeer.connect({ url: server.url });
+    await peer.runUntil(600);
+    await peer.stop();
+    expect(echoes[0]!.name).toBe('nothing-buffered');
+    expect(echoes[0]!.afterMs).toBeLessThan(60);
+    expect(echoes[1]!.name).toBe('after-300');
+    expect(echoes[1]!.afterMs).toBeGreaterThan(280);
+    expect(echoes[1]!.afterMs).toBeLessThan(400);
+    const summary = peer.summary();
+    expect(summary).toMatchObject({ mediaReceived: 15, marksReceived: 2, marksEchoed: 2, marksEchoedByClear: 0, clears: 0 });
+    expect(summary.playout).toMatchObject({ receivedMs: 300, clearedMs: 0, underruns: 0 });
+    // What the caller heard: 300 ms of the server's audio, then silence.
+    const heard = parseWav(peer.heardWav(600));
+    expect(heard.sampleRateHz).toBe(8000);
+    const firstInMs = summary.firstMediaInMs!;
+    const at = (ms: number) => heard.samples[Math.round(ms * 8)]!;
+    expect(at(firstInMs + 150)).not.toBe(0);
+    expect(at(firstInMs + 320)).toBe(0);
+  });
+
+  it('on clear drops what has not played and echoes every pending mark at once', async () => {
+    let clearSentAt = 0;
+    const echoes: { name: string; atMs: number }[] = [];
+    const server = await scriptedServer(async (c) => {
+      await c.next('start');
+      c.sendAudio(2000, 0x20);
+      c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'a' } });
+      c.sendAudio(1000, 0x30);
+      c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'b' } });
+      await sleep(300);
+      clearSentAt = performance.now();
+      c.send({ event: 'clear', streamSid: 'MZ' });
+      for (let i = 0; i < 2; i++) {
+        const echo = await c.next('mark');
+        echoes.push({ name: echo.message.mark.name, atMs: echo.atMs });
+      }
+      c.sendAudio(200, 0x40);
+      c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'c' } });
+      const echo = await c.next('mark');
+      echoes.push({ name: echo.message.mark.name, atMs: echo.atMs });
+    });
+    const peer = await TwilioPeer.connect({ url: server.url });
+    await peer.waitFor('mark_echoed', 3000, (detail) => detail === 'c');
+    await peer.stop();
+    expect(echoes.map((e) => e.name)).toEqual(['a', 'b', 'c']);
+    expect(echoes[0]!.atMs - clearSentAt).toBeLessThan(60);
+    expect(echoes[1]!.atMs - clearSentAt).toBeLessThan(60);
+    expect(echoes[2]!.atMs - clearSentAt).toBeGreaterThan(180);
+    const summary = peer.summary();
+    expect(summary).toMatchObject({ clears: 1, marksEchoedByClear: 2, marksEchoed: 3 });
+    expect(summary.playout.clearedMs).toBeGreaterThan(2550);
+    expect(summary.playout.clearedMs).toBeLessThan(2800);
+    expect(summary.playout.underruns).toBe(0);
+    const kinds = peer.timeline.map((e) => e.kind);
+    expect(kinds.indexOf('clear_received')).toBeLessThan(kinds.indexOf('mark_echoed'));
+  });
+
+  it('counts underruns when the server falls behind real time', async () => {
+    const server = await scriptedServer(async (c) => {
+      await c.next('start');
+      for (let i = 0; i < 10; i++) {
+        c.sendAudio(20);
+        await sleep(45);
+      }
+      c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'end' } });
+    });
+    const peer = await TwilioPeer.connect({ url: server.url });
+    await peer.waitFor('mark_echoed', 3000);
+    await peer.stop();
+    expect(peer.summary().playout.underruns).toBeGreaterThanOrEqual(8);
+    expect(peer.summary().playout.maxLateMs).toBeGreaterThan(15);
+  });
+
+  it('sends DTMF at its time and can drop the socket without stop', async () => {
+    const server = await scriptedServer(() => undefined);
+    const peer = await TwilioPeer.connect({ url: server.url, dtmf: [{ digit: '5', atMs: 100 }] });
+    const connection = server.connections[0]!;
+    const dtmf = await connection.next('dtmf');
+    expect(dtmf.message).toMatchObject({ event: 'dtmf', streamSid: peer.start.streamSid, dtmf: { track: 'inbound_track', digit: '5' } });
+    expect(Number(dtmf.message.sequenceNumber)).toBeGreaterThan(1);
+    await peer.drop();
+    expect(await connection.closed).toBe(1006);
+    expect(connection.received.some((r) => r.message.event === 'stop')).toBe(false);
+    expect(peer.timeline.map((e) => e.kind)).toContain('dropped');
+  });
+
+  it('fails to connect when the server refuses the upgrade', async () => {
+    const server = await scriptedServer(() => undefined, () => false);
+    await expect(TwilioPeer.connect({ url: server.url })).rejects.toThrow(/403/);
+  });
+});
+
+describe('fetchStreamInstruction', () => {
+  it('posts the webhook form-encoded and signed, and reads the stream it is told to open', async () => {
+    const authToken = 'webhook-token';
+    const publicUrl = `https://raaga.example${VOICE_WEBHOOK_PATH}`;
+    const seen: { signatureOk: boolean; params: Record<string, string> }[] = [];
+    const http: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const params = Object.fromEntries(new URLSearchParams(body));
+        const signatureOk = twilio.validateRequest(authToken, String(req.headers['x-twilio-signature']), publicUrl, params);
+        seen.push({ signatureOk, params });
+        if (!signatureOk) {
+          res.writeHead(403).end('bad signature');
+          return;
+        }
+        const twiml = new twilio.twiml.VoiceResponse();
+        twiml.connect().stream({ url: 'wss://raaga.example/v1/telephony/twilio/media' }).parameter({ name: 'token', value: `t-${params.CallSid}` });
+        res.writeHead(200, { 'content-type': 'text/xml' }).end(twiml.toString());
+      });
+    });
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    servers.push(http);
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WEBHOOK_PATH}`;
+
+    const instruction = await fetchStreamInstruction({ url, authToken, signedUrl: publicUrl, params: { From: '+911234567890' } });
+    expect(seen[0]?.signatureOk).toBe(true);
+    expect(seen[0]?.params).toMatchObject({ From: '+911234567890', Direction: 'inbound', CallStatus: 'ringing' });
+    expect(instruction.streamUrl).toBe('wss://raaga.example/v1/telephony/twilio/media');
+    expect(instruction.parameters).toEqual({ token: `t-${instruction.params.CallSid}` });
+
+    await expect(fetchStreamInstruction({ url, authToken: 'wrong', signedUrl: publicUrl })).rejects.toThrow(/403/);
+  });
+});

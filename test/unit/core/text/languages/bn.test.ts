@@ -1,0 +1,67 @@
+// Bengali (bn-IN). Sources, cited per group:
+// [CLDR] CLDR common/rbnf/bn.xml (%spellout-cardinal with joined hundreds `<<শো`, %spellout-ordinal, x.x and -x).
+// [CLDR-cal] CLDR 48 bn gregorian month names and dayPeriods (abbreviated: ভোর, সকাল, দুপুর, বিকাল, সন্ধ্যা,
+//   রাত্রি) with bn dayPeriodRules, as served by Node's ICU.
+// [Thompson] H.-R. Thompson, Bengali: A Comprehensive Grammar (Routledge 2010): the clock classifier -টা and
+//   বেজে … মিনিট, years in hundreds (উনিশশো), টাকা and পয়সা, থেকে, শতাংশ.
+// [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
+
+import { describeTable } from './table.js';
+
+describeTable('bn-IN', [
+  // Cardinals [CLDR].
+  ['0', 'শূন্য'],
+  ['15', 'পনেরো'],
+  ['21', 'একুশ'],
+  ['45', 'পঁয়তাল্লিশ'],
+  ['99', 'নিরানব্বই'],
+  ['100', 'একশো'],
+  ['101', 'একশো এক'],
+  ['250', 'দুইশো পঞ্চাশ'],
+  ['1234', 'এক হাজার দুইশো চৌত্রিশ'],
+  ['1,25,000', 'এক লাখ পঁচিশ হাজার'],
+  ['125000', 'এক লাখ পঁচিশ হাজার'],
+  ['12,34,56,789', 'বারো কোটি চৌত্রিশ লাখ ছাপান্ন হাজার সাতশো উননব্বই'],
+  ['1,00,00,000', 'এক কোটি'],
+  // Indian digits [CLDR].
+  ['১২৩', 'একশো তেইশ'],
+  // Decimals, negatives, ranges, percentages [CLDR; থেকে, শতাংশ: Thompson].
+  ['3.14', 'তিন দশমিক এক চার'],
+  ['-25', 'ঋণ পঁচিশ'],
+  ['10-15', 'দশ থেকে পনেরো'],
+  ['50%', 'পঞ্চাশ শতাংশ'],
+  // Ordinals [CLDR %spellout-ordinal: Sanskrit forms to 10, then -তম].
+  ['১ম', 'প্রথম'],
+  ['৪র্থ', 'চতুর্থ'],
+  ['11th', 'এগারোতম'],
+  // Money: টাকা then পয়সা [CLDR numbers; Thompson].
+  ['₹1,250.50', 'এক হাজার দুইশো পঞ্চাশ টাকা পঞ্চাশ পয়সা'],
+  ['Rs. 500', 'পাঁচশো টাকা'],
+  ['INR 2 lakh', 'দুই লাখ টাকা'],
+  ['500/-', 'পাঁচশো টাকা'],
+  ['₹1', 'এক টাকা'],
+  ['₹0.75', 'পঁচাত্তর পয়সা'],
+  // Dates [CLDR-cal months; Thompson years in hundreds].
+  ['21/11/2026', 'একুশ নভেম্বর দুই হাজার ছাব্বিশ'],
+  ['21-11-2026', 'একুশ নভেম্বর দুই হাজার ছাব্বিশ'],
+  ['21 Nov 2026', 'একুশ নভেম্বর দুই হাজার ছাব্বিশ'],
+  ['2026-11-21', 'একুশ নভেম্বর দুই হাজার ছাব্বিশ'],
+  ['15/08/1947', 'পনেরো আগস্ট উনিশশো সাতচল্লিশ'],
+  // Times [Thompson -টা, বেজে; CLDR-cal day periods].
+  ['10:30', 'দশটা বেজে ত্রিশ মিনিট'],
+  ['10:30 AM', 'সকাল দশটা বেজে ত্রিশ মিনিট'],
+  ['5 PM', 'বিকাল পাঁচটা'],
+  ['7:05 PM', 'সন্ধ্যা সাতটা বেজে পাঁচ মিনিট'],
+  ['12:00 PM', 'দুপুর বারোটা'],
+  // Phone numbers [TRAI; Raaga grouping].
+  ['+91 98765 43210', 'প্লাস নয় এক, নয় আট সাত ছয় পাঁচ, চার তিন দুই এক শূন্য'],
+  ['9876543210', 'নয় আট সাত ছয় পাঁচ, চার তিন দুই এক শূন্য'],
+  // OTPs and PINs [Raaga grouping; CLDR digit names].
+  ['আপনার ওটিপি 482913', 'আপনার ওটিপি চার আট দুই, নয় এক তিন'],
+  ['PIN 4821', 'PIN চার আট দুই এক'],
+  // Abbreviations, units, symbols, addresses.
+  ['Dr. Sen', 'ডক্টর Sen'],
+  ['10 kg', 'দশ কিলোগ্রাম'],
+  ['A & B', 'A এবং B'],
+  ['help@raaga.in', 'help অ্যাট raaga ডট in'],
+]);

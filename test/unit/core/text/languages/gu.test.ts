@@ -1,0 +1,68 @@
+// Gujarati (gu-IN). Sources, cited per group:
+// [CLDR] CLDR 48 common/rbnf/gu.xml (%spellout-cardinal with `N સો` hundreds, %spellout-ordinal-*, x.x and -x).
+//   Two CLDR slips are fixed and pinned here: crore is spelt કરોડ઼ (stray nukta) and feminine 1st પેહલી.
+// [CLDR-cal] CLDR 48 gu gregorian month names and dayPeriods (સવારે, બપોરે, સાંજે, રાત્રે) with gu dayPeriodRules.
+// [Cardona] G. Cardona & B. Suthar, "Gujarati", in The Indo-Aryan Languages (Routledge 2003): વાગ્યે / વાગીને,
+//   રૂપિયો/રૂપિયા, પૈસો/પૈસા, ટકા, થી.
+// [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
+
+import { describeTable } from './table.js';
+
+describeTable('gu-IN', [
+  // Cardinals [CLDR].
+  ['0', 'શૂન્ય'],
+  ['15', 'પંદર'],
+  ['21', 'એકવીસ'],
+  ['45', 'પિસ્તાલીસ'],
+  ['99', 'નવ્વાણું'],
+  ['100', 'એક સો'],
+  ['101', 'એક સો એક'],
+  ['250', 'બે સો પચાસ'],
+  ['1234', 'એક હજાર બે સો ચોત્રીસ'],
+  ['1,25,000', 'એક લાખ પચ્ચીસ હજાર'],
+  ['125000', 'એક લાખ પચ્ચીસ હજાર'],
+  // Crore without CLDR's stray nukta (કરોડ઼ → કરોડ).
+  ['12,34,56,789', 'બાર કરોડ ચોત્રીસ લાખ છપ્પન હજાર સાત સો નેવ્યાસી'],
+  ['1,00,00,000', 'એક કરોડ'],
+  // Indian digits [CLDR].
+  ['૧૨૩', 'એક સો તેવીસ'],
+  // Decimals, negatives, ranges, percentages [CLDR; થી, ટકા: Cardona].
+  ['3.14', 'ત્રણ દશાંશ એક ચાર'],
+  ['-25', 'નકારાત્મક પચ્ચીસ'],
+  ['10-15', 'દસ થી પંદર'],
+  ['50%', 'પચાસ ટકા'],
+  // Ordinals [CLDR masculine -મું, feminine -મી; પહેલી for CLDR's પેહલી].
+  ['2જું', 'બીજું'],
+  ['1લી', 'પહેલી'],
+  ['7મું', 'સાતમું'],
+  // Money [CLDR numbers; Cardona nouns].
+  ['₹1,250.50', 'એક હજાર બે સો પચાસ રૂપિયા પચાસ પૈસા'],
+  ['Rs. 500', 'પાંચ સો રૂપિયા'],
+  ['INR 2 lakh', 'બે લાખ રૂપિયા'],
+  ['500/-', 'પાંચ સો રૂપિયા'],
+  ['₹1', 'એક રૂપિયો'],
+  ['₹0.75', 'પંચોતેર પૈસા'],
+  // Dates [CLDR-cal months; years in hundreds as Gujarati reads them].
+  ['21/11/2026', 'એકવીસ નવેમ્બર બે હજાર છવીસ'],
+  ['21-11-2026', 'એકવીસ નવેમ્બર બે હજાર છવીસ'],
+  ['21 Nov 2026', 'એકવીસ નવેમ્બર બે હજાર છવીસ'],
+  ['2026-11-21', 'એકવીસ નવેમ્બર બે હજાર છવીસ'],
+  ['15/08/1947', 'પંદર ઑગસ્ટ ઓગણીસ સો સુડતાલીસ'],
+  // Times [Cardona; CLDR-cal day periods].
+  ['10:30', 'દસ વાગીને ત્રીસ મિનિટ'],
+  ['10:30 AM', 'સવારે દસ વાગીને ત્રીસ મિનિટ'],
+  ['5 PM', 'સાંજે પાંચ વાગ્યે'],
+  ['12:00 PM', 'બપોરે બાર વાગ્યે'],
+  ['22:45', 'રાત્રે દસ વાગીને પિસ્તાલીસ મિનિટ'],
+  // Phone numbers [TRAI; Raaga grouping].
+  ['+91 98765 43210', 'પ્લસ નવ એક, નવ આઠ સાત છ પાંચ, ચાર ત્રણ બે એક શૂન્ય'],
+  ['9876543210', 'નવ આઠ સાત છ પાંચ, ચાર ત્રણ બે એક શૂન્ય'],
+  // OTPs and PINs [Raaga grouping; CLDR digit names].
+  ['તમારો ઓટીપી 482913 છે', 'તમારો ઓટીપી ચાર આઠ બે, નવ એક ત્રણ છે'],
+  ['PIN 4821', 'PIN ચાર આઠ બે એક'],
+  // Abbreviations, units, symbols, addresses.
+  ['Dr. Shah', 'ડૉક્ટર Shah'],
+  ['5 km', 'પાંચ કિલોમીટર'],
+  ['A & B', 'A અને B'],
+  ['help@raaga.in', 'help એટ raaga ડોટ in'],
+]);

@@ -1,0 +1,164 @@
+// The detector's state machine and timing with a stand-in probability model that maps loudness to probability:
+// windows are written as characters ('#' speech 0.9, '+' between thresholds 0.4, '.' audible non-speech 0.1,
+// '_' near silence that the energy gate keeps from the model), so every edge is exact. Real Silero runs in
+// test/integration/session/barge-in-detector.test.ts.
+
+import { describe, expect, it } from 'vitest';
+import { pcm16ToMulaw } from '../../../src/audio/mulaw.js';
+import type { VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
+import {
+  BargeInDetectorFactory,
+  DEFAULT_MIN_SPEECH_MS,
+  type SpeechProbabilityModel,
+  type SpeechProbabilityStream,
+} from '../../../src/session/barge-in-detector.js';
+
+const LEVELS: Record<string, number> = { '#': 0.3, '+': 0.08, '.': 0.01, _: 0 };
+
+class LoudnessModel implements SpeechProbabilityModel {
+  readonly windowSamples = 256;
+  readonly sampleRateHz = 8000;
+  calls = 0;
+  resets = 0;
+  skips = 0;
+  createStream(): SpeechProbabilityStream {
+    return {
+      probability: (window) => {
+        this.calls++;
+        const peak = window.reduce((max, v) => Math.max(max, Math.abs(v)), 0);
+        return peak > 0.2 ? 0.9 : peak > 0.05 ? 0.4 : 0.1;
+      },
+      skip: () => void this.skips++,
+      reset: () => void this.resets++,
+    };
+  }
+}
+
+/** One 256-sample window per character, as a square wave of that level, mu-law encoded. */
+function audio(pattern: string): Uint8Array {
+  const pcm = new Int16Array(pattern.length * 256);
+  [...pattern].forEach((char, w) => {
+    const level = LEVELS[char];
+    if (level === undefined) throw new Error(`bad pattern char ${char}`);
+    for (let i = 0; i < 256; i++) pcm[w * 256 + i] = Math.round((i % 2 === 0 ? 1 : -1) * level * 32767);
+  });
+  return pcm16ToMulaw(pcm);
+}
+
+/** Feeds `bytes` in frames of `frameBytes`, each received when its audio is over (startMs + end offset / 8). */
+function feed(detector: { pushMulaw(frame: Uint8Array, atMs: number): readonly VoiceActivityEvent[] }, bytes: Uint8Array, frameBytes = 160, startMs = 0): VoiceActivityEvent[] {
+  const events: VoiceActivityEvent[] = [];
+  for (let offset = 0; offset < bytes.length; offset += frameBytes) {
+    const frame = bytes.subarray(offset, offset + frameBytes);
+    events.push(...detector.pushMulaw(frame, startMs + (offset + frame.length) / 8));
+  }
+  return events;
+}
+
+async function setup(minSpeechMs = 250) {
+  const model = new LoudnessModel();
+  const factory = new BargeInDetectorFactory(model);
+  await factory.ready();
+  return { model, detector: factory.create({ minSpeechMs }) };
+}
+
+describe('BargeInDetector state machine', () => {
+  it('exports the documented default', () => {
+    expect(DEFAULT_MIN_SPEECH_MS).toBe(250);
+  });
+
+  it('confirms speech after minSpeechMs with the onset of the first speech window, and stops after the hangover', async () => {
+    const { detector } = await setup(250);
+    const events = feed(detector, audio(`..${'#'.repeat(8)}${'_'.repeat(20)}`));
+    // Window 2 starts at 64 ms; the 8th speech window (index 9) ends at sample 2560, in the frame received at 320 ms.
+    // Ten silent windows (320 ms >= 300 ms hangover) end with window 19 at sample 5120, in the frame at 640 ms.
+    expect(events).toEqual([
+      { type: 'speech_started', onsetMs: 64, atMs: 320 },
+      { type: 'speech_stopped', atMs: 640, durationMs: 256 },
+    ]);
+    expect(detector.speaking).toBe(false);
+  });
+
+  it('ignores speech shorter than minSpeechMs (a filler)', async () => {
+    const { detector } = await setup(250);
+    expect(feed(detector, audio(`..${'#'.repeat(7)}${'_'.repeat(20)}`))).toEqual([]);
+  });
+
+  it('starts at the start threshold only, then holds speech down to the stop threshold (hysteresis)', async () => {
+    const { detector } = await setup(250);
+    expect(feed(detector, audio(`${'+'.repeat(12)}__`))).toEqual([]);
+    const events = feed(detector, audio(`#${'+'.repeat(8)}${'.'.repeat(12)}`), 160, 1000);
+    expect(events.map((e) => e.type)).toEqual(['speech_started', 'speech_stopped']);
+    expect(events[0]).toMatchObject({ onsetMs: 1000 });
+  });
+
+  it('tolerates a pause of two windows before confirming, not three', async () => {
+    const short = await setup(250);
+    expect(feed(short.detector, audio(`###..#####${'_'.repeat(12)}`))[0]).toMatchObject({ type: 'speech_started', onsetMs: 0 });
+    const long = await setup(250);
+    expect(feed(long.detector, audio(`###...#####${'_'.repeat(12)}`))).toEqual([]);
+  });
+
+  it('keeps near-silent windows from the model and restarts its state after a long gated stretch', async () => {
+    const { model, detector } = await setup();
+    feed(detector, audio('_'.repeat(30)));
+    expect(detector.stats).toEqual({ windows: 30, inferred: 0, gated: 30 });
+    expect(model.calls).toBe(0);
+    expect(model.skips).toBe(30);
+    feed(detector, audio('....'));
+    expect(detector.stats).toEqual({ windows: 34, inferred: 4, gated: 30 });
+    expect(model.resets).toBe(1);
+    feed(detector, audio('_.'));
+    // A one-window gated stretch is too short to restart the state.
+    expect(model.resets).toBe(1);
+  });
+
+  it('reports window times from the frames it was given, whatever the frame size', async () => {
+    for (const frameBytes of [160, 320, 100, 1]) {
+      const { detector } = await setup(64);
+      const events = feed(detector, audio(`...##${'_'.repeat(10)}`), frameBytes, 5000);
+      expect(events[0], `frame ${frameBytes}`).toMatchObject({ type: 'speech_started', onsetMs: 5096 });
+      // atMs is the time of the frame that completed the confirming window (ends at sample 1280).
+      const end = 1280;
+      expect((events[0] as { atMs: number }).atMs, `frame ${frameBytes}`).toBe(5000 + (Math.ceil(end / frameBytes) * frameBytes) / 8);
+    }
+  });
+
+  it('reset() drops a half-heard onset and buffered samples; close() silences the detector', async () => {
+    const { detector } = await setup(250);
+    feed(detector, audio('#####'));
+    detector.reset();
+    expect(feed(detector, audio(`####${'_'.repeat(12)}`))).toEqual([]);
+    feed(detector, audio('#'.repeat(10)));
+    expect(detector.speaking).toBe(true);
+    detector.reset();
+    expect(detector.speaking).toBe(false);
+    detector.close();
+    expect(feed(detector, audio('#'.repeat(12)))).toEqual([]);
+  });
+
+  it('with minSpeechMs 0 confirms on the first speech window', async () => {
+    const { detector } = await setup(0);
+    // 512 samples arrive as 160+160+160+32 bytes; the last, short frame completes the window at 64 ms.
+    expect(feed(detector, audio('_#'))).toEqual([{ type: 'speech_started', onsetMs: 32, atMs: 64 }]);
+  });
+});
+
+describe('BargeInDetectorFactory', () => {
+  it('hears nothing until the model has loaded, then works', async () => {
+    let resolve!: (model: SpeechProbabilityModel) => void;
+    const factory = new BargeInDetectorFactory(new Promise<SpeechProbabilityModel>((r) => (resolve = r)));
+    const detector = factory.create({ minSpeechMs: 64 });
+    expect(feed(detector, audio('#'.repeat(6)))).toEqual([]);
+    resolve(new LoudnessModel());
+    await factory.ready();
+    expect(feed(detector, audio('##'))).toHaveLength(1);
+  });
+
+  it('refuses a model with another window geometry, and bad settings', async () => {
+    const wrong = { windowSamples: 512, sampleRateHz: 16000, createStream: () => new LoudnessModel().createStream() };
+    await expect(new BargeInDetectorFactory(wrong).ready()).rejects.toThrow(/512 samples at 16000 Hz/);
+    expect(() => new BargeInDetectorFactory(new LoudnessModel(), { startThreshold: 0.3, stopThreshold: 0.4 })).toThrow(RangeError);
+    expect(() => new BargeInDetectorFactory(new LoudnessModel()).create({ minSpeechMs: -1 })).toThrow(RangeError);
+  });
+});
