@@ -1,5 +1,6 @@
-// Admission throughput and latency: admit + settle + release cycles through core Admission on MemoryStore (in
-// memory, and with store.json as the server runs it) and on RedisStore, at concurrency 1 and 32, in one run.
+// Admission throughput and latency: auth (API key hash lookup, as the HTTP hook does it) + admit + settle + release
+// cycles through core Admission on MemoryStore (in memory, and with store.json as the server runs it) and on
+// RedisStore, at concurrency 1 and 32, in one run.
 // Redis: RAAGA_TEST_REDIS_URL or REDIS_URL (under a throw-away key prefix, deleted after), else a redis-server
 // spawned from PATH; plus, when redis-server is on PATH, one with `appendfsync always` (durable like store.json).
 // Writes bench/results/admission.json and prints a one-line summary.
@@ -8,7 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { authenticate } from '../src/api/auth.js';
 import { Admission } from '../src/core/admission.js';
+import { generateApiKey, hashApiKey } from '../src/store/api-key.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { Account, Store } from '../src/store/store.js';
@@ -27,13 +30,20 @@ interface Run {
   readonly concurrency: number;
   readonly cycles: number;
   readonly cyclesPerSecond: number;
+  readonly authMs: ReturnType<typeof summary>;
   readonly admitMs: ReturnType<typeof summary>;
   readonly cycleMs: ReturnType<typeof summary>;
 }
 
-async function accountsFor(store: Store, count: number): Promise<Account[]> {
-  const accounts: Account[] = [];
-  for (let i = 0; i < count; i++) accounts.push(await store.createAccount({ plan: 'growth', credits: 1_000_000_000 }));
+/** Accounts with one API key each; the cycle finds the account by the key's header, as a request does. */
+async function accountsFor(store: Store, count: number): Promise<{ account: Account; authorization: string }[]> {
+  const accounts: { account: Account; authorization: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const account = await store.createAccount({ plan: 'growth', credits: 1_000_000_000 });
+    const key = generateApiKey();
+    await store.addKeyHash(account.id, hashApiKey(key));
+    accounts.push({ account, authorization: `Bearer ${key}` });
+  }
   return accounts;
 }
 
@@ -42,25 +52,29 @@ async function measure(name: string, store: Store, concurrency: number, cycles: 
   const perWorker = Math.ceil(cycles / concurrency);
   const accountsPerWorker = Math.ceil(perWorker / CYCLES_PER_ACCOUNT);
   const accounts = await accountsFor(store, concurrency * accountsPerWorker);
+  const authMs: number[] = [];
   const admitMs: number[] = [];
   const cycleMs: number[] = [];
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
       for (let i = 0; i < perWorker; i++) {
-        const account = accounts[worker * accountsPerWorker + Math.floor(i / CYCLES_PER_ACCOUNT)] as Account;
+        const { authorization } = accounts[worker * accountsPerWorker + Math.floor(i / CYCLES_PER_ACCOUNT)]!;
         const t0 = performance.now();
+        const account = await authenticate(store, authorization);
+        const tAuth = performance.now();
         const ticket = await admission.admit({ account, countRate: true, takeSlot: true, credits: CREDITS_PER_REQUEST });
         const t1 = performance.now();
         await ticket.finish(CREDITS_PER_REQUEST);
-        admitMs.push(t1 - t0);
+        authMs.push(tAuth - t0);
+        admitMs.push(t1 - tAuth);
         cycleMs.push(performance.now() - t0);
       }
     }),
   );
   const wallMs = performance.now() - started;
   const done = perWorker * concurrency;
-  return { store: name, concurrency, cycles: done, cyclesPerSecond: round(done / (wallMs / 1000), 0), admitMs: summary(admitMs), cycleMs: summary(cycleMs) };
+  return { store: name, concurrency, cycles: done, cyclesPerSecond: round(done / (wallMs / 1000), 0), authMs: summary(authMs), admitMs: summary(admitMs), cycleMs: summary(cycleMs) };
 }
 
 async function main(): Promise<void> {
@@ -129,19 +143,20 @@ async function main(): Promise<void> {
           throughputRatioToEmbedded: round(redis.cyclesPerSecond / embedded.cyclesPerSecond, 2),
           addedAdmitP50Ms: round(redis.admitMs.p50 - embedded.admitMs.p50),
           addedAdmitP95Ms: round(redis.admitMs.p95 - embedded.admitMs.p95),
+          addedAuthP50Ms: round(redis.authMs.p50 - embedded.authMs.p50),
           addedCycleP50Ms: round(redis.cycleMs.p50 - embedded.cycleMs.p50),
         },
       ];
     }),
   );
   const file = await writeResult('admission', {
-    what: 'admit (rate window + slot + credit reservation) then settle + release, through core Admission',
+    what: 'auth (key hash lookup) + admit (rate window + slot + credit reservation) then settle + release, through core Admission; cycleMs is what admission adds to a request',
     redis: redisNote,
     runs,
     comparison,
   });
   const line = runs
-    .map((r) => `${r.store}@${r.concurrency}: ${r.cyclesPerSecond}/s, admit p50 ${r.admitMs.p50} p95 ${r.admitMs.p95} ms, cycle p50 ${r.cycleMs.p50} ms`)
+    .map((r) => `${r.store}@${r.concurrency}: ${r.cyclesPerSecond}/s, auth p50 ${r.authMs.p50} admit p50 ${r.admitMs.p50} p95 ${r.admitMs.p95} ms, cycle p50 ${r.cycleMs.p50} p95 ${r.cycleMs.p95} ms`)
     .join(' | ');
   console.log(`admission: ${line} → ${file}`);
 }

@@ -15,7 +15,7 @@ import { loadPiperSidecar } from '../src/engine/onnx/piper-sidecar.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 12);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 8);
 const TEXT = SAMPLE_TEXTS['hi-IN'];
 const CHUNKING = { firstChunkMaxChars: 100, maxChunkChars: 300 };
 const VOICE = { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 };

@@ -10,9 +10,14 @@ import type { ApiContext } from './api/context.js';
 import { registerErrorHandling } from './api/error-handler.js';
 import { setRateLimitHeaders } from './api/rate-limit-headers.js';
 import { registerHealthRoutes } from './api/routes/health.js';
+import { registerMetricsRoute } from './api/routes/metrics.js';
+import { registerPlaygroundCallRoute } from './api/routes/playground-call.js';
 import { registerSynthesisRoutes } from './api/routes/synthesize.js';
 import { registerTtsWebSocket } from './api/routes/tts-websocket.js';
+import { registerTwilioTelephony } from './api/routes/twilio-telephony.js';
+import { registerCallControlRoutes } from './api/routes/calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
+import { registerWebPages } from './api/routes/web-pages.js';
 
 export interface AppDeps extends ApiContext {
   readonly logger: Logger;
@@ -36,6 +41,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('account', null);
   app.decorateRequest('rateInfo', null);
+  app.decorateRequest('errorCode', null);
 
   const requireAccount = async (request: FastifyRequest): Promise<void> => {
     request.account = await authenticate(deps.store, request.headers.authorization);
@@ -52,11 +58,25 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }
   });
 
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    // The route pattern, never the raw URL: unknown paths would otherwise each become a time series.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.httpResponse(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, request.errorCode ?? undefined);
+    });
+  }
+
   registerErrorHandling(app, deps.maxBodyBytes);
+  registerMetricsRoute(app, deps);
+  registerWebPages(app);
   registerHealthRoutes(app, deps);
   registerVoicesRoute(app, deps, requireAccount);
   registerSynthesisRoutes(app, deps, requireAccount);
   registerTtsWebSocket(app, deps);
+  // After the WebSocket plugin, which the media stream route needs.
+  registerTwilioTelephony(app, deps);
+  registerCallControlRoutes(app, deps, requireAccount);
+  registerPlaygroundCallRoute(app, deps, requireAccount);
   return app;
 }
 

@@ -3,6 +3,7 @@
 
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { LANGUAGE_CODES } from './languages.js';
 
 const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -41,6 +42,8 @@ export const ConfigSchema = z.object({
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100),
   /** Largest WebSocket client message; bigger ones close the socket with 1009. */
   WS_MAX_PAYLOAD_BYTES: intFromEnv(1024, 1024 * 1024).default(64 * 1024),
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset: /metrics is open (keep it off the internet). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Public origin Twilio reaches (https://host[/base]): TwiML stream URLs and signature checks are built from it. */
   PUBLIC_URL: z
     .string()
@@ -53,11 +56,11 @@ export const ConfigSchema = z.object({
   CALL_TOKEN_TTL_MS: intFromEnv(10_000, 3_600_000).default(300_000),
   /** Audio sent ahead of real time on a call: what a `clear` discards at most, and the cushion against jitter. */
   TELEPHONY_PLAYOUT_AHEAD_MS: intFromEnv(60, 2000).default(300),
-  /** Caller speech shorter than this does not interrupt (fillers such as "haan", "hmm"). */
-  TELEPHONY_MIN_SPEECH_MS: intFromEnv(0, 5000).default(400),
+  /** Caller speech shorter than this does not interrupt (fillers such as "haan", "hmm"); see barge-in-detector.ts. */
+  TELEPHONY_MIN_SPEECH_MS: intFromEnv(0, 5000).default(250),
   TELEPHONY_BARGE_IN: z.enum(['speech', 'dtmf', 'any', 'none']).default('any'),
   TELEPHONY_DEFAULT_VOICE: z.string().min(1).default('priya'),
-  TELEPHONY_DEFAULT_LANGUAGE: z.string().min(1).default('hi-IN'),
+  TELEPHONY_DEFAULT_LANGUAGE: z.enum(LANGUAGE_CODES).default('hi-IN'),
   /** A media stream with no message from Twilio for this long is treated as dropped (Twilio sends every 20 ms). */
   TELEPHONY_STREAM_TIMEOUT_MS: intFromEnv(1000, 600_000).default(10_000),
   TELEPHONY_AGENT_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(5000),
@@ -88,6 +91,8 @@ export interface Config {
   readonly redisCluster: boolean;
   readonly firstChunkMaxChars: number;
   readonly wsMaxPayloadBytes: number;
+  /** Bearer token GET /metrics requires; undefined: the endpoint is open. */
+  readonly metricsToken: string | undefined;
   readonly telephony: TelephonyConfig;
 }
 
@@ -145,6 +150,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     redisCluster: e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1',
     firstChunkMaxChars: e.FIRST_CHUNK_MAX_CHARS,
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
+    metricsToken: e.METRICS_TOKEN,
     telephony: {
       publicUrl: e.PUBLIC_URL,
       callTokenSecret: e.RAAGA_CALL_TOKEN_SECRET,

@@ -1,6 +1,7 @@
 // Composition root: builds the store, engine, catalog and services from a Config with plain constructors.
 // Tests pass overrides (a store on a temp dir, a smaller engine) and get the same wiring the server runs.
 
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -11,10 +12,19 @@ import { SynthesisService } from './core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
 import { EspeakEngine } from './engine/espeak-engine.js';
+import { withMetrics } from './engine/metered-engine.js';
 import { withVoicePacks } from './engine/onnx/voice-packs.js';
 import type { TtsEngine } from './engine/tts-engine.js';
+import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
+import type { TelephonyContext } from './api/context.js';
+import type { VoiceActivityDetectorFactory } from './session/barge-in-contract.js';
+import { BargeInDetectorFactory } from './session/barge-in-detector.js';
+import { SileroVad } from './engine/vad/silero-vad.js';
+import { InProcessCallControlBus, type CallControlBus } from './store/call-control-bus.js';
+import { RedisCallControlBus } from './store/redis/call-control-bus.js';
+import { loadCallTokenSecret } from './telephony/call-token.js';
 
 export interface Deps extends AppDeps {
   readonly config: Config;
@@ -29,6 +39,34 @@ export interface DepsOverrides {
   readonly store?: Store;
   readonly engine?: TtsEngine;
   readonly catalog?: VoiceCatalog;
+  /** Voice activity detection for calls; null: none (speech barge-in off). Default: Silero VAD. */
+  readonly vad?: VoiceActivityDetectorFactory | null;
+}
+
+/** Phone calls: the call-token secret, the call-control bus (Redis pub/sub when REDIS_URL is set) and VAD. */
+async function buildTelephony(config: Config, logger: Logger, overrides: DepsOverrides): Promise<TelephonyContext> {
+  const { secret, source } = loadCallTokenSecret(config.telephony.callTokenSecret, config.dataDir);
+  if (source === 'generated') logger.info({ file: 'call-token.secret' }, 'generated a call-token secret in the data dir');
+  if (source !== 'config' && config.redisUrl !== undefined) {
+    logger.warn({}, 'RAAGA_CALL_TOKEN_SECRET is unset with REDIS_URL: call tokens verify only on the instance that issued them');
+  }
+  const calls: CallControlBus =
+    config.redisUrl === undefined
+      ? new InProcessCallControlBus()
+      : await RedisCallControlBus.connect({
+          url: config.redisUrl,
+          keyPrefix: config.redisKeyPrefix,
+          cluster: config.redisCluster,
+          commandTimeoutMs: config.redisCommandTimeoutMs,
+          connectTimeoutMs: config.redisConnectTimeoutMs,
+        });
+  let vad = overrides.vad === null ? undefined : overrides.vad;
+  if (overrides.vad === undefined) {
+    const factory = new BargeInDetectorFactory(SileroVad.load());
+    factory.ready().catch((error: unknown) => logger.warn({ err: error }, 'VAD model failed to load; speech barge-in is off'));
+    vad = factory;
+  }
+  return { config: config.telephony, callTokenSecret: secret, calls, vad };
 }
 
 /** Longest chunk after the first: long sentences are cut at clause marks beyond this (code points). */
@@ -84,20 +122,33 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     ));
   const engine = overrides.engine ?? buildEngine(config, catalog, logger);
   const shutdownController = new AbortController();
+  // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
+  setMaxListeners(0, shutdownController.signal);
+  const telephony = await buildTelephony(config, logger, overrides);
+  const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), processMetrics: true });
   return {
     config,
     logger,
     store,
     engine,
     catalog,
-    admission: new Admission(store, { slotLeaseMs: config.slotLeaseMs, reservationTtlMs: config.reservationTtlMs }),
+    admission: new Admission(store, {
+      slotLeaseMs: config.slotLeaseMs,
+      reservationTtlMs: config.reservationTtlMs,
+      onCreditsDebited: (credits) => metrics.creditsConsumed(credits),
+    }),
     voices: new VoiceResolver(catalog, store),
-    synthesis: new SynthesisService(engine, { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS }),
+    // Metered here, not in `engine`: tests reach the raw engine through deps.engine (e.g. to kill a worker).
+    synthesis: new SynthesisService(withMetrics(engine, metrics), { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS }),
     shutdown: shutdownController.signal,
     shutdownController,
     maxBodyBytes: config.maxBodyBytes,
     webSocket: { maxPayloadBytes: config.wsMaxPayloadBytes },
+    metrics,
+    metricsToken: config.metricsToken,
+    telephony,
     async close() {
+      await telephony.calls.close();
       await engine.close();
       await store.close();
     },

@@ -44,7 +44,15 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
-/** The spec's HTTP error envelope. */
-export function errorEnvelope(error: ApiError): { error: { status_code: number; code: string; message: string } } {
-  return { error: { status_code: error.status, code: error.code, message: error.message } };
+export interface ErrorEnvelope {
+  readonly error: { readonly status_code: number; readonly code: string; readonly message: string; readonly request_id?: string };
+}
+
+/**
+ * The spec's HTTP error envelope. `request_id` is Raaga's additive fourth field (the same value as the
+ * `X-Request-Id` header), so a pasted error body alone finds the request in the server log.
+ */
+export function errorEnvelope(error: ApiError, requestId?: string): ErrorEnvelope {
+  const body = { status_code: error.status, code: error.code, message: error.message };
+  return { error: requestId === undefined ? body : { ...body, request_id: requestId } };
 }

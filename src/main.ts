@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   await deps.engine.start();
   logger.info({ engine: deps.engine.name, workers: deps.engine.load().workers, ms: Date.now() - started }, 'engine warmed');
+  // Calls hear nothing until the VAD model is loaded; a failed load is logged in deps and leaves speech barge-in off.
+  await deps.telephony?.vad?.ready().catch(() => undefined);
 
   const app = buildApp(deps);
   const address = await app.listen({ host: config.host, port: config.port });

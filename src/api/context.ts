@@ -4,9 +4,28 @@ import type { Admission } from '../core/admission.js';
 import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import type { VoiceCatalog } from '../core/voice-catalog.js';
 import type { VoiceResolver } from '../core/voice-resolver.js';
+import type { ServerMetrics } from '../metrics/metrics.js';
 import type { Clock } from '../session/clock.js';
 import type { SessionLimits } from '../session/session-limits.js';
 import type { Store } from '../store/store.js';
+import type { TelephonyConfig } from '../config.js';
+import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
+import type { CallControlBus } from '../store/call-control-bus.js';
+
+/** Phone calls (src/telephony/): what the Twilio routes and REST call control need. */
+export interface TelephonyContext {
+  readonly config: TelephonyConfig;
+  /** HMAC key of call tokens (RAAGA_CALL_TOKEN_SECRET or the data dir's call-token.secret). */
+  readonly callTokenSecret: string;
+  /** Where live calls register, and how call control reaches a call on another instance. */
+  readonly calls: CallControlBus;
+  /** Undefined: no voice activity detection (speech barge-in off, DTMF barge-in still on). */
+  readonly vad?: VoiceActivityDetectorFactory | undefined;
+  /** Monotonic clock for playout pacing and stream timeouts (tests inject a fake). */
+  readonly clock?: Clock;
+  /** Tests only: a loopback server standing in for api.twilio.com. */
+  readonly twilioApiBaseUrl?: string | undefined;
+}
 
 /** WebSocket session settings; everything has a default (tests inject a fake clock and short limits). */
 export interface WebSocketSettings {
@@ -26,4 +45,10 @@ export interface ApiContext {
   readonly shutdown: AbortSignal;
   readonly maxBodyBytes: number;
   readonly webSocket?: WebSocketSettings;
+  /** Absent: no telephony routes (tests that build the API without them). */
+  readonly telephony?: TelephonyContext;
+  /** Counters and histograms (GET /metrics); absent: nothing is measured and /metrics answers 404. */
+  readonly metrics?: ServerMetrics;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string | undefined;
 }

@@ -28,8 +28,9 @@ function fromFrameworkError(error: FastifyError, maxBodyBytes: number): ApiError
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  reply.request.errorCode = error.code;
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
-  return reply.code(error.status).type('application/json; charset=utf-8').send(errorEnvelope(error));
+  return reply.code(error.status).type('application/json; charset=utf-8').send(errorEnvelope(error, reply.request.id));
 }
 
 export function registerErrorHandling(app: FastifyInstance, maxBodyBytes: number): void {

@@ -8,6 +8,8 @@ declare module 'fastify' {
     account: Account | null;
     /** The account's window as of this request; becomes the X-RateLimit-* headers. */
     rateInfo: RateInfo | null;
+    /** The error envelope's code, when the response is one (for the request metrics). */
+    errorCode: string | null;
   }
 }
 

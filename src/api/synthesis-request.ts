@@ -13,26 +13,41 @@ export type SampleRate = (typeof SAMPLE_RATES)[number];
 
 const voiceField = z.string().min(1, 'must not be empty').max(200);
 
+// `.meta()` feeds the generated OpenAPI/AsyncAPI documents (src/api/docs/) and changes nothing in validation.
 /** Voice fields and audio options shared by the HTTP body and the WebSocket `config` message. */
 export const voiceAndAudioShape = {
-  model_id: z.string({ error: 'is required and must be a string' }),
-  voice: voiceField.optional(),
-  voice_name: voiceField.optional(),
-  language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }),
+  model_id: z.string({ error: 'is required and must be a string' }).meta({ description: "Must be 'raaga-v1'; anything else is 422 invalid_model_id.", examples: ['raaga-v1'] }),
+  voice: voiceField.optional().meta({ description: 'A preset voice name from GET /v1/voices, or a custom vc_ voice id of the account. Required unless voice_name is sent.' }),
+  voice_name: voiceField.optional().meta({ description: 'Deprecated alias of voice (preset voices only); never together with voice.', deprecated: true }),
+  language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }).meta({ description: 'BCP 47 language code.' }),
   output_format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
   sample_rate: z
     .number({ error: `must be one of ${SAMPLE_RATES.join(', ')}` })
     .refine((rate) => (SAMPLE_RATES as readonly number[]).includes(rate), `must be one of ${SAMPLE_RATES.join(', ')}`)
-    .optional(),
+    .optional()
+    // The refine is invisible to JSON Schema; the enum states it.
+    .meta({ description: 'Hz.', enum: [...SAMPLE_RATES], default: 24000 }),
   speed: z
     .number({ error: 'must be a number from 0.5 to 2.0' })
     .min(0.5, 'must be from 0.5 to 2.0')
     .max(2, 'must be from 0.5 to 2.0')
-    .optional(),
+    .optional()
+    .meta({ description: 'Tempo multiplier (pitch unchanged).', default: 1 }),
 } as const;
 
+/** `output_format` with the default of its context (mp3 over HTTP, pcm on the WebSocket). */
+export function outputFormatWithDefault(format: OutputFormatName) {
+  return voiceAndAudioShape.output_format.meta({ description: 'mp3, wav, pcm (16-bit little-endian mono) or mulaw (G.711 µ-law).', default: format });
+}
+
 export const SynthesisBodySchema = z.strictObject(
-  { text: z.string({ error: 'is required and must be a string' }), ...voiceAndAudioShape },
+  {
+    text: z
+      .string({ error: 'is required and must be a string' })
+      .meta({ description: 'At most 3000 Unicode code points; plain text, or SSML-lite when it starts with <speak>.' }),
+    ...voiceAndAudioShape,
+    output_format: outputFormatWithDefault('mp3'),
+  },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field` : 'request body must be a JSON object') },
 );
 

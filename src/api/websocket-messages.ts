@@ -4,13 +4,16 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { ClientEvent } from '../session/session-messages.js';
-import { checkVoiceAndModel, validationError, voiceAndAudioShape } from './synthesis-request.js';
+import { checkVoiceAndModel, outputFormatWithDefault, validationError, voiceAndAudioShape } from './synthesis-request.js';
 
 const unknownField = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
 
 // `config` and `text` are strict so typos (`sample_rte`) are reported; field-less messages ignore extra
 // fields, because an unexpected field must never stop a `cancel` from cancelling.
-export const ConfigMessageSchema = z.strictObject({ type: z.literal('config'), ...voiceAndAudioShape }, unknownField);
+export const ConfigMessageSchema = z.strictObject(
+  { type: z.literal('config'), ...voiceAndAudioShape, output_format: outputFormatWithDefault('pcm') },
+  unknownField,
+);
 export const TextMessageSchema = z.strictObject(
   { type: z.literal('text'), text: z.string({ error: 'is required and must be a string' }) },
   unknownField,

@@ -2,6 +2,7 @@
 // subcommand interfaces the dispatcher walks, and UsageError (bad usage: exit 1, message, no stack trace).
 
 import type { Store } from '../store/store.js';
+import type { TelephonyConfig } from '../config.js';
 
 export interface CliContext {
   /** Where the embedded store lives (RAAGA_DATA_DIR). */
@@ -13,6 +14,10 @@ export interface CliContext {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly readStdin: () => Promise<string>;
+  /** PUBLIC_URL and the call defaults, for `raaga twiml`. */
+  readonly telephony?: TelephonyConfig;
+  /** The environment, for commands that read a secret from it (e.g. RAAGA_API_KEY) rather than from argv. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface Command {

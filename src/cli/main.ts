@@ -7,13 +7,17 @@ import { parseConfig } from '../config.js';
 import { openStore } from '../store/open-store.js';
 import { UsageError, type CliContext, type Command } from './cli-command.js';
 import { accountsCommand } from './commands/accounts.js';
+import { callSimCommand } from './commands/call-sim.js';
 import { creditsCommand } from './commands/credits.js';
 import { keysCommand } from './commands/keys.js';
 import { sayCommand } from './commands/say.js';
+import { speakCommand } from './commands/speak.js';
+import { telephonyCommand } from './commands/telephony.js';
+import { twimlCommand } from './commands/twiml.js';
 import { voicesCommand } from './commands/voices.js';
 
 /** Registry: a new command (e.g. `say`) is one import and one entry here. */
-const COMMANDS: readonly Command[] = [accountsCommand, keysCommand, creditsCommand, voicesCommand, sayCommand];
+const COMMANDS: readonly Command[] = [accountsCommand, keysCommand, creditsCommand, voicesCommand, sayCommand, speakCommand, callSimCommand, telephonyCommand, twimlCommand];
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -57,6 +61,8 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       modelsDir: config.modelsDir,
       openStore: () => openStore(config),
       readStdin,
+      telephony: config.telephony,
+      env,
     };
     await command.run(rest, ctx);
     return 0;

@@ -8,6 +8,8 @@ import { PLAN_LIMITS, type Account, type RateInfo, type Store } from '../store/s
 export interface AdmissionOptions {
   readonly slotLeaseMs: number;
   readonly reservationTtlMs: number;
+  /** Told the credits of each settlement the store accepted (the credits-consumed metric). */
+  readonly onCreditsDebited?: (credits: number) => void;
 }
 
 export interface AdmitRequest {
@@ -40,6 +42,7 @@ export class Ticket {
     slotHolderId: string | undefined,
     private readonly reservationId: string | undefined,
     leaseMs: number,
+    private readonly onCreditsDebited?: (credits: number) => void,
   ) {
     this.id = slotHolderId ?? randomUUID();
     this.holdsSlot = slotHolderId !== undefined;
@@ -71,6 +74,7 @@ export class Ticket {
     this.#settled = true;
     const reservationId = this.reservationId;
     await storeCall(() => this.store.settle(this.account.id, reservationId, usedCredits));
+    this.onCreditsDebited?.(usedCredits);
   }
 
   /** Frees the slot. Idempotent; safe to call from every close path. If the store is down the lease simply expires. */
@@ -114,7 +118,7 @@ export class Admission {
       }),
     );
     if (result.ok) {
-      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs);
+      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs, this.options.onCreditsDebited);
     }
     switch (result.reason) {
       case 'rate_limited': {

@@ -3,6 +3,7 @@
 // new generation, `interrupted`), and the agent's or API's words and call control. Provider bridges
 // (src/telephony/<provider>/) feed it parsed events and give it the ports of call-events.ts.
 
+import type { Metrics } from '../metrics/metrics.js';
 import type { Account } from '../store/store.js';
 import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory } from './barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause } from './call-events.js';
@@ -37,6 +38,8 @@ export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits'>
   /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
+  /** Active calls, barge-ins, first audio per turn, refused texts (GET /metrics); absent: not measured. */
+  readonly metrics?: Pick<Metrics, 'sessionOpened' | 'sessionClosed' | 'bargeIn' | 'timeToFirstAudio' | 'sessionError'> | undefined;
 }
 
 export type CallStart = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -106,6 +109,11 @@ export class CallSession {
     this.#session.open();
     this.#session.receive({ type: 'config', config: this.#settings.config });
     const result = await started;
+    const { metrics } = this.#deps;
+    if (result.ok && metrics) {
+      metrics.sessionOpened('call');
+      void this.closed.then(() => metrics.sessionClosed('call'));
+    }
     const { greeting } = this.#settings;
     if (result.ok && greeting && greeting.text.trim() !== '') {
       this.say({ text: greeting.text, utteranceId: 'greeting', interruptible: greeting.interruptible });
@@ -262,6 +270,7 @@ export class CallSession {
       return;
     }
     this.#bargeIns++;
+    this.#deps.metrics?.bargeIn(cause);
     // Abort first (no frame of the utterance can leave after this returns), then clear what the provider holds.
     this.#session.interrupt();
     this.#cutPlayback(cause);
@@ -289,6 +298,8 @@ export class CallSession {
     const playout = this.#playout;
     const ledger = this.#ledger;
     ledger.begin(turn, playout.sentMs);
+    // From the turn's start (text admitted, nothing ahead of it), not its arrival: queued texts wait by design.
+    const turnStartedMs = this.#deps.clock.now();
     let first = true;
     return {
       padByte: MULAW_SILENCE,
@@ -298,6 +309,7 @@ export class CallSession {
         ledger.audioSent(turn.seq, ms);
         if (first) {
           first = false;
+          this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - turnStartedMs);
           // A caller already talking when the bot starts: with onlyWhileBotSpeaking off, that speech counts now.
           if (this.#speaking && !this.#settings.bargeIn.onlyWhileBotSpeaking) queueMicrotask(() => this.#bargeIn('speech'));
         }
@@ -318,6 +330,7 @@ export class CallSession {
 
   #onSessionMessage(message: ServerMessage): void {
     if (message.type === 'connected') return;
+    if (message.type === 'error') this.#deps.metrics?.sessionError('call', message.error.code);
     if (this.#resolveStart) {
       if (message.type === 'configured') {
         this.#resolveStart({ ok: true });
@@ -335,8 +348,7 @@ export class CallSession {
     const deadline = this.#deps.clock.now() + MAX_DRAIN_MS;
     const never = new AbortController().signal;
     while (!this.ended && this.#deps.clock.now() < deadline) {
-      const busy = this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0 || this.#ledger.outstanding();
-      if (!busy) return;
+      if (this.#session.quiet && !this.#ledger.outstanding()) return;
       await sleep(this.#deps.clock, DRAIN_POLL_MS, never);
     }
   }

@@ -396,6 +396,11 @@ export class SynthesisSession {
     return this.#textQueue.length;
   }
 
+  /** Nothing running, queued or still being handled: a draining hangup may go ahead. */
+  get quiet(): boolean {
+    return this.#pending === 0 && this.#turn === undefined && this.#textQueue.length === 0;
+  }
+
   /** The running turn, for a phone call judging whether barge-in may cut it. */
   get currentTurn(): TurnInfo | undefined {
     return this.#turn ? this.#turnInfo : undefined;

@@ -85,19 +85,24 @@ export class UtteranceTurn {
     const signal = this.#controller.signal;
     const { playout } = this;
     let pieceStartMs = 0;
-    // The chunk the audio sent so far belongs to; its mark goes out when the next chunk's audio starts.
-    let openChunk = -1;
+    const lastChunk = this.utterance.chunks.length - 1;
+    let markedUpTo = -1;
+    const pieces = this.utterance.audio(signal);
+    let next = pieces.next();
     try {
-      for await (const piece of this.utterance.audio(signal)) {
+      for (;;) {
+        const result = await next;
+        if (result.done) break;
+        const piece = result.value;
+        // Read before the next piece is pulled: pulling advances the utterance's counters.
         const pieceMs = this.utterance.durationMs - pieceStartMs;
         pieceStartMs = this.utterance.durationMs;
+        // The chunk this piece completes (a lead of pauses belongs to the silent chunks before it).
         const chunk = Math.max(0, this.utterance.chunksDone - 1);
-        if (playout && openChunk >= 0 && chunk > openChunk) {
-          if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
-          playout.chunksSent(openChunk, false);
-        }
+        // Paced playout pulls the next piece now, so it is shaped and resampled while this one plays rather than at
+        // the last moment (where several calls' chunks would queue up on the event loop and starve the playout).
+        if (playout) next = guarded(pieces.next());
         for (const frame of framesOf(piece, pieceMs, this.plan)) {
-          // Returning here ends the for-await, which drops the utterance's prefetched chunk.
           if (!(await this.#waitForRoom(signal))) return { kind: 'stalled' };
           const out = playout ? padFrame(frame, this.plan.frameBytes, playout.padByte) : frame;
           if (playout) await playout.waitForRoom(out.ms, signal);
@@ -106,16 +111,25 @@ export class UtteranceTurn {
           this.#sentMs += out.ms;
           playout?.sent(out.ms);
         }
-        openChunk = chunk;
+        // The last chunk is reported once the encoder tail has gone too, as the final report below.
+        if (playout && chunk > markedUpTo && chunk < lastChunk) {
+          if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
+          playout.chunksSent(chunk, false);
+          markedUpTo = chunk;
+        }
+        if (!playout) next = pieces.next();
       }
       if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
       // Trailing silent chunks count as sent too: the final report covers every chunk.
-      playout?.chunksSent(this.utterance.chunks.length - 1, true);
+      playout?.chunksSent(lastChunk, true);
       this.#audioDone = true;
       return { kind: 'completed' };
     } catch (error) {
       if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
       return { kind: 'failed', error };
+    } finally {
+      // Stopping early drops the utterance's prefetched chunk (its engine job is abandoned).
+      void pieces.return(undefined).catch(() => undefined);
     }
   }
 
@@ -138,6 +152,12 @@ export class UtteranceTurn {
     }
     return true;
   }
+}
+
+/** A prefetched pull whose result may never be awaited (the turn stopped first): its failure is not "unhandled". */
+function guarded<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** A short last frame grown to a whole frame of silence, its duration scaled with it (exact for mu-law and PCM). */

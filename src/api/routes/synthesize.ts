@@ -75,6 +75,7 @@ async function stream(ctx: ApiContext, request: FastifyRequest, reply: FastifyRe
   try {
     // Wait for the first chunk before sending headers: an engine refusal can still be a clean 503 envelope.
     first = await audio.next();
+    ctx.metrics?.timeToFirstAudio('http_stream', reply.elapsedTime);
   } catch (error) {
     await ticket.finish(0);
     throw engineErrorToApiError(error);

@@ -12,6 +12,8 @@ import { SynthesisSession } from '../../session/synthesis-session.js';
 import type { Account } from '../../store/store.js';
 import { authenticate } from '../auth.js';
 import type { ApiContext } from '../context.js';
+import { MeteredSessionSink } from '../metered-session-sink.js';
+import { authorizationFromUpgrade, selectSubprotocol } from '../websocket-key-protocol.js';
 import { parseClientMessage } from '../websocket-messages.js';
 import { closeSocket, WebSocketSessionSink } from '../websocket-sink.js';
 
@@ -25,7 +27,8 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
   const verdicts = new WeakMap<FastifyRequest, Account | ApiError>();
 
   void app.register(fastifyWebsocket, {
-    options: { maxPayload: ctx.webSocket?.maxPayloadBytes ?? DEFAULT_WS_MAX_PAYLOAD_BYTES },
+    // Browsers authenticate with the `raaga.key.<key>` subprotocol; the server answers `raaga`, never the key.
+    options: { maxPayload: ctx.webSocket?.maxPayloadBytes ?? DEFAULT_WS_MAX_PAYLOAD_BYTES, handleProtocols: selectSubprotocol },
     // Socket errors: `ws` has already started closing (1002 protocol, 1007 bad UTF-8, 1009 too big) or the
     // peer is gone; the session learns it from 'close'. Only our own handler's errors need a close here.
     errorHandler: (error, socket, request) => {
@@ -41,7 +44,8 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
 
   const checkKey = async (request: FastifyRequest): Promise<void> => {
     try {
-      verdicts.set(request, await authenticate(ctx.store, request.headers.authorization));
+      const authorization = authorizationFromUpgrade(request.headers.authorization, request.headers['sec-websocket-protocol']);
+      verdicts.set(request, await authenticate(ctx.store, authorization));
     } catch (error) {
       verdicts.set(request, isApiError(error) ? error : new ApiError('internal_error', 'Authentication failed unexpectedly.'));
     }
@@ -53,9 +57,9 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
       url: WEBSOCKET_PATH,
       onRequest: checkKey,
       // A plain GET (no Upgrade header) cannot speak the protocol.
-      handler: async (_request: FastifyRequest, reply: FastifyReply) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const error = new ApiError('bad_request', `${WEBSOCKET_PATH} is a WebSocket endpoint; connect with a WebSocket client (Upgrade: websocket).`);
-        return reply.code(error.status).send(errorEnvelope(error));
+        return reply.code(error.status).send(errorEnvelope(error, request.id));
       },
       wsHandler: (socket: WebSocket, request: FastifyRequest) => {
         const verdict = verdicts.get(request);
@@ -65,7 +69,11 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
         }
         const session = startSession(ctx, socket, verdict, request);
         sessions.add(session);
-        void session.closed.then(() => sessions.delete(session));
+        ctx.metrics?.sessionOpened('websocket');
+        void session.closed.then(() => {
+          sessions.delete(session);
+          ctx.metrics?.sessionClosed('websocket');
+        });
       },
     });
   });
@@ -82,6 +90,7 @@ function rejectSocket(socket: WebSocket, error: ApiError | undefined): void {
 }
 
 function startSession(ctx: ApiContext, socket: WebSocket, account: Account, request: FastifyRequest): SynthesisSession {
+  const sink = ctx.metrics ? new MeteredSessionSink(new WebSocketSessionSink(socket), ctx.metrics, 'websocket') : new WebSocketSessionSink(socket);
   const session = new SynthesisSession(
     {
       admission: ctx.admission,
@@ -93,7 +102,7 @@ function startSession(ctx: ApiContext, socket: WebSocket, account: Account, requ
       ...(ctx.webSocket?.limits ? { limits: ctx.webSocket.limits } : {}),
     },
     account,
-    new WebSocketSessionSink(socket),
+    sink,
   );
   socket.on('message', (data: RawData, isBinary: boolean) => {
     if (isBinary) {
@@ -101,7 +110,9 @@ function startSession(ctx: ApiContext, socket: WebSocket, account: Account, requ
       return;
     }
     try {
-      session.receive(parseClientMessage(rawText(data)));
+      const event = parseClientMessage(rawText(data));
+      if (event.type === 'text' && sink instanceof MeteredSessionSink) sink.textReceived();
+      session.receive(event);
     } catch (error) {
       session.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The message could not be read.'));
     }

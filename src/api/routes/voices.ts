@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
 
-const VoicesQuerySchema = z.object({ group_by: z.enum(['language', 'voice']).default('language') });
+export const VoicesQuerySchema = z.object({
+  group_by: z.enum(['language', 'voice']).default('language').meta({ description: "'language' (default) or 'voice': the shape of the answer." }),
+});
 
 export function registerVoicesRoute(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {
   app.get('/v1/voices', { onRequest }, async (request) => {

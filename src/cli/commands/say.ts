@@ -10,6 +10,7 @@ import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
 import { concatBytes } from '../../audio/bytes.js';
 import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
 import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+import { createProgress, items } from '../progress.js';
 
 const FORMATS = ['wav', 'mp3', 'pcm', 'mulaw'] as const;
 type Format = (typeof FORMATS)[number];
@@ -76,7 +77,22 @@ export const sayCommand: Command = {
         mode: 'complete',
       });
       const parts: Uint8Array[] = [];
-      for await (const bytes of utterance.audio(new AbortController().signal)) parts.push(bytes);
+      // A long text takes a while: show its chunks (sentences and clauses) on stderr, stdout stays the summary.
+      const progress = utterance.chunks.length > 1 ? createProgress(process.stderr, 'synthesizing', utterance.chunks.length, { unit: items('chunks') }) : undefined;
+      let chunksShown = 0;
+      const showChunks = (): void => {
+        progress?.advance(utterance.chunksDone - chunksShown);
+        chunksShown = utterance.chunksDone;
+      };
+      // Polled: a whole-file format (wav, mp3) yields its bytes only at the end, but chunks finish all along.
+      const ticker = progress ? setInterval(showChunks, 100) : undefined;
+      try {
+        for await (const bytes of utterance.audio(new AbortController().signal)) parts.push(bytes);
+      } finally {
+        clearInterval(ticker);
+      }
+      showChunks();
+      progress?.done();
       await writeFile(out, concatBytes(parts));
       ctx.out(`Wrote ${out}: ${format}, ${rate} Hz, ${(utterance.durationMs / 1000).toFixed(2)} s.`);
     } finally {

@@ -2,9 +2,9 @@
 // gets a SileroStream that owns its recurrent state (v5 `state` [2,1,128] or legacy `h`/`c` [2,1,64]) and, for v5,
 // the 32-sample context that the model expects in front of every 256-sample window at 8 kHz.
 //
-// Where it runs: on the event-loop thread, synchronously. Measured on this machine (bench/vad.ts) at ~0.1 ms per
-// 32 ms window on one thread, i.e. ~0.3% of a core per talking caller; the energy gate skips silent windows, so a
-// quiet line costs nothing. A worker would add a message round trip per window for no gain at this size.
+// Where it runs: on the event-loop thread, synchronously. bench/vad.ts measured 91 µs p50 / 128 µs p95 per 32 ms
+// window on one thread of a 2-core EPYC, ~0.3% of a core per talking caller; the energy gate keeps silent windows
+// from the model, so a quiet line costs ~6 µs a frame. A worker would add a message round trip per window for nothing.
 
 import { Tensor } from 'onnxruntime-node';
 import { OrtSyncSession } from './ort-sync-session.js';
@@ -27,7 +27,8 @@ export interface SileroVadOptions {
 
 /** Per-call recurrent state over the shared session. Not thread-safe; one caller stream each. */
 export interface SileroStream {
-  /** Speech probability in [0, 1] for one window of SILERO_WINDOW_SAMPLES float samples at 8 kHz. */
+  /** Speech probability in [0, 1] for one window of SILERO_WINDOW_SAMPLES float samples at 8 kHz; 0 once the
+   * model is closed (frames still arriving during shutdown must not throw in the call's message handler). */
   probability(window: Float32Array): number;
   /** A window the caller chose not to run (energy gate): keeps the v5 context continuous without inference. */
   skip(window: Float32Array): void;
@@ -67,11 +68,15 @@ export class SileroVad {
       graphOptimizationLevel: 'all',
       logSeverityLevel: 3,
     });
-    const expected = variant === 'v5' ? ['input', 'state', 'sr'] : ['input', 'sr', 'h', 'c'];
-    const missing = expected.filter((name) => !session.inputNames.includes(name));
+    const inputs = variant === 'v5' ? ['input', 'state', 'sr'] : ['input', 'sr', 'h', 'c'];
+    const outputs = variant === 'v5' ? ['output', 'stateN'] : ['output', 'hn', 'cn'];
+    const missing = [
+      ...inputs.filter((name) => !session.inputNames.includes(name)).map((name) => `input ${name}`),
+      ...outputs.filter((name) => !session.outputNames.includes(name)).map((name) => `output ${name}`),
+    ];
     if (missing.length > 0) {
       session.dispose();
-      throw new Error(`${modelPath}: not a Silero ${variant} model: inputs lack ${missing.join(', ')} (has ${session.inputNames.join(', ')})`);
+      throw new Error(`${modelPath}: not a Silero ${variant} model: lacks ${missing.join(', ')} (inputs ${session.inputNames.join(', ')})`);
     }
     const vad = new SileroVad(session, variant, modelPath);
     const started = performance.now();
@@ -97,11 +102,6 @@ export class SileroVad {
     this.session.dispose();
   }
 
-  private run(feeds: Record<string, Tensor>): Record<string, Tensor> {
-    if (this.closed) throw new Error('Silero VAD is closed');
-    return this.session.run(feeds);
-  }
-
   private v5Stream(): SileroStream {
     const state = new Float32Array(V5_STATE_SIZE);
     // [context | window]; the context part is the tail of the previous window.
@@ -112,8 +112,9 @@ export class SileroVad {
     return {
       probability: (window) => {
         checkWindow(window);
+        if (this.closed) return 0;
         input.set(window, V5_CONTEXT_SAMPLES);
-        const out = this.run({
+        const out = this.session.run({
           input: new Tensor('float32', input, [1, input.length]),
           state: new Tensor('float32', state, [2, 1, 128]),
           sr: this.sr,
@@ -139,7 +140,8 @@ export class SileroVad {
     return {
       probability: (window) => {
         checkWindow(window);
-        const out = this.run({
+        if (this.closed) return 0;
+        const out = this.session.run({
           input: new Tensor('float32', window, [1, window.length]),
           sr: this.sr,
           h: new Tensor('float32', h, [2, 1, 64]),

@@ -127,17 +127,18 @@ describe('TwilioPeer', () => {
     });
     expect(peer.start.callSid).toMatch(/^CA[0-9a-f]{32}$/);
     const media = connection.received.filter((r) => r.message.event === 'media');
-    expect(media.length).toBeGreaterThanOrEqual(47);
+    // ~50 in a second; a loaded machine may fire the last timer after runUntil has returned.
+    expect(media.length).toBeGreaterThanOrEqual(44);
     expect(media.length).toBeLessThanOrEqual(51);
     media.forEach(({ message }, i) => {
       expect(message.sequenceNumber).toBe(String(i + 2));
       expect(message.media).toMatchObject({ track: 'inbound', chunk: String(i + 1), timestamp: String(i * 20) });
       expect(Buffer.from(message.media.payload, 'base64').length).toBe(160);
     });
-    // Real time: frame n leaves ~ (n+1)*20 ms after the first; no burst, no drift.
+    // Real time: frame n leaves ~ (n+1)*20 ms after the first; no burst, no drift (late timers catch up, not shift).
     const spanMs = media.at(-1)!.atMs - media[0]!.atMs;
     expect(spanMs).toBeGreaterThan((media.length - 1) * 20 - 30);
-    expect(spanMs).toBeLessThan((media.length - 1) * 20 + 60);
+    expect(spanMs).toBeLessThan((media.length - 1) * 20 + 100);
     // The clip (300-350 ms) sits in frames 15-17.
     const payload = (i: number) => Buffer.from(media[i]!.message.media.payload, 'base64');
     expect([...payload(14)].every((b) => b === 0xff)).toBe(true);
@@ -216,6 +217,11 @@ describe('TwilioPeer', () => {
     expect(summary.playout.underruns).toBe(0);
     const kinds = peer.timeline.map((e) => e.kind);
     expect(kinds.indexOf('clear_received')).toBeLessThan(kinds.indexOf('mark_echoed'));
+    // The inbound record keeps the server's order: 150 frames, a, b, clear, 10 frames, c.
+    const order = peer.inbound.map((r) => (r.event === 'mark' ? r.name : r.event));
+    expect(order.filter((e) => e === 'media')).toHaveLength(160);
+    expect(order.filter((e) => e !== 'media')).toEqual(['a', 'b', 'clear', 'c']);
+    expect(order.indexOf('clear')).toBe(152);
   });
 
   it('counts underruns when the server falls behind real time', async () => {

@@ -92,11 +92,11 @@ describe('BargeInDetector state machine', () => {
     expect(events[0]).toMatchObject({ onsetMs: 1000 });
   });
 
-  it('tolerates a pause of two windows before confirming, not three', async () => {
+  it('tolerates a pause of three windows before confirming, not four', async () => {
     const short = await setup(250);
-    expect(feed(short.detector, audio(`###..#####${'_'.repeat(12)}`))[0]).toMatchObject({ type: 'speech_started', onsetMs: 0 });
+    expect(feed(short.detector, audio(`###...#####${'_'.repeat(12)}`))[0]).toMatchObject({ type: 'speech_started', onsetMs: 0 });
     const long = await setup(250);
-    expect(feed(long.detector, audio(`###...#####${'_'.repeat(12)}`))).toEqual([]);
+    expect(feed(long.detector, audio(`###....#####${'_'.repeat(12)}`))).toEqual([]);
   });
 
   it('keeps near-silent windows from the model and restarts its state after a long gated stretch', async () => {

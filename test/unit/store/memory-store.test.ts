@@ -49,6 +49,7 @@ describe('MemoryStore durability', () => {
       rateMultiplier: 0.9,
       createdAtMs: 5,
     });
+    await store.putTelephonySettings({ accountId: 'acct_1', twilioAuthToken: 'token-token-token', defaults: { voice: 'meera' }, updatedAtMs: 7 });
     expect((await store.admit({ accountId: 'acct_1', limits: PLAN_LIMITS.growth, countRate: true, reservation: { id: 'r', credits: 40, ttlMs: 60_000 } })).ok).toBe(true);
     expect(await store.settle('acct_1', 'r', 25)).toBe(75);
     await store.close();
@@ -59,6 +60,7 @@ describe('MemoryStore durability', () => {
     expect(await reopened.findAccountByKeyHash(keyHash(2))).toBeNull();
     expect(await reopened.getKeyHashRecord(keyHash(2))).toEqual({ accountId: 'acct_1', revoked: true });
     expect((await reopened.getCustomVoice('vc_1'))?.pitchShiftSemitones).toBe(-3);
+    expect(await reopened.getTelephonySettings('acct_1')).toEqual({ accountId: 'acct_1', twilioAuthToken: 'token-token-token', defaults: { voice: 'meera' }, updatedAtMs: 7 });
     await reopened.close();
   });
 

@@ -312,5 +312,31 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await expect(current.store.ping()).resolves.toBeUndefined();
       });
     });
+
+    describe('telephony settings', () => {
+      it('stores an account\'s Twilio settings whole (the auth token as given), replaces and reads them back', async () => {
+        current = await makeStore();
+        const { store } = current;
+        await store.createAccount({ id: 'acct_t', plan: 'growth', credits: 1 });
+        expect(await store.getTelephonySettings('acct_t')).toBeNull();
+        const settings = {
+          accountId: 'acct_t',
+          twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
+          twilioAccountSid: 'AC' + 'a'.repeat(32),
+          twilioApiKey: 'SK' + 'b'.repeat(32),
+          twilioApiSecret: 'secret-secret-secret',
+          defaults: { voice: 'meera', agent_url: 'wss://agent.example/x' },
+          updatedAtMs: 1_700_000_000_000,
+        };
+        await store.putTelephonySettings(settings);
+        expect(await store.getTelephonySettings('acct_t')).toEqual(settings);
+        await store.putTelephonySettings({ accountId: 'acct_t', updatedAtMs: 1_700_000_000_001 });
+        expect(await store.getTelephonySettings('acct_t')).toEqual({ accountId: 'acct_t', updatedAtMs: 1_700_000_000_001 });
+        expect(await store.getTelephonySettings('acct_none')).toBeNull();
+        await expect(store.putTelephonySettings({ accountId: 'acct_none', updatedAtMs: 1 })).rejects.toThrow(AccountNotFoundError);
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', twilioApiKey: 'SK' + 'b'.repeat(32), updatedAtMs: 1 })).rejects.toThrow(/go together/);
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', twilioAccountSid: 'nope', updatedAtMs: 1 })).rejects.toThrow(/twilioAccountSid/);
+      });
+    });
   });
 }

@@ -42,6 +42,12 @@ export interface TimelineEvent {
   readonly detail?: string;
 }
 
+/** One message from the server, as received (media by size only). */
+export type InboundRecord =
+  | { readonly atMs: number; readonly event: 'media'; readonly bytes: number }
+  | { readonly atMs: number; readonly event: 'mark'; readonly name: string }
+  | { readonly atMs: number; readonly event: 'clear' };
+
 export interface TwilioPeerOptions {
   /** The media WebSocket to dial, e.g. ws://127.0.0.1:8080/v1/telephony/twilio/media. */
   readonly url: string;
@@ -88,6 +94,8 @@ function sid(prefix: string): string {
 
 export class TwilioPeer {
   readonly timeline: TimelineEvent[] = [];
+  /** Every media, mark and clear from the server in arrival order (e.g. to check nothing old follows a clear). */
+  readonly inbound: InboundRecord[] = [];
   readonly start: StartInfo;
   /** Resolves with the close code when the socket closes, whoever closed it. */
   readonly closed: Promise<number>;
@@ -306,15 +314,18 @@ export class TwilioPeer {
     const message = parseServerMessage(data.toString());
     switch (message.event) {
       case 'media':
+        this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.payload.length });
         if (this.mediaReceived++ === 0) this.record('first_media_in');
         this.playout.media(message.payload, elapsed);
         break;
       case 'mark':
+        this.inbound.push({ atMs: elapsed, event: 'mark', name: message.name });
         this.marksReceived++;
         this.record('mark_received', message.name);
         if (this.playout.mark(message.name, elapsed)) this.echo(message.name, false);
         break;
       case 'clear':
+        this.inbound.push({ atMs: elapsed, event: 'clear' });
         this.clears++;
         this.record('clear_received');
         this.echoDueMarks(elapsed);

@@ -95,6 +95,14 @@ describe('SileroVad', () => {
     }
   });
 
+  it('scores 0 once closed instead of throwing at frames that arrive during shutdown', async () => {
+    const own = await SileroVad.load();
+    const stream = own.createStream();
+    own.close();
+    expect(stream.probability(windows(speech)[10]!)).toBe(0);
+    expect(() => own.createStream()).toThrow(/closed/);
+  });
+
   it('rejects a model that is not Silero', async () => {
     await expect(SileroVad.load({ variant: 'v5', modelPath: sileroModelPath('legacy') })).rejects.toThrow(/not a Silero v5 model/);
   });

@@ -1,0 +1,88 @@
+// The real server as its own process (`node --import tsx src/main.ts`, embedded store in a temp dir, accounts
+// provisioned from a file), so that a bench's clients and simulated peers do not share the server's event loop.
+// Reads the listening URL from its banner; scrapes GET /metrics; reports the process's CPU time from /proc.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateApiKey } from '../../src/store/api-key.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+export interface ServerProcess {
+  readonly base: string;
+  readonly pid: number;
+  readonly accounts: readonly { id: string; key: string }[];
+  /** GET /metrics as text. */
+  metrics(): Promise<string>;
+  /** User + system CPU seconds the process has used so far (Linux /proc; NaN elsewhere). */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(options: { env?: Record<string, string>; accounts?: number } = {}): Promise<ServerProcess> {
+  const dir = await mkdtemp(join(tmpdir(), 'raaga-bench-server-'));
+  const accounts = Array.from({ length: options.accounts ?? 8 }, (_, i) => ({ id: `acct_bench_${i}`, key: generateApiKey() }));
+  await writeFile(
+    join(dir, 'accounts.json'),
+    JSON.stringify({ accounts: accounts.map((a) => ({ id: a.id, plan: 'growth', credits: 1_000_000_000, keys: [a.key] })) }),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RAAGA_DATA_DIR: join(dir, 'data'),
+      RAAGA_ACCOUNTS_FILE: join(dir, 'accounts.json'),
+      METRICS_TOKEN,
+      REDIS_URL: '',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await listeningUrl(child);
+  child.stdout!.resume();
+  return {
+    base,
+    pid: child.pid!,
+    accounts,
+    metrics: async () => (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(),
+    cpuSeconds: () => processCpuSeconds(child.pid!),
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** User + system CPU seconds of a process, all its threads (Linux /proc; NaN elsewhere). */
+export function processCpuSeconds(pid: number): number {
+  try {
+    // After the command name: state is field 3; utime and stime are fields 14 and 15, in USER_HZ (100) ticks.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function listeningUrl(child: ChildProcess): Promise<string> {
+  let out = '';
+  for await (const chunk of child.stdout!) {
+    out += String(chunk);
+    const match = /listening on (http:\/\/\S+)/.exec(out);
+    if (match) return match[1]!.replace('localhost', '127.0.0.1');
+  }
+  throw new Error(`server exited before listening:\n${out}`);
+}

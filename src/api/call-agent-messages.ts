@@ -1,0 +1,80 @@
+// zod schemas of what a phone call sends its agent (docs/telephony.md, "Agent protocol"): the session's replies
+// with the turn's `utterance_id`, and the call events. They feed the AsyncAPI document; a compile-time check below
+// keeps them inside the call's own AgentMessage type. (What the agent sends is parsed by telephony/agent/.)
+
+import { z } from 'zod';
+import type { AgentMessage } from '../session/call-events.js';
+import {
+  CancellationMessageSchema,
+  ConfiguredMessageSchema,
+  EndOfUtteranceMessageSchema,
+  ErrorMessageSchema,
+  PongMessageSchema,
+} from './websocket-server-messages.js';
+
+const utteranceId = z.string().optional().meta({ description: 'The text\'s utterance_id (utt_<n> when it gave none).' });
+const nullableUtteranceId = z.string().nullable();
+
+export const AgentEndOfUtteranceSchema = EndOfUtteranceMessageSchema.extend({ utterance_id: utteranceId });
+export const AgentCancellationSchema = CancellationMessageSchema.extend({ utterance_id: utteranceId });
+export const AgentErrorSchema = ErrorMessageSchema.extend({ utterance_id: utteranceId });
+
+export const CallStartedSchema = z
+  .strictObject({
+    type: z.literal('call_started'),
+    call_sid: z.string(),
+    stream_sid: z.string(),
+    account_sid: z.string().meta({ description: "Twilio's account (AC…), not the Raaga account." }),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    custom_parameters: z.record(z.string(), z.string()).meta({ description: 'The stream\'s custom parameters, credentials removed.' }),
+  })
+  .meta({ description: 'First, once the socket is open.' });
+
+export const SpeechStartedSchema = z
+  .strictObject({ type: z.literal('speech_started'), at_ms: z.number().int().meta({ description: 'Onset on the call\'s media clock.' }) })
+  .meta({ description: 'Caller speech confirmed (min_speech_ms), whether or not it interrupts.' });
+
+export const SpeechStoppedSchema = z
+  .strictObject({ type: z.literal('speech_stopped'), at_ms: z.number().int(), duration_ms: z.number().int() })
+  .meta({ description: 'The caller paused.' });
+
+export const DtmfSchema = z.strictObject({ type: z.literal('dtmf'), digit: z.string() }).meta({ description: 'A key press.' });
+
+export const UtterancePlayedSchema = z
+  .strictObject({ type: z.literal('utterance_played'), utterance_id: nullableUtteranceId, duration_ms: z.number().int() })
+  .meta({ description: 'Twilio confirmed the whole utterance played.' });
+
+export const InterruptedSchema = z
+  .strictObject({
+    type: z.literal('interrupted'),
+    utterance_id: nullableUtteranceId,
+    played_ms: z.number().int(),
+    heard_text: z.string().meta({ description: 'The part of the text the caller heard.' }),
+    cause: z.enum(['speech', 'dtmf', 'cancel']),
+  })
+  .meta({ description: 'Audio of that utterance was cut (one per utterance cut).' });
+
+export const CallEndedSchema = z
+  .strictObject({ type: z.literal('call_ended'), reason: z.string() })
+  .meta({ description: 'Last message; then Raaga closes the socket.' });
+
+export const ToAgentMessageSchema = z.discriminatedUnion('type', [
+  CallStartedSchema,
+  ConfiguredMessageSchema,
+  AgentEndOfUtteranceSchema,
+  AgentCancellationSchema,
+  AgentErrorSchema,
+  PongMessageSchema,
+  UtterancePlayedSchema,
+  SpeechStartedSchema,
+  SpeechStoppedSchema,
+  DtmfSchema,
+  InterruptedSchema,
+  CallEndedSchema,
+]);
+
+// Fails to compile if a schema allows a shape the call cannot send.
+type Extends<A, B> = [A] extends [B] ? true : false;
+const schemasFitTheCall: Extends<z.infer<typeof ToAgentMessageSchema>, AgentMessage> = true;
+void schemasFitTheCall;

@@ -1,0 +1,164 @@
+// POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as
+// Twilio would (webhook → TwiML → media stream, caller speech in real time, marks, clear) with the TwilioPeer of
+// src/telephony/twilio/peer/, and returns its timeline and what the caller heard. The bot's speech is billed.
+
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { mulawToPcm16 } from '../../audio/mulaw.js';
+import { ApiError } from '../../errors.js';
+import { LANGUAGE_CODES } from '../../languages.js';
+import type { Account } from '../../store/store.js';
+import { CallerTrack, type CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
+import { TwilioPeer } from '../../telephony/twilio/peer/twilio-peer.js';
+import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../telephony/twilio/peer/voice-webhook.js';
+import { storeCall } from '../../core/admission.js';
+import type { ApiContext, TelephonyContext } from '../context.js';
+import { validationError } from '../synthesis-request.js';
+
+export const CALL_SIM_PATH = '/v1/playground/call-sim';
+const FRAME_MS = 20;
+const FRAME_SAMPLES = 160;
+/** RMS (of full scale) drawn as a full bar: speech peaks well below full scale. */
+const FULL_BAR_RMS = 0.25;
+
+export const CallSimRequestSchema = z
+  .strictObject({
+    voice: z.string().min(1).max(200).meta({ description: "The bot's voice (a preset name or vc_ id)." }),
+    language: z.enum(LANGUAGE_CODES),
+    greeting: z.string().min(1).max(3000).meta({ description: 'What the bot says when the call starts (the call greeting).' }),
+    caller_text: z.string().max(500).optional().meta({ description: 'What the simulated caller says, spoken by the embedded engine.' }),
+    caller_at_ms: z.number().int().min(0).max(30_000).default(2000).meta({ description: 'When the caller starts talking.' }),
+    duration_ms: z.number().int().min(1000).max(30_000).default(6000).meta({ description: 'How long the call lasts (real time).' }),
+  })
+  .meta({ description: 'A simulated call for the playground.' });
+
+const TimelineEventSchema = z.strictObject({ at_ms: z.number(), kind: z.string(), detail: z.string().optional() });
+
+export const CallSimResultSchema = z
+  .strictObject({
+    call_sid: z.string(),
+    duration_ms: z.number(),
+    frame_ms: z.literal(FRAME_MS),
+    heard_levels: z.array(z.number().min(0).max(1)).meta({ description: 'Level of what the caller heard, one per 20 ms frame (0 silent, 1 loud).' }),
+    caller: z.strictObject({ start_ms: z.number(), end_ms: z.number(), text: z.string() }).nullable(),
+    events: z.array(TimelineEventSchema).meta({ description: "The peer's timeline: start, first_media_in, mark_received, mark_echoed, clear_received, caller_speech, …" }),
+    summary: z.strictObject({
+      first_media_in_ms: z.number().nullable(),
+      marks_received: z.number().int(),
+      marks_echoed: z.number().int(),
+      marks_echoed_by_clear: z.number().int(),
+      clears: z.number().int(),
+      barge_in_ms: z.number().nullable().meta({ description: 'From the first caller speech frame to the clear that followed it.' }),
+      underruns: z.number().int(),
+      close_code: z.number().int().nullable(),
+    }),
+  })
+  .meta({ description: 'What happened on the simulated line.' });
+
+export type CallSimResult = z.output<typeof CallSimResultSchema>;
+
+/** This server's own address: the simulated Twilio dials it over loopback, never the public URL. */
+function localBaseUrl(app: FastifyInstance): string {
+  const address = app.server.address() as AddressInfo | null;
+  if (!address) throw new ApiError('internal_error', 'The server is not listening.');
+  const unspecified = address.address === '0.0.0.0' || address.address === '::';
+  const host = unspecified ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** RMS of each 20 ms frame, scaled to 0..1 for drawing. */
+function frameLevels(mulaw: Uint8Array): number[] {
+  const pcm = mulawToPcm16(mulaw);
+  const levels: number[] = [];
+  for (let start = 0; start < pcm.length; start += FRAME_SAMPLES) {
+    let sum = 0;
+    const end = Math.min(pcm.length, start + FRAME_SAMPLES);
+    for (let i = start; i < end; i++) sum += (pcm[i]! / 32768) ** 2;
+    levels.push(Math.round(Math.min(1, Math.sqrt(sum / (end - start)) / FULL_BAR_RMS) * 1000) / 1000);
+  }
+  return levels;
+}
+
+/** The caller's words as 8 kHz mu-law, by this server's engine, in a voice other than the bot's when possible. */
+async function callerClip(ctx: ApiContext, account: Account, request: z.output<typeof CallSimRequestSchema>, signal: AbortSignal): Promise<CallerClip | undefined> {
+  const text = request.caller_text?.trim();
+  if (!text) return undefined;
+  const voices = ctx.catalog.voices();
+  const bot = voices.find((voice) => voice.name === request.voice);
+  const callerVoice = voices.find((voice) => voice.name !== request.voice && voice.gender !== bot?.gender) ?? voices[0];
+  if (!callerVoice) return undefined;
+  const utterance = ctx.synthesis.utterance({
+    text,
+    language: request.language,
+    voice: await ctx.voices.resolve(account, callerVoice.name, request.language),
+    format: 'mulaw',
+    sampleRateHz: 8000,
+    speed: 1,
+    mode: 'complete',
+  });
+  const parts: Uint8Array[] = [];
+  for await (const bytes of utterance.audio(signal)) parts.push(bytes);
+  return { atMs: request.caller_at_ms, mulaw: Buffer.concat(parts), label: `"${text}"` };
+}
+
+async function simulateCall(app: FastifyInstance, ctx: ApiContext, telephony: TelephonyContext, httpRequest: FastifyRequest): Promise<CallSimResult> {
+  const account = httpRequest.account as Account;
+  const parsed = CallSimRequestSchema.safeParse(httpRequest.body);
+  if (!parsed.success) throw validationError(parsed.error);
+  const request = parsed.data;
+  // The simulation itself counts as one request of the account's window (the call then pays its own way).
+  const ticket = await ctx.admission.admit({ account, countRate: true, takeSlot: false, credits: 0 });
+  httpRequest.rateInfo = ticket.rate;
+  await ticket.finish(0);
+  await ctx.voices.resolve(account, request.voice, request.language);
+
+  const clip = await callerClip(ctx, account, request, ctx.shutdown);
+  const base = localBaseUrl(app);
+  const settings = await storeCall(() => ctx.store.getTelephonySettings(account.id));
+  const authToken = settings?.twilioAuthToken ?? undefined;
+  const query = new URLSearchParams({ voice: request.voice, language: request.language, greeting: request.greeting });
+  const webhookPath = `${VOICE_WEBHOOK_PATH}/${account.id}?${query}`;
+  // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
+  const instruction = await fetchStreamInstruction({
+    url: `${base}${webhookPath}`,
+    ...(authToken ? { authToken, signedUrl: `${telephony.config.publicUrl ?? base}${webhookPath}` } : {}),
+  });
+  const streamPath = new URL(instruction.streamUrl).pathname;
+  const peer = await TwilioPeer.connect({
+    url: `${base.replace(/^http/, 'ws')}${streamPath}`,
+    ...(authToken ? { signature: { authToken, url: instruction.streamUrl } } : {}),
+    customParameters: instruction.parameters,
+    caller: new CallerTrack(clip ? [clip] : []),
+    ...(instruction.params.CallSid ? { callSid: instruction.params.CallSid } : {}),
+    ...(instruction.params.AccountSid ? { accountSid: instruction.params.AccountSid } : {}),
+  });
+  await peer.runUntil(request.duration_ms);
+  const heardUntilMs = Math.min(peer.elapsedMs(), request.duration_ms);
+  await peer.stop();
+  const summary = peer.summary();
+  return {
+    call_sid: peer.start.callSid,
+    duration_ms: request.duration_ms,
+    frame_ms: FRAME_MS,
+    heard_levels: frameLevels(peer.heardMulaw(heardUntilMs)),
+    caller: clip ? { start_ms: clip.atMs, end_ms: clip.atMs + clip.mulaw.length / 8, text: request.caller_text?.trim() ?? '' } : null,
+    events: peer.timeline.map((event) => ({ at_ms: Math.round(event.atMs * 10) / 10, kind: event.kind, ...(event.detail === undefined ? {} : { detail: event.detail }) })),
+    summary: {
+      first_media_in_ms: summary.firstMediaInMs ?? null,
+      marks_received: summary.marksReceived,
+      marks_echoed: summary.marksEchoed,
+      marks_echoed_by_clear: summary.marksEchoedByClear,
+      clears: summary.clears,
+      barge_in_ms: summary.bargeInMs ?? null,
+      underruns: summary.playout.underruns,
+      close_code: summary.closeCode ?? null,
+    },
+  };
+}
+
+export function registerPlaygroundCallRoute(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {
+  const telephony = ctx.telephony;
+  if (!telephony) return;
+  app.post(CALL_SIM_PATH, { onRequest }, (request) => simulateCall(app, ctx, telephony, request));
+}

@@ -1,0 +1,70 @@
+// zod schemas of the JSON messages the server sends on /v1/tts/websocket (audio goes as binary frames). The
+// session builds them as plain typed objects; these feed the AsyncAPI document, the e2e tests validate every
+// received message against them, and a compile-time check below keeps them inside the session's ServerMessage.
+
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import type { ServerMessage } from '../session/session-messages.js';
+import { OUTPUT_FORMATS, SAMPLE_RATES } from './synthesis-request.js';
+
+const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+const seconds = z.number().min(0).meta({ description: 'Seconds of audio: samples ÷ sample rate, six decimals.' });
+
+export const ConnectedMessageSchema = z
+  .strictObject({ type: z.literal('connected'), user_id: z.string().meta({ description: 'The authenticated account id.' }) })
+  .meta({ description: 'Once, after authentication.' });
+
+export const ConfiguredMessageSchema = z
+  .strictObject({
+    type: z.literal('configured'),
+    model_id: z.string(),
+    voice: z.string(),
+    language: z.string(),
+    output_format: z.enum(OUTPUT_FORMATS),
+    sample_rate: z.union(SAMPLE_RATES.map((rate) => z.literal(rate))),
+    speed: z.number(),
+  })
+  .meta({ description: 'After each accepted config: the active config, echoed.' });
+
+export const EndOfUtteranceMessageSchema = z
+  .strictObject({
+    type: z.literal('end_of_utterance'),
+    characters_used: z.number().int().min(0),
+    duration_seconds: seconds,
+    truncated: z.boolean(),
+    reason: z.literal('step_budget_exceeded').optional().meta({ description: 'Only when truncated.' }),
+  })
+  .meta({ description: 'After the last audio frame of an utterance.' });
+
+export const CancellationMessageSchema = z
+  .strictObject({ type: z.literal('cancellation'), characters_used: z.number().int().min(0), duration_seconds: seconds })
+  .meta({ description: 'Answers every cancel; replaces end_of_utterance for a cancelled turn.' });
+
+export const PongMessageSchema = z.strictObject({ type: z.literal('pong') }).meta({ description: 'After ping.' });
+
+export const ErrorMessageSchema = z
+  .strictObject({
+    type: z.literal('error'),
+    error: z.strictObject({
+      code: z.enum(ERROR_CODE_NAMES),
+      message: z.string(),
+      retry_after_seconds: z.number().int().optional().meta({ description: 'Only for rate_limit_exceeded.' }),
+    }),
+  })
+  .meta({ description: 'One message could not be served; the connection stays open.' });
+
+export const WebSocketServerMessageSchema = z.discriminatedUnion('type', [
+  ConnectedMessageSchema,
+  ConfiguredMessageSchema,
+  EndOfUtteranceMessageSchema,
+  CancellationMessageSchema,
+  PongMessageSchema,
+  ErrorMessageSchema,
+]);
+
+export type WebSocketServerMessage = z.infer<typeof WebSocketServerMessageSchema>;
+
+// Fails to compile if a schema allows a shape the session cannot send.
+type Extends<A, B> = [A] extends [B] ? true : false;
+const schemasFitTheSession: Extends<WebSocketServerMessage, ServerMessage> = true;
+void schemasFitTheSession;

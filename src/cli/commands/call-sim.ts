@@ -1,0 +1,199 @@
+// `raaga call-sim`: plays Twilio's role in one phone call against any Raaga server (no public URL needed): opens the
+// media stream directly or through the voice webhook, talks as the caller in real time, listens like Twilio, and
+// prints the timeline and a summary. The peer itself lives in src/telephony/twilio/peer/.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
+import type { CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
+import type { PeerSummary, TimelineEvent } from '../../telephony/twilio/peer/twilio-peer.js';
+import { optionalString, type Parsed, parseCommandArgs, requireString } from '../arg-parsing.js';
+import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+
+const MEDIA_PATH = '/v1/telephony/twilio/media';
+const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
+
+const HELP = `Usage: raaga call-sim --url <base> [options]
+
+Plays Twilio's side of one phone call against a Raaga server: opens the media stream (directly, or through the
+voice webhook with --webhook), sends the caller's audio in real time, plays the bot's audio out as Twilio does
+(marks echoed once their audio has played, clear honoured), then prints a timeline and a summary.
+
+Options:
+  --url <base>              Raaga base URL, e.g. http://127.0.0.1:8080 (required)
+  --webhook                 POST ${VOICE_WEBHOOK_PATH} first and open the stream its TwiML names
+  --public-url <base>       The server's PUBLIC_URL when it differs from --url; signatures are computed over it
+  --auth-token <token>      Twilio auth token: sign the webhook and the WebSocket upgrade (X-Twilio-Signature)
+  --param <name=value>      Custom parameter in 'start' (repeatable; added to the TwiML's with --webhook)
+  --caller-wav <file>       Caller audio from a 16-bit PCM WAV file (any rate), starting at --at
+  --caller-say "<text>"     Caller speech made by the embedded engine, starting at --at
+  --caller-language <code>  Language of --caller-say (default hi-IN)
+  --caller-voice <name>     Voice of --caller-say (default: the catalog's first voice)
+  --at <time>               When the caller starts talking (default 2s)
+  --dtmf <digit@time>       Press a key at a time, e.g. --dtmf 1@3s (repeatable)
+  --duration <time>         How long the call lasts (default 10s)
+  --end stop|drop           End with Twilio's 'stop' (default) or by dropping the connection
+  --out <file.wav>          Write what the caller heard (8 kHz, 16-bit WAV)
+Times: 2.5s, 2500ms, or plain seconds. Languages: ${LANGUAGE_CODES.join(', ')}.`;
+
+/** `2.5s`, `2500ms` or `2.5` (seconds) → ms. */
+export function parseTimeMs(raw: string, name: string): number {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)(ms|s)?$/.exec(raw.trim());
+  if (!match) throw new UsageError(`--${name} must be a time like 2.5s or 2500ms, got '${raw}'`, 'call-sim');
+  return match[2] === 'ms' ? Number(match[1]) : Number(match[1]) * 1000;
+}
+
+function parseDtmf(raw: string): { digit: string; atMs: number } {
+  const match = /^([0-9*#A-Da-d])@(.+)$/.exec(raw);
+  if (!match) throw new UsageError(`--dtmf must look like 1@3s, got '${raw}'`, 'call-sim');
+  return { digit: match[1]!.toUpperCase(), atMs: parseTimeMs(match[2]!, 'dtmf') };
+}
+
+function parseParam(raw: string): [string, string] {
+  const at = raw.indexOf('=');
+  if (at <= 0) throw new UsageError(`--param must look like name=value, got '${raw}'`, 'call-sim');
+  return [raw.slice(0, at), raw.slice(at + 1)];
+}
+
+/** Values of a repeatable option (parseArgs gives an array for `multiple: true`). */
+function many(parsed: Parsed, name: string): string[] {
+  const value: unknown = parsed.values[name];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function baseUrl(raw: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--${name} must be a URL like http://127.0.0.1:8080, got '${raw}'`, 'call-sim');
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) throw new UsageError(`--${name} must be http(s) or ws(s)`, 'call-sim');
+  return url;
+}
+
+/** `path` on `base`, with the scheme turned to ws/wss (secure stays secure). */
+function socketUrl(base: URL, path: string, forceSecure = false): string {
+  const secure = forceSecure || base.protocol === 'https:' || base.protocol === 'wss:';
+  return `${secure ? 'wss' : 'ws'}://${base.host}${path}`;
+}
+
+function formatTimeline(events: readonly TimelineEvent[]): string[] {
+  return events.map((e) => `  ${(e.atMs / 1000).toFixed(3).padStart(8)}s  ${e.kind.padEnd(15)}${e.detail === undefined ? '' : ` ${e.detail}`}`.trimEnd());
+}
+
+function formatSummary(summary: PeerSummary, callSid: string, out: string | undefined): string[] {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const { playout } = summary;
+  return [
+    'Summary',
+    `  call         ${callSid}, ${seconds(summary.elapsedMs)}, ${summary.framesSent} frames sent, closed with ${summary.closeCode ?? '-'}`,
+    `  first audio  ${summary.firstMediaInMs === undefined ? 'none received' : `${summary.firstMediaInMs.toFixed(0)} ms after the stream opened`}`,
+    `  marks        ${summary.marksReceived} received, ${summary.marksEchoed} echoed (${summary.marksEchoedByClear} by clear)`,
+    `  barge-in     ${summary.bargeInMs === undefined ? (summary.clears > 0 ? `${summary.clears} clear(s), none after caller speech` : 'no clear') : `clear ${summary.bargeInMs.toFixed(0)} ms after the first caller speech frame`}`,
+    `  playout      ${seconds(playout.receivedMs)} received, ${seconds(playout.clearedMs)} cleared, ${playout.underruns} underrun(s)${playout.underruns > 0 ? ` (worst ${playout.maxLateMs.toFixed(0)} ms late)` : ''}`,
+    ...(summary.badMessages > 0 ? [`  warnings     ${summary.badMessages} message(s) Twilio would reject (see timeline)`] : []),
+    ...(out === undefined ? [] : [`  heard        ${out}`]),
+  ];
+}
+
+export const callSimCommand: Command = {
+  name: 'call-sim',
+  summary: "Simulate Twilio's side of a phone call against a Raaga server (timeline, barge-in, heard audio).",
+  async run(args, ctx) {
+    if (wantsHelp(args)) {
+      ctx.out(HELP);
+      return;
+    }
+    const parsed = parseCommandArgs(args, {
+      url: { type: 'string' },
+      webhook: { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'auth-token': { type: 'string' },
+      param: { type: 'string', multiple: true },
+      'caller-wav': { type: 'string' },
+      'caller-say': { type: 'string' },
+      'caller-language': { type: 'string' },
+      'caller-voice': { type: 'string' },
+      at: { type: 'string' },
+      dtmf: { type: 'string', multiple: true },
+      duration: { type: 'string' },
+      end: { type: 'string' },
+      out: { type: 'string' },
+    });
+    const url = baseUrl(requireString(parsed, 'url'), 'url');
+    const publicRaw = optionalString(parsed, 'public-url');
+    const publicUrl = publicRaw === undefined ? url : baseUrl(publicRaw, 'public-url');
+    const authToken = optionalString(parsed, 'auth-token');
+    const durationMs = parseTimeMs(optionalString(parsed, 'duration') ?? '10s', 'duration');
+    const atMs = parseTimeMs(optionalString(parsed, 'at') ?? '2s', 'at');
+    const end = optionalString(parsed, 'end') ?? 'stop';
+    if (end !== 'stop' && end !== 'drop') throw new UsageError('--end must be stop or drop', 'call-sim');
+    const dtmf = many(parsed, 'dtmf').map(parseDtmf);
+    const params = Object.fromEntries(many(parsed, 'param').map(parseParam));
+    const callerWav = optionalString(parsed, 'caller-wav');
+    const callerSay = optionalString(parsed, 'caller-say');
+    if (callerWav !== undefined && callerSay !== undefined) throw new UsageError('give --caller-wav or --caller-say, not both', 'call-sim');
+    const callerLanguage = optionalString(parsed, 'caller-language') ?? 'hi-IN';
+    if (!isLanguageCode(callerLanguage)) throw new UsageError(`--caller-language must be one of ${LANGUAGE_CODES.join(', ')}`, 'call-sim');
+    const out = optionalString(parsed, 'out');
+
+    // Loaded here, not at the top: twilio, ws and the engine would slow every other `raaga` command's start.
+    const [{ CallerTrack, wavToMulaw }, { CallerVoice }, { TwilioPeer }, { fetchStreamInstruction }] = await Promise.all([
+      import('../../telephony/twilio/peer/caller-audio.js'),
+      import('../../telephony/twilio/peer/caller-speech.js'),
+      import('../../telephony/twilio/peer/twilio-peer.js'),
+      import('../../telephony/twilio/peer/voice-webhook.js'),
+    ]);
+    const clips: CallerClip[] = [];
+    if (callerWav !== undefined) clips.push({ atMs, mulaw: wavToMulaw(new Uint8Array(await readFile(callerWav))), label: callerWav });
+    if (callerSay !== undefined) {
+      const voice = await CallerVoice.start(join(ctx.modelsDir, 'raaga-v1', 'manifest.json'));
+      try {
+        const callerVoice = optionalString(parsed, 'caller-voice');
+        const mulaw = await voice.say({ text: callerSay, language: callerLanguage, ...(callerVoice === undefined ? {} : { voice: callerVoice }) });
+        clips.push({ atMs, mulaw, label: `"${callerSay}"` });
+      } finally {
+        await voice.close();
+      }
+    }
+
+    // Twilio only dials wss and signs the URL it dials; the server checks it against its public URL.
+    let connectUrl = socketUrl(url, MEDIA_PATH);
+    let signedUrl = socketUrl(publicUrl, MEDIA_PATH, true);
+    let customParameters: Record<string, string> = params;
+    let sids: { callSid?: string; accountSid?: string } = {};
+    if (parsed.values.webhook === true) {
+      const instruction = await fetchStreamInstruction({
+        url: new URL(VOICE_WEBHOOK_PATH, url).toString(),
+        signedUrl: new URL(VOICE_WEBHOOK_PATH, publicUrl).toString(),
+        ...(authToken === undefined ? {} : { authToken }),
+      });
+      const stream = new URL(instruction.streamUrl);
+      signedUrl = instruction.streamUrl;
+      // Dial the stream's path on --url: the TwiML names the public host, which may not be reachable from here.
+      connectUrl = socketUrl(url, stream.pathname);
+      customParameters = { ...instruction.parameters, ...params };
+      sids = { callSid: instruction.params.CallSid!, accountSid: instruction.params.AccountSid! };
+      ctx.out(`TwiML: stream ${instruction.streamUrl} with ${Object.keys(instruction.parameters).length} parameter(s)`);
+    }
+
+    const peer = await TwilioPeer.connect({
+      url: connectUrl,
+      ...(authToken === undefined ? {} : { signature: { authToken, url: signedUrl } }),
+      customParameters,
+      caller: new CallerTrack(clips),
+      dtmf,
+      ...sids,
+    });
+    ctx.out(`Call ${peer.start.callSid} on ${connectUrl} for ${(durationMs / 1000).toFixed(1)} s`);
+    await peer.runUntil(durationMs);
+    const heardUntilMs = peer.elapsedMs();
+    if (end === 'drop') await peer.drop();
+    else await peer.stop();
+    if (out !== undefined) await writeFile(out, peer.heardWav(heardUntilMs));
+    ctx.out('Timeline');
+    for (const line of formatTimeline(peer.timeline)) ctx.out(line);
+    for (const line of formatSummary(peer.summary(), peer.start.callSid, out)) ctx.out(line);
+  },
+};

@@ -1,0 +1,154 @@
+// `raaga speak`: synthesizes text on a running Raaga server through the TypeScript client (raaga/client), over
+// HTTP generate, HTTP stream or a WebSocket session, with the client's retries, and writes the audio to a file.
+// Progress (seconds of audio, or sentences over the WebSocket) goes to stderr: a bar on a terminal, lines otherwise.
+
+import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { MP3_KBPS } from '../../audio/mp3-encoder.js';
+import { RaagaApiError, RaagaClient, type SynthesisRequest } from '../../client/index.js';
+import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
+import { optionalString, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+import { createProgress, items, SECONDS } from '../progress.js';
+
+const FORMATS = ['wav', 'mp3', 'pcm', 'mulaw'] as const;
+type Format = (typeof FORMATS)[number];
+const RATES = [8000, 16000, 24000, 48000] as const;
+const MODES = ['generate', 'stream', 'websocket'] as const;
+type Mode = (typeof MODES)[number];
+
+const HELP = `Usage: raaga speak "<text>" --url <base> --voice <name> --language <code> --out <file> [options]
+
+Synthesizes the text on a running Raaga server (with the TypeScript client, retrying as the API asks: after
+Retry-After on 429, with backoff on 503) and writes the audio to a file.
+
+Options:
+  --url <base>            Server base URL, e.g. http://localhost:8080 (required)
+  --key <API key>         The API key; prefer the RAAGA_API_KEY environment variable (arguments show in ps)
+  --mode <mode>           generate, stream (default) or websocket (one text message per sentence; pcm only)
+  --format <format>       wav, mp3, pcm or mulaw (default: from the --out extension, else wav)
+  --rate <Hz>             8000, 16000, 24000 (default) or 48000
+  --speed <x>             0.5 to 2.0 (default 1.0)
+Languages: ${LANGUAGE_CODES.join(', ')}.`;
+
+function formatFor(out: string, given: string | undefined): Format {
+  const format = given ?? { '.mp3': 'mp3', '.pcm': 'pcm', '.raw': 'pcm', '.ulaw': 'mulaw', '.mulaw': 'mulaw' }[extname(out).toLowerCase()] ?? 'wav';
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`, 'speak');
+  return format as Format;
+}
+
+/** Bytes of one second of audio, to turn a byte count into seconds for the progress display. */
+function bytesPerSecond(format: Format, rateHz: number): number {
+  if (format === 'mp3') return ((MP3_KBPS[rateHz] ?? 64) * 1000) / 8;
+  return format === 'mulaw' ? rateHz : rateHz * 2;
+}
+
+/** Sentences for the WebSocket, which takes one sentence per `text` message. */
+export function splitSentences(text: string): string[] {
+  return (text.match(/[^.?!।॥\n]+[.?!।॥]*/g) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence !== '');
+}
+
+export const speakCommand: Command = {
+  name: 'speak',
+  summary: 'Synthesize text on a running server (HTTP or WebSocket) into an audio file.',
+  async run(args, ctx) {
+    if (wantsHelp(args)) {
+      ctx.out(HELP);
+      return;
+    }
+    const parsed = parseCommandArgs(
+      args,
+      {
+        url: { type: 'string' },
+        key: { type: 'string' },
+        mode: { type: 'string' },
+        voice: { type: 'string' },
+        language: { type: 'string' },
+        out: { type: 'string' },
+        format: { type: 'string' },
+        rate: { type: 'string' },
+        speed: { type: 'string' },
+      },
+      1,
+    );
+    const text = parsed.positionals[0];
+    if (!text || text.trim() === '') throw new UsageError('the text to speak is required', 'speak');
+    const baseUrl = requireString(parsed, 'url');
+    const apiKey = optionalString(parsed, 'key') ?? ctx.env?.RAAGA_API_KEY;
+    if (!apiKey) throw new UsageError('an API key is required: set RAAGA_API_KEY or pass --key', 'speak');
+    const language = requireString(parsed, 'language');
+    if (!isLanguageCode(language)) throw new UsageError(`--language must be one of ${LANGUAGE_CODES.join(', ')}`, 'speak');
+    const out = requireString(parsed, 'out');
+    const mode = (optionalString(parsed, 'mode') ?? 'stream') as Mode;
+    if (!(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`, 'speak');
+    const format = formatFor(out, optionalString(parsed, 'format'));
+    if (mode === 'websocket' && format !== 'pcm') throw new UsageError('--mode websocket writes raw pcm: use --format pcm (or a .pcm file)', 'speak');
+    const rate = Number(optionalString(parsed, 'rate') ?? 24000);
+    if (!(RATES as readonly number[]).includes(rate)) throw new UsageError(`--rate must be one of ${RATES.join(', ')}`, 'speak');
+    const speedArg = optionalString(parsed, 'speed');
+    const speed = speedArg === undefined ? 1 : parseNumberInRange(speedArg, 'speed', 0.5, 2);
+    const request: SynthesisRequest = {
+      model_id: 'raaga-v1',
+      voice: requireString(parsed, 'voice'),
+      language,
+      text,
+      output_format: format,
+      sample_rate: rate,
+      speed,
+    };
+    const client = new RaagaClient({ baseUrl, apiKey });
+    const parts: Uint8Array[] = [];
+    const summary = await synthesize(client, request, mode, text, parts).catch((error: unknown) => {
+      // One line with what the operator needs to look the request up in the server log.
+      if (error instanceof RaagaApiError) throw new Error(`${error.message} (${error.code}${error.requestId ? `, request ${error.requestId}` : ''})`);
+      throw error;
+    });
+    const bytes = Buffer.concat(parts);
+    await writeFile(out, bytes);
+    ctx.out(`Wrote ${out}: ${format}, ${rate} Hz, ${bytes.length} bytes (${summary}).`);
+  },
+};
+
+/** Runs the request in the chosen mode, appending audio to `parts`; returns the summary's tail. */
+async function synthesize(client: RaagaClient, request: SynthesisRequest, mode: Mode, text: string, parts: Uint8Array[]): Promise<string> {
+  const format = request.output_format as Format;
+  const rate = request.sample_rate as number;
+  if (mode === 'generate') {
+    const result = await client.generate(request);
+    parts.push(result.bytes);
+    return `${result.duration_seconds.toFixed(2)} s, ${result.characters_used} credits`;
+  }
+  if (mode === 'stream') {
+    let progress: ReturnType<typeof createProgress> | undefined;
+    let credits = 0;
+    for await (const chunk of client.stream(request, {
+      onResponse: (info) => {
+        credits = info.charactersUsed;
+        progress = createProgress(process.stderr, 'receiving audio', info.estimatedDurationSeconds, { unit: SECONDS });
+      },
+    })) {
+      parts.push(chunk);
+      progress?.advance(chunk.byteLength / bytesPerSecond(format, rate));
+    }
+    progress?.done();
+    return `${credits} credits`;
+  }
+  // websocket: one `text` per sentence, as the protocol asks.
+  const sentences = splitSentences(text);
+  const progress = createProgress(process.stderr, 'speaking', sentences.length, { unit: items('sentences') });
+  const session = await client.session();
+  let credits = 0;
+  try {
+    await session.configure({ model_id: 'raaga-v1', voice: request.voice, language: request.language, output_format: 'pcm', sample_rate: rate, speed: request.speed });
+    for (const sentence of sentences) {
+      const utterance = session.speak(sentence);
+      for await (const frame of utterance) parts.push(frame);
+      credits += (await utterance.result).characters_used;
+      progress.advance(1);
+    }
+  } finally {
+    await session.close();
+  }
+  progress.done();
+  return `${sentences.length} sentences, ${credits} credits`;
+}

@@ -1,0 +1,147 @@
+// The Prometheus implementation of the metrics port, and the only importer of prom-client: one registry per
+// server (so tests can build several apps in one process), rendered in the text format by GET /metrics.
+
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AudioPath, Metrics, SessionKind } from './metrics.js';
+
+export interface EngineLoad {
+  readonly queued: number;
+  readonly running: number;
+  readonly workers: number;
+}
+
+export interface PrometheusMetricsOptions {
+  /** Read at each scrape (the engine's `load()`), so queue depth is never stale. */
+  readonly engineLoad?: () => EngineLoad;
+  /** Node process metrics (CPU, memory, event loop lag, GC) under their standard names. */
+  readonly processMetrics?: boolean;
+}
+
+// Seconds: telephony wants first audio well under 300 ms, so the buckets are dense below a second.
+const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2.5, 5, 10];
+// Compute seconds per audio second: below 1 keeps up with real time; the embedded engine runs near 0.05.
+const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
+
+export class PrometheusMetrics implements Metrics {
+  readonly registry = new Registry();
+  readonly #httpRequests: Counter<'route' | 'method' | 'status'>;
+  readonly #httpErrors: Counter<'route' | 'code' | 'status'>;
+  readonly #sessionErrors: Counter<'kind' | 'code'>;
+  readonly #firstAudio: Histogram<'path'>;
+  readonly #rtf: Histogram<'engine'>;
+  readonly #audioSeconds: Counter<'engine'>;
+  readonly #computeSeconds: Counter<'engine'>;
+  readonly #activeSessions: Gauge<'kind'>;
+  readonly #bargeIns: Counter<'cause'>;
+  readonly #credits: Counter;
+
+  constructor(options: PrometheusMetricsOptions = {}) {
+    const registers = [this.registry];
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    this.#httpRequests = new Counter({
+      name: 'raaga_http_requests_total',
+      help: 'HTTP responses by route pattern, method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.#httpErrors = new Counter({
+      name: 'raaga_http_errors_total',
+      help: 'HTTP error envelopes by route pattern, error code and status.',
+      labelNames: ['route', 'code', 'status'],
+      registers,
+    });
+    this.#sessionErrors = new Counter({
+      name: 'raaga_session_errors_total',
+      help: 'Error messages sent on live sessions (WebSocket or call agent) by code; the connection stays open.',
+      labelNames: ['kind', 'code'],
+      registers,
+    });
+    this.#firstAudio = new Histogram({
+      name: 'raaga_time_to_first_audio_seconds',
+      help: 'From the request (HTTP) or the start of a turn (WebSocket, call) to its first audio bytes.',
+      labelNames: ['path'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#rtf = new Histogram({
+      name: 'raaga_synthesis_real_time_factor',
+      help: 'Engine wall time (queue wait included) per second of audio, per clause; below 1 is faster than real time.',
+      labelNames: ['engine'],
+      buckets: RTF_BUCKETS,
+      registers,
+    });
+    this.#audioSeconds = new Counter({
+      name: 'raaga_synthesis_audio_seconds_total',
+      help: 'Seconds of audio synthesized by the engine.',
+      labelNames: ['engine'],
+      registers,
+    });
+    this.#computeSeconds = new Counter({
+      name: 'raaga_synthesis_compute_seconds_total',
+      help: 'Engine wall time spent synthesizing (queue wait included); divide by audio seconds for the mean RTF.',
+      labelNames: ['engine'],
+      registers,
+    });
+    this.#activeSessions = new Gauge({
+      name: 'raaga_active_sessions',
+      help: 'Live sessions holding a connection: kind="websocket" (/v1/tts/websocket) or kind="call" (phone calls).',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of ['websocket', 'call'] as const) this.#activeSessions.set({ kind }, 0);
+    this.#bargeIns = new Counter({
+      name: 'raaga_barge_ins_total',
+      help: 'Caller interruptions that stopped the bot on a call, by cause (speech, dtmf).',
+      labelNames: ['cause'],
+      registers,
+    });
+    for (const cause of ['speech', 'dtmf'] as const) this.#bargeIns.inc({ cause }, 0);
+    this.#credits = new Counter({ name: 'raaga_credits_consumed_total', help: 'Credits debited from accounts.', registers });
+    const load = options.engineLoad;
+    if (load) {
+      new Gauge({ name: 'raaga_engine_queue_depth', help: 'Synthesis jobs waiting for a worker.', registers, collect() { this.set(load().queued); } });
+      new Gauge({ name: 'raaga_engine_jobs_running', help: 'Synthesis jobs running in workers.', registers, collect() { this.set(load().running); } });
+      new Gauge({ name: 'raaga_engine_workers', help: 'Live synthesis worker threads.', registers, collect() { this.set(load().workers); } });
+    }
+  }
+
+  httpResponse(route: string, method: string, status: number, errorCode: string | undefined): void {
+    this.#httpRequests.inc({ route, method, status: String(status) });
+    if (errorCode !== undefined) this.#httpErrors.inc({ route, code: errorCode, status: String(status) });
+  }
+
+  sessionError(kind: SessionKind, code: string): void {
+    this.#sessionErrors.inc({ kind, code });
+  }
+
+  timeToFirstAudio(path: AudioPath, ms: number): void {
+    this.#firstAudio.observe({ path }, ms / 1000);
+  }
+
+  synthesized(engine: string, computeMs: number, audioMs: number): void {
+    this.#computeSeconds.inc({ engine }, computeMs / 1000);
+    this.#audioSeconds.inc({ engine }, audioMs / 1000);
+    if (audioMs > 0) this.#rtf.observe({ engine }, computeMs / audioMs);
+  }
+
+  sessionOpened(kind: SessionKind): void {
+    this.#activeSessions.inc({ kind });
+  }
+
+  sessionClosed(kind: SessionKind): void {
+    this.#activeSessions.dec({ kind });
+  }
+
+  bargeIn(cause: string): void {
+    this.#bargeIns.inc({ cause });
+  }
+
+  creditsConsumed(credits: number): void {
+    if (credits > 0) this.#credits.inc(credits);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,100 @@
+// The call's WebSocket to its agent: dials the agent URL, sends the call's events as JSON (caller audio as binary
+// frames when opted in), turns the agent's messages into call commands, and reports a failed or lost agent once so
+// the call can speak its fallback and hang up.
+
+import WebSocket, { type RawData } from 'ws';
+import { ApiError, isApiError } from '../../errors.js';
+import type { AgentMessage, CallAgentPort } from '../../session/call-events.js';
+import type { CallSession } from '../../session/call-session.js';
+import { parseAgentMessage } from './agent-protocol.js';
+
+/** Caller audio is dropped (not queued) while the agent has this much unsent: a slow agent never grows our memory. */
+const MAX_AGENT_BUFFER_BYTES = 256 * 1024;
+/** JSON events are not dropped; an agent this far behind is treated as gone. */
+const MAX_AGENT_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+export interface AgentLinkOptions {
+  readonly url: string;
+  readonly connectTimeoutMs: number;
+  readonly callSid: string;
+  readonly wantsAudio: boolean;
+  readonly logger: { warn(fields: object, message: string): void; info(fields: object, message: string): void };
+}
+
+export class AgentLink implements CallAgentPort {
+  readonly #socket: WebSocket;
+  #lost = false;
+  #closing = false;
+
+  constructor(
+    private readonly call: CallSession,
+    private readonly options: AgentLinkOptions,
+  ) {
+    this.#socket = new WebSocket(options.url, {
+      handshakeTimeout: options.connectTimeoutMs,
+      headers: { 'user-agent': 'raaga-telephony', 'x-raaga-call-sid': options.callSid },
+    });
+    this.#socket.on('open', () => call.attachAgent(this, options.wantsAudio));
+    this.#socket.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(data, isBinary));
+    this.#socket.on('error', (error) => this.#onLost(`agent socket error: ${error.message}`));
+    this.#socket.on('close', (code) => this.#onLost(`agent closed the socket (${code})`));
+  }
+
+  send(message: AgentMessage): void {
+    if (this.#socket.readyState !== WebSocket.OPEN) return;
+    if (this.#socket.bufferedAmount > MAX_AGENT_BACKLOG_BYTES) {
+      this.#socket.terminate();
+      return;
+    }
+    this.#socket.send(JSON.stringify(message));
+  }
+
+  sendAudio(frame: Uint8Array): void {
+    if (this.#socket.readyState !== WebSocket.OPEN || this.#socket.bufferedAmount > MAX_AGENT_BUFFER_BYTES) return;
+    this.#socket.send(frame, { binary: true });
+  }
+
+  /** The call is over: a normal close, not a lost agent. */
+  close(): void {
+    this.#closing = true;
+    if (this.#socket.readyState === WebSocket.OPEN || this.#socket.readyState === WebSocket.CONNECTING) {
+      this.#socket.close(1000, 'call ended');
+      const force = setTimeout(() => this.#socket.terminate(), 3000);
+      force.unref();
+      this.#socket.once('close', () => clearTimeout(force));
+    }
+  }
+
+  #onMessage(data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      this.call.receiveInvalid(new ApiError('validation_error', 'Binary messages are not accepted; send JSON text messages.'));
+      return;
+    }
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    let command;
+    try {
+      command = parseAgentMessage(text);
+    } catch (error) {
+      this.call.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The message could not be read.'));
+      return;
+    }
+    switch (command.kind) {
+      case 'session':
+        this.call.receive(command.event);
+        return;
+      case 'hangup':
+        void this.call.hangup(command.drain);
+        return;
+      case 'transfer':
+        void this.call.transfer(command.to);
+        return;
+    }
+  }
+
+  #onLost(why: string): void {
+    if (this.#lost || this.#closing) return;
+    this.#lost = true;
+    this.options.logger.warn({ callSid: this.options.callSid, why }, 'call agent unavailable');
+    this.call.agentLost();
+  }
+}

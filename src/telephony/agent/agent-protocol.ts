@@ -1,0 +1,103 @@
+// What a call's agent may send (docs/telephony.md, "Agent protocol"): the /v1/tts/websocket messages (config,
+// text, cancel, ping), with an optional `utterance_id` and `interruptible` on text, plus `hangup` and `transfer`.
+// The call's audio is fixed (8 kHz mu-law), so config takes voice, language and speed only.
+
+import { z } from 'zod';
+import { ApiError } from '../../errors.js';
+import { LANGUAGE_CODES } from '../../languages.js';
+import type { ClientEvent, SessionConfig } from '../../session/session-messages.js';
+
+const strict = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
+
+export const UTTERANCE_ID = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 of A-Z a-z 0-9 . _ : -');
+
+const AgentConfigSchema = z.strictObject(
+  {
+    type: z.literal('config'),
+    model_id: z.string().optional(),
+    voice: z.string().min(1).max(200),
+    language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }),
+    speed: z.number().min(0.5).max(2).optional(),
+    output_format: z.literal('mulaw', { error: "must be 'mulaw' on a call (or omitted)" }).optional(),
+    sample_rate: z.literal(8000, { error: 'must be 8000 on a call (or omitted)' }).optional(),
+  },
+  strict,
+);
+
+const AgentTextSchema = z.strictObject(
+  { type: z.literal('text'), text: z.string({ error: 'is required and must be a string' }), utterance_id: UTTERANCE_ID.optional(), interruptible: z.boolean().optional() },
+  strict,
+);
+
+/** Exported for the AsyncAPI document (src/api/docs/); parse with parseAgentMessage. */
+export const AgentMessageSchema = z.discriminatedUnion('type', [
+  AgentConfigSchema,
+  AgentTextSchema,
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('ping') }),
+  z.strictObject({ type: z.literal('hangup'), drain: z.boolean().optional() }, strict),
+  z.strictObject({ type: z.literal('transfer'), to: z.string().regex(/^(\+?[0-9*#]{2,20}|sips?:[^\s<>"]{3,200})$/, 'must be a phone number (E.164) or a sip: URI') }, strict),
+]);
+
+const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer'] as const;
+
+export type AgentCommand =
+  | { readonly kind: 'session'; readonly event: ClientEvent }
+  | { readonly kind: 'hangup'; readonly drain: boolean }
+  | { readonly kind: 'transfer'; readonly to: string };
+
+/** One agent text message → a command; throws ApiError (`validation_error`, `invalid_model_id`) the call answers with `error`. */
+export function parseAgentMessage(raw: string): AgentCommand {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ApiError('validation_error', 'The message is not valid JSON; send one JSON object with a "type" field per message.');
+  }
+  const type = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type)) {
+    const shown = typeof type === 'string' ? `'${type.slice(0, 40)}'` : 'missing';
+    throw new ApiError('validation_error', `Message type ${shown} is not one of ${TYPES.join(', ')}.`);
+  }
+  const parsed = AgentMessageSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    const what = issue?.code === 'unrecognized_keys' ? `Unknown field ${issue.keys.map((k) => `'${k}'`).join(', ')}` : `Field '${field}' ${issue?.message ?? 'is invalid'}`;
+    throw new ApiError('validation_error', `${what}.`);
+  }
+  const message = parsed.data;
+  switch (message.type) {
+    case 'config': {
+      if (message.model_id !== undefined && message.model_id !== 'raaga-v1') {
+        throw new ApiError('invalid_model_id', `Unsupported model_id '${message.model_id}'; the only model is 'raaga-v1'.`);
+      }
+      const config: SessionConfig = {
+        modelId: 'raaga-v1',
+        voice: message.voice,
+        language: message.language,
+        outputFormat: 'mulaw',
+        sampleRateHz: 8000,
+        speed: message.speed ?? 1,
+      };
+      return { kind: 'session', event: { type: 'config', config } };
+    }
+    case 'text':
+      return {
+        kind: 'session',
+        event: {
+          type: 'text',
+          text: message.text,
+          ...(message.utterance_id !== undefined ? { utteranceId: message.utterance_id } : {}),
+          ...(message.interruptible !== undefined ? { interruptible: message.interruptible } : {}),
+        },
+      };
+    case 'cancel':
+    case 'ping':
+      return { kind: 'session', event: { type: message.type } };
+    case 'hangup':
+      return { kind: 'hangup', drain: message.drain ?? true };
+    case 'transfer':
+      return { kind: 'transfer', to: message.to };
+  }
+}

@@ -1,0 +1,107 @@
+// A call's settings as stream <Parameter>s: names, validation, and the layering server defaults < account
+// defaults < webhook query (or the developer's own TwiML). Unknown parameters are the developer's own and go to
+// the agent in `call_started`; the two credential parameters never do.
+
+import { z } from 'zod';
+import type { TelephonyConfig } from '../config.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
+import type { BargeInMode } from '../session/barge-in-contract.js';
+
+export const TOKEN_PARAMETER = 'raaga_token';
+export const API_KEY_PARAMETER = 'raaga_api_key';
+export const CREDENTIAL_PARAMETERS: ReadonlySet<string> = new Set([TOKEN_PARAMETER, API_KEY_PARAMETER]);
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+const SettingsShape = {
+  voice: z.string().min(1).max(200),
+  language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }),
+  speed: z.coerce.number().min(0.5).max(2),
+  agent_url: z
+    .string()
+    .max(450)
+    .regex(/^wss?:\/\/[^\s]+$/, 'must be a ws:// or wss:// URL'),
+  agent_audio: bool,
+  greeting: z.string().max(450),
+  greeting_interruptible: bool,
+  barge_in: z.enum(['speech', 'dtmf', 'any', 'none']),
+  min_speech_ms: z.coerce.number().int().min(0).max(5000),
+  barge_in_only_while_speaking: bool,
+  fallback_message: z.string().max(450),
+  from: z.string().max(200),
+  to: z.string().max(200),
+} as const;
+
+export type SettingName = keyof typeof SettingsShape;
+export const SETTING_NAMES = Object.keys(SettingsShape) as SettingName[];
+const SettingsSchema = z.object(SettingsShape).partial();
+
+export interface CallParameters {
+  readonly voice: string;
+  readonly language: LanguageCode;
+  readonly speed: number;
+  readonly agentUrl: string | undefined;
+  readonly agentAudio: boolean;
+  readonly greeting: string | undefined;
+  readonly greetingInterruptible: boolean;
+  readonly bargeIn: BargeInMode;
+  readonly minSpeechMs: number;
+  readonly onlyWhileBotSpeaking: boolean;
+  readonly fallbackMessage: string;
+  readonly from: string | undefined;
+  readonly to: string | undefined;
+  /** The developer's own parameters (not settings, not credentials), for the agent. */
+  readonly custom: Readonly<Record<string, string>>;
+}
+
+export type ResolvedParameters =
+  | { readonly ok: true; readonly value: CallParameters; readonly settings: Readonly<Record<string, string>> }
+  | { readonly ok: false; readonly message: string };
+
+/** Merges layers (later wins; empty strings count as unset) and validates every setting. */
+export function resolveCallParameters(defaults: TelephonyConfig, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>): ResolvedParameters {
+  const merged: Record<string, string> = {
+    voice: defaults.defaultVoice,
+    language: defaults.defaultLanguage,
+    barge_in: defaults.bargeIn,
+    min_speech_ms: String(defaults.minSpeechMs),
+    fallback_message: defaults.agentFallbackMessage,
+  };
+  const custom: Record<string, string> = {};
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer ?? {})) {
+      if (CREDENTIAL_PARAMETERS.has(name)) continue;
+      if ((SETTING_NAMES as string[]).includes(name)) {
+        if (value !== '' || name === 'greeting' || name === 'fallback_message') merged[name] = value;
+      } else {
+        custom[name] = value;
+      }
+    }
+  }
+  const parsed = SettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, message: `call parameter '${issue?.path.join('.') ?? '?'}' ${issue?.message ?? 'is invalid'}` };
+  }
+  const s = parsed.data;
+  return {
+    ok: true,
+    settings: merged,
+    value: {
+      voice: s.voice ?? defaults.defaultVoice,
+      language: s.language ?? 'hi-IN',
+      speed: s.speed ?? 1,
+      agentUrl: s.agent_url,
+      agentAudio: s.agent_audio ?? false,
+      greeting: s.greeting === '' ? undefined : s.greeting,
+      greetingInterruptible: s.greeting_interruptible ?? true,
+      bargeIn: s.barge_in ?? 'any',
+      minSpeechMs: s.min_speech_ms ?? defaults.minSpeechMs,
+      onlyWhileBotSpeaking: s.barge_in_only_while_speaking ?? true,
+      fallbackMessage: s.fallback_message ?? '',
+      from: s.from,
+      to: s.to,
+      custom,
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// GET /metrics after real traffic: request and error counters by route and code, first-audio histograms for the
+// HTTP stream and the WebSocket, the engine's real-time factor and queue gauges, active sessions and credits;
+// and the optional METRICS_TOKEN.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { configMessage, openClient } from '../helpers/ws-client.js';
+
+const TOKEN = 'metrics-token-0123456789';
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ METRICS_TOKEN: TOKEN });
+  key = (await server.account('growth', 1_000_000)).keys[0] as string;
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Every sample of the exposition as `name{labels}` → value. */
+async function scrape(): Promise<Map<string, number>> {
+  const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+  const samples = new Map<string, number>();
+  for (const line of (await response.text()).split('\n')) {
+    const match = /^([a-z_]+(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (match) samples.set(match[1] as string, Number(match[2]));
+  }
+  return samples;
+}
+
+const value = (samples: Map<string, number>, name: string): number => samples.get(name) ?? 0;
+
+describe('/metrics', () => {
+  it('needs the token when METRICS_TOKEN is set', async () => {
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
+    const refused = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+  });
+
+  it('moves the counters with real HTTP and WebSocket traffic', async () => {
+    const before = await scrape();
+    const text = `${HINDI_SENTENCE} ${HINDI_SENTENCE}`;
+    const generate = await fetch(`${server.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(key), body: JSON.stringify({ model_id: 'raaga-v1', voice: 'aarav', language: 'hi-IN', text, output_format: 'pcm' }) });
+    expect(generate.status).toBe(200);
+    const stream = await fetch(`${server.url}/v1/tts/stream`, { method: 'POST', headers: authHeaders(key), body: JSON.stringify({ model_id: 'raaga-v1', voice: 'aarav', language: 'hi-IN', text, output_format: 'pcm' }) });
+    await stream.arrayBuffer();
+    const refused = await fetch(`${server.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(key), body: JSON.stringify({ model_id: 'raaga-v2', voice: 'aarav', language: 'hi-IN', text }) });
+    expect(refused.status).toBe(422);
+    await fetch(`${server.url}/no/such/path/123`);
+
+    const client = await openClient(server, key);
+    client.send(configMessage());
+    await client.waitFor('configured');
+    const during = await scrape();
+    expect(value(during, 'raaga_active_sessions{kind="websocket"}')).toBe(value(before, 'raaga_active_sessions{kind="websocket"}') + 1);
+    client.send({ type: 'text', text: HINDI_SENTENCE });
+    await client.waitFor('end_of_utterance');
+    client.send({ type: 'text', text: '' });
+    await client.waitFor('error');
+    client.send({ type: 'disconnect' });
+    await client.closed;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the session's slot release settles after the close
+
+    const after = await scrape();
+    const delta = (name: string) => value(after, name) - value(before, name);
+    expect(delta('raaga_http_requests_total{route="/v1/tts/generate",method="POST",status="200"}')).toBe(1);
+    expect(delta('raaga_http_requests_total{route="/v1/tts/stream",method="POST",status="200"}')).toBe(1);
+    expect(delta('raaga_http_requests_total{route="/v1/tts/generate",method="POST",status="422"}')).toBe(1);
+    expect(delta('raaga_http_errors_total{route="/v1/tts/generate",code="invalid_model_id",status="422"}')).toBe(1);
+    // Unknown paths are one series, not one per URL.
+    expect(delta('raaga_http_errors_total{route="unmatched",code="not_found",status="404"}')).toBe(1);
+    expect([...after.keys()].some((name) => name.includes('/no/such/path'))).toBe(false);
+    expect(delta('raaga_session_errors_total{kind="websocket",code="validation_error"}')).toBe(1);
+    expect(delta('raaga_time_to_first_audio_seconds_count{path="http_stream"}')).toBe(1);
+    expect(delta('raaga_time_to_first_audio_seconds_count{path="websocket"}')).toBe(1);
+    expect(delta('raaga_time_to_first_audio_seconds_sum{path="websocket"}')).toBeGreaterThan(0);
+    expect(delta('raaga_synthesis_real_time_factor_count{engine="espeak-ng-wasm"}')).toBeGreaterThanOrEqual(5);
+    expect(delta('raaga_synthesis_audio_seconds_total{engine="espeak-ng-wasm"}')).toBeGreaterThan(5);
+    const credits = 2 * [...text].length + [...HINDI_SENTENCE].length;
+    expect(delta('raaga_credits_consumed_total')).toBe(credits);
+    expect(value(after, 'raaga_active_sessions{kind="websocket"}')).toBe(value(before, 'raaga_active_sessions{kind="websocket"}'));
+    expect(value(after, 'raaga_engine_workers')).toBe(2);
+    expect(after.has('raaga_engine_queue_depth')).toBe(true);
+    expect(after.has('raaga_active_sessions{kind="call"}')).toBe(true);
+    expect(after.has('raaga_barge_ins_total{cause="speech"}')).toBe(true);
+    expect(after.has('process_cpu_user_seconds_total')).toBe(true);
+  });
+});

@@ -1,0 +1,72 @@
+// POST /v1/playground/call-sim: a real simulated call (voice webhook → TwiML → media stream over loopback, the
+// caller talking over the greeting) whose result matches its documented schema, shows the barge-in, and moves the
+// call metrics (active calls, barge-ins, first audio on calls).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallSimResultSchema } from '../../src/api/routes/playground-call.js';
+import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+let server: TestServer;
+let key: string;
+let accountId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const account = await server.account('growth', 1_000_000);
+  key = account.keys[0] as string;
+  accountId = account.id;
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const GREETING = 'नमस्ते! आपका ऑर्डर 21 नवंबर को पहुँच जाएगा। कुल राशि ₹1,250 है। धन्यवाद।';
+
+function simulate(body: Record<string, unknown>, apiKey = key) {
+  return fetch(`${server.url}/v1/playground/call-sim`, { method: 'POST', headers: authHeaders(apiKey), body: JSON.stringify(body) });
+}
+
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? 0 : Number(line.split(' ')[1]);
+}
+
+describe('call simulator endpoint', () => {
+  it('runs a call where the caller barges in, and reports its timeline', async () => {
+    const bargeInsBefore = await metric('raaga_barge_ins_total{cause="speech"}');
+    const firstAudioBefore = await metric('raaga_time_to_first_audio_seconds_count{path="call"}');
+    const creditsBefore = (await server.deps.store.getAccount(accountId))!.credits;
+    const response = await simulate({ voice: 'meera', language: 'hi-IN', greeting: GREETING, caller_text: 'रुकिए, मुझे कुछ पूछना है', caller_at_ms: 1200, duration_ms: 3000 });
+    expect(response.status).toBe(200);
+    const parsed = CallSimResultSchema.safeParse(await response.json());
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    const call = parsed.data!;
+    expect(call.heard_levels).toHaveLength(150);
+    expect(call.heard_levels.slice(0, 50).some((level) => level > 0.1)).toBe(true); // the greeting was heard
+    expect(call.summary.clears).toBe(1);
+    expect(call.summary.barge_in_ms).toBeGreaterThan(0);
+    expect(call.summary.barge_in_ms).toBeLessThan(1000);
+    const kinds = call.events.map((event) => event.kind);
+    for (const kind of ['start', 'first_media_in', 'mark_received', 'caller_speech', 'clear_received', 'stop_sent', 'closed']) expect(kinds).toContain(kind);
+    // After the clear nothing more is heard.
+    const clearFrame = Math.ceil(call.events.find((event) => event.kind === 'clear_received')!.at_ms / 20) + 2;
+    expect(call.heard_levels.slice(clearFrame).every((level) => level === 0)).toBe(true);
+
+    expect(await metric('raaga_barge_ins_total{cause="speech"}')).toBe(bargeInsBefore + 1);
+    expect(await metric('raaga_time_to_first_audio_seconds_count{path="call"}')).toBeGreaterThan(firstAudioBefore);
+    expect(await metric('raaga_active_sessions{kind="call"}')).toBe(0);
+    // The greeting's audio played before the barge-in was billed to the account, like any call.
+    expect((await server.deps.store.getAccount(accountId))!.credits).toBeLessThan(creditsBefore);
+  });
+
+  it('needs an API key and validates its body', async () => {
+    expect((await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते' }, `rk_live_${'X'.repeat(40)}`)).status).toBe(401);
+    const tooLong = await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते', duration_ms: 600_000 });
+    expect(tooLong.status).toBe(422);
+    expect(((await tooLong.json()) as { error: { message: string } }).error.message).toMatch(/duration_ms/);
+    const badVoice = await simulate({ voice: 'nobody', language: 'hi-IN', greeting: 'नमस्ते' });
+    expect(((await badVoice.json()) as { error: { code: string } }).error.code).toBe('voice_language_not_found');
+  });
+});

@@ -1,0 +1,179 @@
+// Barge-in over real sockets: the simulated Twilio peer plays a caller whose speech is made by the embedded engine,
+// Silero VAD runs on it in the server, and a fake agent listens. Speech over the bot: abort, `clear`, no frame of the
+// old generation after it, cleared marks ignored, `interrupted` with the text the caller heard. A filler shorter than
+// the minimum, a non-interruptible greeting and barge_in=none do not cut; a DTMF key does.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitUtterance } from '../../src/core/text/split-utterance.js';
+import { catalogPath } from '../../src/deps.js';
+import { CallerTrack } from '../../src/telephony/twilio/peer/caller-audio.js';
+import { CallerVoice } from '../../src/telephony/twilio/peer/caller-speech.js';
+import type { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
+import { FakeAgent } from '../helpers/fake-agent.js';
+import { eventually, LONG_GREETING, placeCall } from '../helpers/telephony.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+let server: TestServer;
+let agent: FakeAgent;
+let voice: CallerVoice;
+let interruption: Uint8Array;
+let filler: Uint8Array;
+const cp = (text: string) => [...text].length;
+
+beforeAll(async () => {
+  server = await startTestServer({ TTS_WORKERS: '2' });
+  await server.deps.telephony!.vad!.ready();
+  voice = await CallerVoice.start(catalogPath(server.deps.config));
+  // ~2.2 s of speech: a real interruption. "हाँ" (~300 ms of audio, ~150 ms of it voiced): a backchannel.
+  interruption = await voice.say({ text: 'रुको, मुझे कुछ और पूछना है।', language: 'hi-IN' });
+  filler = await voice.say({ text: 'हाँ', language: 'hi-IN' });
+});
+afterAll(async () => {
+  await voice?.close();
+  await server?.close();
+});
+
+async function withAgent<T>(run: (agent: FakeAgent) => Promise<T>): Promise<T> {
+  agent = await FakeAgent.start();
+  try {
+    return await run(agent);
+  } finally {
+    await agent.close();
+  }
+}
+
+async function account() {
+  const created = await server.account('growth', 1_000_000);
+  return { id: created.id, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
+}
+
+/** The index in the peer's inbound log of its first `clear`. */
+const clearIndex = (peer: TwilioPeer) => peer.inbound.findIndex((entry) => entry.event === 'clear');
+
+/** The source text of chunks 0..k of the greeting, as the server cuts it. */
+function heardUpTo(lastChunk: number): string {
+  const chunks = splitUtterance(LONG_GREETING, { firstChunkMaxChars: 100, maxChunkChars: 300, language: 'hi-IN' });
+  const codePoints = chunks.slice(0, lastChunk + 1).reduce((sum, chunk) => sum + chunk.codePoints, 0);
+  return [...LONG_GREETING].slice(0, codePoints).join('').trim();
+}
+
+describe('barge-in', () => {
+  it('caller speech over the greeting: clear, nothing of the old generation after it, interrupted with the heard text', async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, {
+        query: { greeting: LONG_GREETING, agent_url: agent.url },
+        caller: new CallerTrack([{ atMs: 3000, mulaw: interruption, label: 'रुको' }]),
+      });
+      const { peer } = call;
+      await peer.waitFor('clear_received', 10_000);
+      const interrupted = await agent.waitFor('interrupted');
+      const cancellation = await agent.waitFor('cancellation');
+      expect(await agent.waitFor('speech_started')).toHaveProperty('at_ms');
+      const bargeInMs = peer.summary().bargeInMs;
+      expect(bargeInMs).toBeDefined();
+      expect(bargeInMs!).toBeLessThan(1500);
+
+      // What was heard: the chunks whose marks came back (played, not cleared) before the clear.
+      const index = clearIndex(peer);
+      const clearAt = peer.inbound[index]!.atMs;
+      const playedMarks = peer.timeline.filter((e) => e.kind === 'mark_echoed' && e.atMs <= clearAt && !e.detail!.includes('cleared'));
+      const lastChunk = Math.max(-1, ...playedMarks.map((e) => Number(/\.c(\d+)\./.exec(e.detail!)![1])));
+      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'speech', heard_text: lastChunk < 0 ? '' : heardUpTo(lastChunk) });
+      expect(interrupted.heard_text.length).toBeGreaterThan(0);
+      expect(interrupted.played_ms).toBeGreaterThan(1000);
+      expect(cancellation.utterance_id).toBe('greeting');
+      expect(cancellation.characters_used).toBeLessThan(cp(LONG_GREETING));
+
+      // Nothing of the interrupted utterance follows the clear: no media at all until the agent speaks again.
+      await peer.runUntil(peer.elapsedMs() + 600);
+      expect(peer.inbound.slice(index + 1)).toEqual([]);
+      expect(agent.ofType('utterance_played')).toEqual([]);
+
+      agent.send({ type: 'text', text: 'जी, बताइए।', utterance_id: 'reply' });
+      await agent.waitFor('utterance_played', { where: (e) => e.utterance_id === 'reply' });
+      const after = peer.inbound.slice(index + 1);
+      expect(after.some((e) => e.event === 'media')).toBe(true);
+      expect(after.filter((e) => e.event === 'mark').map((e) => e.name)).toEqual(['u2.c0.g1']);
+      await peer.stop();
+      await eventually(async () => 1_000_000 - (await acct.balance()) === cancellation.characters_used + cp('जी, बताइए।'), 'billing');
+    });
+  });
+
+  it('marks echoed because of a clear are ignored: not played, not heard', async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, { query: { greeting: LONG_GREETING, agent_url: agent.url } });
+      // Cut right after the first chunk's mark left, before its audio has played: the mark is pending at the clear.
+      await call.peer.waitFor('mark_received', 10_000, (detail) => detail === 'u1.c0.g0');
+      call.peer.sendDtmf('1');
+      await call.peer.waitFor('clear_received', 5000);
+      const interrupted = await agent.waitFor('interrupted');
+      expect(call.peer.timeline.some((e) => e.kind === 'mark_echoed' && e.detail === 'u1.c0.g0 (cleared)')).toBe(true);
+      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf', heard_text: '' });
+      expect(interrupted.played_ms).toBeGreaterThan(0);
+      await call.peer.runUntil(call.peer.elapsedMs() + 300);
+      expect(agent.ofType('utterance_played')).toEqual([]);
+      await call.peer.stop();
+    });
+  });
+
+  it('a filler shorter than the minimum speech does not interrupt', async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const greeting = 'नमस्ते, राग बैंक में आपका स्वागत है। आपकी कॉल हमारे लिए महत्वपूर्ण है।';
+      const call = await placeCall(server, acct.id, {
+        query: { greeting, agent_url: agent.url },
+        caller: new CallerTrack([{ atMs: 1500, mulaw: filler, label: 'हाँ' }]),
+      });
+      expect(await agent.waitFor('utterance_played', { timeoutMs: 15_000 })).toMatchObject({ utterance_id: 'greeting' });
+      expect(call.peer.summary().clears).toBe(0);
+      expect(agent.ofType('interrupted')).toEqual([]);
+      await call.peer.stop();
+      await eventually(async () => 1_000_000 - (await acct.balance()) === cp(greeting), 'the whole greeting billed');
+    });
+  });
+
+  it('a DTMF key cuts the bot (barge_in any), and the agent gets the digit', async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, { query: { greeting: LONG_GREETING, agent_url: agent.url }, dtmf: [{ digit: '5', atMs: 1500 }] });
+      await call.peer.waitFor('clear_received', 10_000);
+      expect((await agent.waitFor('dtmf')).digit).toBe('5');
+      expect(await agent.waitFor('interrupted')).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf' });
+      await call.peer.stop();
+    });
+  });
+
+  it('a non-interruptible greeting is not cut by speech or DTMF; the agent still hears the speech', async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const greeting = 'यह कॉल रिकॉर्ड की जा सकती है। आपकी कॉल हमारे लिए महत्वपूर्ण है।';
+      const call = await placeCall(server, acct.id, {
+        query: { greeting, greeting_interruptible: 'false', agent_url: agent.url },
+        caller: new CallerTrack([{ atMs: 800, mulaw: interruption, label: 'रुको' }]),
+        dtmf: [{ digit: '9', atMs: 1200 }],
+      });
+      await agent.waitFor('speech_started');
+      expect(await agent.waitFor('utterance_played', { timeoutMs: 15_000 })).toMatchObject({ utterance_id: 'greeting' });
+      expect(call.peer.summary().clears).toBe(0);
+      expect(agent.ofType('interrupted')).toEqual([]);
+      await call.peer.stop();
+    });
+  });
+
+  it('barge_in=none: speech never cuts; barge_in=speech: a DTMF key does not cut', async () => {
+    const acct = await account();
+    const greeting = 'नमस्ते, राग बैंक में आपका स्वागत है। आपकी कॉल हमारे लिए महत्वपूर्ण है।';
+    const none = await placeCall(server, acct.id, {
+      query: { greeting, barge_in: 'none' },
+      caller: new CallerTrack([{ atMs: 800, mulaw: interruption, label: 'रुको' }]),
+    });
+    const speechOnly = await placeCall(server, acct.id, { query: { greeting, barge_in: 'speech' }, dtmf: [{ digit: '1', atMs: 800 }] });
+    await none.peer.waitFor('mark_echoed', 15_000, (detail) => detail === 'u1.c1.g0');
+    await speechOnly.peer.waitFor('mark_echoed', 15_000, (detail) => detail === 'u1.c1.g0');
+    expect(none.peer.summary().clears).toBe(0);
+    expect(speechOnly.peer.summary().clears).toBe(0);
+    await Promise.all([none.peer.stop(), speechOnly.peer.stop()]);
+  });
+});

@@ -1,0 +1,361 @@
+// Phone calls over real sockets: the voice webhook's TwiML, X-Twilio-Signature on the webhook, status callback and
+// media upgrade (vectors from twilio.getExpectedTwilioSignature), who pays (call token, API key), the call flow from
+// webhook to hangup with an agent, REST transfer/hangup against a loopback Twilio API, bad input, abrupt ends.
+
+import twilio from 'twilio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signCallToken } from '../../src/telephony/call-token.js';
+import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
+import { FakeAgent } from '../helpers/fake-agent.js';
+import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
+import { callControl, capturingLogger, eventually, LONG_GREETING, placeCall, RawStream } from '../helpers/telephony.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
+const TWILIO_ACCOUNT = 'AC' + 'a'.repeat(32);
+const cp = (text: string) => [...text].length;
+
+let server: TestServer;
+let api: FakeTwilioApi;
+const log = capturingLogger();
+
+beforeAll(async () => {
+  api = await FakeTwilioApi.start();
+  server = await startTestServer(
+    { TELEPHONY_STREAM_TIMEOUT_MS: '1500', TTS_WORKERS: '2' },
+    { logger: log.logger, app: (deps) => ({ telephony: { ...deps.telephony!, twilioApiBaseUrl: api.baseUrl } }) },
+  );
+});
+afterAll(async () => {
+  await server?.close();
+  await api?.close();
+});
+
+async function account(plan: 'free' | 'growth' = 'growth', credits = 100_000) {
+  const created = await server.account(plan, credits);
+  return {
+    id: created.id,
+    key: created.keys[0] as string,
+    balance: async () => (await server.deps.store.getAccount(created.id))!.credits,
+  };
+}
+
+async function signedAccount(extra: { rest?: boolean } = {}) {
+  const acct = await account();
+  await server.deps.store.putTelephonySettings({
+    accountId: acct.id,
+    twilioAuthToken: AUTH_TOKEN,
+    ...(extra.rest ? { twilioAccountSid: TWILIO_ACCOUNT } : {}),
+    updatedAtMs: Date.now(),
+  });
+  return acct;
+}
+
+const webhookUrl = (accountId: string, query = '') => `${server.url}/v1/telephony/twilio/voice/${accountId}${query}`;
+const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
+const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
+const CALL_FORM = { CallSid: 'CA' + '1'.repeat(32), AccountSid: TWILIO_ACCOUNT, From: '+919800000001', To: '+918000000002' };
+
+/** How many times the bridge logged a bad-input kind (each must be logged once per stream). */
+const problems = (callSid?: string) =>
+  log.lines.filter((line) => line.msg === 'twilio stream: bad input ignored' && (callSid === undefined || line.callSid === callSid));
+
+async function slotFree(accountId: string): Promise<boolean> {
+  const result = await server.deps.store.admit({ accountId, limits: { requestsPerMinute: 1000, concurrentRequests: 1 }, countRate: false, slotHolderId: 'probe' });
+  if (result.ok) await server.deps.store.releaseSlot(accountId, 'probe');
+  return result.ok;
+}
+
+describe('voice webhook', () => {
+  it('answers <Connect><Stream> TwiML: the account stream URL without query, settings and a call token as <Parameter>s', async () => {
+    const { id } = await account();
+    const response = await fetch(webhookUrl(id, '?voice=aarav&language=ta-IN&greeting=Vanakkam&barge_in=dtmf&crm_id=42'), {
+      method: 'POST',
+      headers: FORM_HEADERS,
+      body: form(CALL_FORM),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/xml/);
+    const twiml = await response.text();
+    const streamUrl = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${id}`;
+    expect(twiml).toContain(`<Connect><Stream url="${streamUrl}"`);
+    expect(twiml).toContain(`statusCallback="${server.url}/v1/telephony/twilio/status/${id}"`);
+    for (const [name, value] of Object.entries({ voice: 'aarav', language: 'ta-IN', greeting: 'Vanakkam', barge_in: 'dtmf', crm_id: '42', from: '+919800000001', to: '+918000000002' })) {
+      expect(twiml).toContain(`<Parameter name="${name}" value="${value}"/>`);
+    }
+    expect(twiml).toMatch(/<Parameter name="raaga_token" value="rct1\.[\w-]+\.[\w-]+"\/>/);
+  });
+
+  it('unknown account: 404; a bad setting: 422 naming it; an unknown voice: 422 voice_language_not_found', async () => {
+    const missing = await fetch(webhookUrl('acct_nobody'), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    expect(missing.status).toBe(404);
+    const { id } = await account();
+    const bad = await fetch(webhookUrl(id, '?barge_in=loud'), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as any).error.message).toMatch(/barge_in/);
+    const voice = await fetch(webhookUrl(id, '?voice=nobody'), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    expect(((await voice.json()) as any).error.code).toBe('voice_language_not_found');
+  });
+});
+
+describe('X-Twilio-Signature', () => {
+  it('webhook: unsigned or wrongly signed gets 403 and an empty body; the signature Twilio computes passes', async () => {
+    const { id } = await signedAccount();
+    const url = webhookUrl(id, '?voice=meera');
+    const unsigned = await fetch(url, { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    expect(unsigned.status).toBe(403);
+    expect(await unsigned.text()).toBe('');
+    const wrong = twilio.getExpectedTwilioSignature('another-token-entirely-0000000000', url, CALL_FORM);
+    const forged = await fetch(url, { method: 'POST', headers: { ...FORM_HEADERS, 'x-twilio-signature': wrong }, body: form(CALL_FORM) });
+    expect(forged.status).toBe(403);
+    // Signed over other params than the ones posted (a tampered body).
+    const tampered = twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, { ...CALL_FORM, From: '+10000000000' });
+    expect((await fetch(url, { method: 'POST', headers: { ...FORM_HEADERS, 'x-twilio-signature': tampered }, body: form(CALL_FORM) })).status).toBe(403);
+    const good = twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, CALL_FORM);
+    const ok = await fetch(url, { method: 'POST', headers: { ...FORM_HEADERS, 'x-twilio-signature': good }, body: form(CALL_FORM) });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('<Parameter name="voice" value="meera"/>');
+  });
+
+  it('stream status callback: 403 unsigned, 204 signed', async () => {
+    const { id } = await signedAccount();
+    const url = `${server.url}/v1/telephony/twilio/status/${id}`;
+    const params = { AccountSid: TWILIO_ACCOUNT, CallSid: CALL_FORM.CallSid, StreamSid: 'MZ' + '2'.repeat(32), StreamEvent: 'stream-stopped', Timestamp: new Date().toISOString() };
+    expect((await fetch(url, { method: 'POST', headers: FORM_HEADERS, body: form(params) })).status).toBe(403);
+    const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, params);
+    expect((await fetch(url, { method: 'POST', headers: { ...FORM_HEADERS, 'x-twilio-signature': signature }, body: form(params) })).status).toBe(204);
+  });
+
+  it('media upgrade on the account path: unsigned gets 403 (no socket); signed over the wss URL, the call runs', async () => {
+    const acct = await signedAccount();
+    const streamUrl = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${acct.id}`;
+    await expect(TwilioPeer.connect({ url: streamUrl })).rejects.toThrow(/403/);
+    await expect(TwilioPeer.connect({ url: streamUrl, signature: { authToken: 'wrong-token-wrong-token-wrong-tok' } })).rejects.toThrow(/403/);
+    const call = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
+    await call.peer.waitFor('first_media_in', 10_000);
+    await call.peer.stop();
+  });
+
+  it('generic media path with an API key: a bad signature closes the stream at start (1008), nothing is spoken', async () => {
+    const acct = await signedAccount();
+    const peer = await TwilioPeer.connect({
+      url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`,
+      signature: { authToken: 'wrong-token-wrong-token-wrong-tok' },
+      customParameters: { raaga_api_key: acct.key, greeting: 'नमस्ते।' },
+    });
+    expect(await peer.closed).toBe(1008);
+    expect(peer.summary().mediaReceived).toBe(0);
+  });
+});
+
+describe('who pays', () => {
+  it('a start without credentials, with a token for another call, or an expired token is closed with 1008', async () => {
+    const { id } = await account();
+    const base = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${id}`;
+    const secret = server.deps.telephony!.callTokenSecret;
+    const cases: Record<string, string>[] = [
+      { greeting: 'नमस्ते।' },
+      { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '9'.repeat(32), expiresAtMs: Date.now() + 60_000 }) },
+      { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '7'.repeat(32), expiresAtMs: Date.now() - 1 }) },
+      { raaga_token: 'rct1.forged.token' },
+      { raaga_api_key: 'rk_live_' + 'x'.repeat(40) },
+    ];
+    for (const customParameters of cases) {
+      const peer = await TwilioPeer.connect({ url: base, callSid: 'CA' + '7'.repeat(32), customParameters: { ...customParameters, greeting: 'नमस्ते।' } });
+      expect(await peer.closed).toBe(1008);
+      expect(peer.summary().mediaReceived).toBe(0);
+    }
+    expect(await slotFree(id)).toBe(true);
+  });
+
+  it('an API key parameter on the generic path (developer TwiML) bills that key\'s account', async () => {
+    const acct = await account();
+    const greeting = 'आपका स्वागत है।';
+    const peer = await TwilioPeer.connect({ url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`, customParameters: { raaga_api_key: acct.key, greeting } });
+    await peer.waitFor('mark_echoed', 10_000);
+    await peer.stop();
+    await eventually(async () => (await acct.balance()) === 100_000 - cp(greeting), 'greeting billed');
+  });
+});
+
+describe('call flow: webhook → agent → speech → hangup', () => {
+  it('the agent gets call_started, speaks with its utterance ids, hears utterance_played, hangs up; billing and slot are right', async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await account('free');
+      const call = await placeCall(server, acct.id, { query: { agent_url: agent.url, agent_audio: 'true', crm_id: 'c-42', voice: 'meera' } });
+      const started = await agent.waitFor('call_started');
+      expect(started).toMatchObject({ call_sid: call.callSid, from: '+919800000001', to: '+918000000002', custom_parameters: { crm_id: 'c-42' } });
+      expect(JSON.stringify(started)).not.toContain('raaga_token');
+      expect(agent.headers['x-raaga-call-sid']).toBe(call.callSid);
+
+      const text = 'आपका ऑर्डर कल पहुँच जाएगा। धन्यवाद।';
+      agent.send({ type: 'text', text, utterance_id: 'order-status' });
+      const end = await agent.waitFor('end_of_utterance');
+      expect(end).toMatchObject({ utterance_id: 'order-status', characters_used: cp(text), truncated: false });
+      const played = await agent.waitFor('utterance_played');
+      expect(played.utterance_id).toBe('order-status');
+      expect(played.duration_ms).toBeGreaterThan(500);
+      // Every media message is whole 20 ms frames; one mark per chunk, named with turn, chunk and generation.
+      const summary = call.peer.summary();
+      expect(summary.mediaReceived).toBeGreaterThan(10);
+      expect(summary.playout.underruns).toBe(0);
+      expect(call.peer.timeline.filter((e) => e.kind === 'mark_received').map((e) => e.detail)).toEqual(['u1.c0.g0', 'u1.c1.g0']);
+
+      // A non-mulaw config is refused; a valid one is echoed (8 kHz mu-law stays).
+      agent.send({ type: 'config', voice: 'arjun', language: 'en-IN', output_format: 'pcm' });
+      expect((await agent.waitFor('error')).error.code).toBe('validation_error');
+      agent.send({ type: 'config', voice: 'arjun', language: 'en-IN' });
+      expect(await agent.waitFor('configured')).toMatchObject({ voice: 'arjun', language: 'en-IN', output_format: 'mulaw', sample_rate: 8000 });
+
+      // The caller's audio reaches the agent (opt-in): 160-byte frames every 20 ms.
+      expect(agent.audioFrames).toBeGreaterThan(20);
+      agent.send({ type: 'hangup' });
+      // No Twilio credentials: the stream is closed so the TwiML after <Connect> runs (here: nothing, the call ends).
+      expect(await call.peer.closed).toBe(1000);
+      expect((await agent.waitFor('call_ended')).reason).toBe('hangup');
+      await eventually(() => slotFree(acct.id), 'slot freed');
+      expect(await acct.balance()).toBe(100_000 - cp(text));
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('with REST credentials, transfer and hangup go through calls(sid).update', async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await signedAccount({ rest: true });
+      const call = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { agent_url: agent.url } });
+      await agent.waitFor('call_started');
+      agent.send({ type: 'transfer', to: '+918000000099' });
+      await eventually(() => api.requests.some((r) => r.path.includes(call.callSid)), 'REST transfer');
+      const transfer = api.requests.find((r) => r.path.includes(call.callSid))!;
+      expect(transfer.method).toBe('POST');
+      expect(transfer.path).toBe(`/2010-04-01/Accounts/${TWILIO_ACCOUNT}/Calls/${call.callSid}.json`);
+      expect(transfer.user).toBe(TWILIO_ACCOUNT);
+      expect(transfer.form.Twiml).toContain('<Dial>+918000000099</Dial>');
+      // Twilio ends the stream after the redirect.
+      await call.peer.stop();
+      expect((await agent.waitFor('call_ended')).reason).toBe('transfer');
+
+      const second = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
+      await second.peer.waitFor('first_media_in', 10_000);
+      expect((await callControl(server, acct.key, second.callSid, 'hangup', { drain: false })).status).toBe(202);
+      await eventually(() => api.requests.some((r) => r.path.includes(second.callSid) && r.form.Status === 'completed'), 'REST hangup');
+      await second.peer.stop();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('the agent going away mid-call: the fallback message plays, then the call hangs up', async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await account();
+      const fallback = 'माफ़ कीजिए, तकनीकी समस्या है।';
+      const call = await placeCall(server, acct.id, { query: { agent_url: agent.url, fallback_message: fallback } });
+      await agent.waitFor('call_started');
+      agent.drop();
+      expect(await call.peer.closed).toBe(1000);
+      expect(call.peer.summary().mediaReceived).toBeGreaterThan(10);
+      await eventually(async () => (await acct.balance()) === 100_000 - cp(fallback), 'fallback billed');
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe('REST call control', () => {
+  it('say and cancel on the account\'s own call; another account or an unknown CallSid gets 404', async () => {
+    const acct = await account();
+    const other = await account();
+    const call = await placeCall(server, acct.id);
+    await eventually(() => server.deps.telephony!.calls.localCalls() > 0, 'call registered');
+    const said = await callControl(server, acct.key, call.callSid, 'say', { text: LONG_GREETING, utterance_id: 'ivr-1' });
+    expect(said).toEqual({ status: 202, json: { call_sid: call.callSid, utterance_id: 'ivr-1', status: 'queued' } });
+    await call.peer.waitFor('first_media_in', 10_000);
+    expect((await callControl(server, other.key, call.callSid, 'say', { text: 'x' })).status).toBe(404);
+    expect((await callControl(server, acct.key, 'CA' + 'f'.repeat(32), 'cancel')).status).toBe(404);
+    expect((await callControl(server, acct.key, call.callSid, 'say', { text: '' })).json.error.code).toBe('validation_error');
+    const cancelled = await callControl(server, acct.key, call.callSid, 'cancel');
+    expect(cancelled.status).toBe(200);
+    await call.peer.waitFor('clear_received', 5000);
+    await call.peer.stop();
+    const billed = 100_000 - (await acct.balance());
+    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeLessThan(cp(LONG_GREETING));
+  });
+});
+
+describe('bad input and abrupt ends', () => {
+  it('malformed, unknown, out-of-order and oversized input: each kind logged once with the CallSid, the call goes on', async () => {
+    const acct = await account();
+    const callSid = 'CA' + 'b'.repeat(32);
+    const linesBefore = log.lines.length;
+    const stream = RawStream.open(`${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`);
+    await stream.opened;
+    stream.send('{not json');
+    stream.send({ event: 'transcription', text: 'hi' });
+    stream.media(new Uint8Array(160));
+    stream.socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    stream.start(callSid, { raaga_api_key: acct.key, greeting: 'नमस्ते।' });
+    for (let i = 0; i < 3; i++) {
+      stream.send('{not json');
+      stream.media('%%%not-base64%%%');
+      stream.media(new Uint8Array(100));
+      stream.start(callSid, { raaga_api_key: acct.key });
+    }
+    await eventually(() => stream.received.some((m) => m.event === 'media'), 'the greeting speaks anyway');
+    expect(stream.received.every((m) => m.event !== 'media' || Buffer.from(m.media.payload, 'base64').length % 160 === 0)).toBe(true);
+    stream.stop();
+    stream.send({ event: 'mark', mark: { name: 'late' } });
+    await stream.closed;
+    // Lines of this stream only (before `start` they carry neither CallSid nor StreamSid).
+    const kinds = log.lines
+      .slice(linesBefore)
+      .filter((line) => line.msg === 'twilio stream: bad input ignored' && (line.callSid === undefined || line.callSid === callSid))
+      .map((p) => p.problem);
+    for (const kind of ['invalid-json', 'unknown-event', 'media-before-start', 'binary-frame', 'not-base64', 'bad-length', 'second-start']) {
+      expect(kinds.filter((k) => k === kind), kind).toHaveLength(1);
+    }
+    expect(problems(callSid).some((p) => p.problem === 'not-base64')).toBe(true);
+    await eventually(() => slotFree(acct.id), 'slot freed');
+  });
+
+  it('a stream dropped mid-utterance frees the slot and bills only the audio produced', async () => {
+    const acct = await account('free');
+    const call = await placeCall(server, acct.id, { query: { greeting: LONG_GREETING } });
+    await call.peer.waitFor('first_media_in', 10_000);
+    expect(await slotFree(acct.id)).toBe(false);
+    await call.peer.runUntil(1200);
+    await call.peer.drop();
+    await eventually(() => slotFree(acct.id), 'slot freed after drop');
+    const billed = 100_000 - (await acct.balance());
+    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeLessThan(cp(LONG_GREETING));
+    expect(problems(call.callSid).map((p) => p.problem)).toContain('dropped');
+  });
+
+  it('a stream that goes silent without stop is ended after TELEPHONY_STREAM_TIMEOUT_MS', async () => {
+    const acct = await account('free');
+    const stream = RawStream.open(`${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`);
+    await stream.opened;
+    stream.start('CA' + 'c'.repeat(32), { raaga_api_key: acct.key });
+    await eventually(async () => !(await slotFree(acct.id)), 'call holds its slot');
+    const closed = await stream.closed;
+    expect(closed.code).toBe(1008);
+    await eventually(() => slotFree(acct.id), 'slot freed after the silence');
+  });
+
+  it('over the concurrency limit the second call is refused (stream closed), the first goes on', async () => {
+    const acct = await account('free');
+    const first = await placeCall(server, acct.id, { query: { greeting: LONG_GREETING } });
+    await first.peer.waitFor('first_media_in', 10_000);
+    const second = await placeCall(server, acct.id, { query: { greeting: 'नमस्ते।' } });
+    expect(await second.peer.closed).toBe(1000);
+    expect(second.peer.summary().mediaReceived).toBe(0);
+    await first.peer.runUntil(first.peer.elapsedMs() + 300);
+    expect(first.peer.summary().closeCode).toBeUndefined();
+    await first.peer.stop();
+  });
+});

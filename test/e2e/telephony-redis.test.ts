@@ -1,0 +1,58 @@
+// Two Raaga instances sharing one Redis (and one call-token secret): a call's media stream lands on A, its voice
+// webhook was answered by B, and REST call control sent to B reaches the call on A through Redis pub/sub.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
+import { callControl, eventually, LONG_GREETING } from '../helpers/telephony.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
+import { fetchStreamInstruction } from '../../src/telephony/twilio/peer/voice-webhook.js';
+
+const redis = await useTestRedis('telephony across instances');
+
+describe.skipIf(!redis.url)('call control across instances through Redis', () => {
+  const keyPrefix = uniquePrefix('calls');
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    const env = { REDIS_URL: redis.url ?? '', REDIS_KEY_PREFIX: keyPrefix, TTS_WORKERS: '1', RAAGA_CALL_TOKEN_SECRET: 'shared-secret-'.repeat(4) };
+    [a, b] = await Promise.all([startTestServer(env, { vad: null }), startTestServer(env, { vad: null })]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await deleteKeys(redis.url ?? '', keyPrefix);
+  });
+
+  it('webhook on B, stream on A; say and cancel sent to B reach the call; other accounts and unknown calls get 404', async () => {
+    const acct = await a.account('growth', 100_000);
+    const other = await b.account('growth', 100_000);
+    const key = acct.keys[0] as string;
+    // B answers the webhook (mints the token); Twilio's stream lands on A (the token verifies there: shared secret).
+    const instruction = await fetchStreamInstruction({ url: `${b.url}/v1/telephony/twilio/voice/${acct.id}` });
+    const callSid = instruction.params.CallSid as string;
+    const streamUrl = instruction.streamUrl.replace(b.url.replace('http', 'ws'), a.url.replace('http', 'ws'));
+    const peer = await TwilioPeer.connect({ url: streamUrl, callSid, customParameters: instruction.parameters });
+    await eventually(() => a.deps.telephony!.calls.localCalls() === 1, 'call held by A');
+    expect(b.deps.telephony!.calls.localCalls()).toBe(0);
+
+    const said = await callControl(b, key, callSid, 'say', { text: LONG_GREETING, utterance_id: 'from-b' });
+    expect(said).toEqual({ status: 202, json: { call_sid: callSid, utterance_id: 'from-b', status: 'queued' } });
+    await peer.waitFor('first_media_in', 10_000);
+
+    expect((await callControl(b, other.keys[0] as string, callSid, 'cancel')).status).toBe(404);
+    const started = Date.now();
+    expect((await callControl(b, key, 'CA' + 'e'.repeat(32), 'cancel')).status).toBe(404);
+    // Nobody subscribes to an unknown call's channel: PUBLISH says so at once, no reply timeout.
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    expect((await callControl(b, key, callSid, 'cancel')).status).toBe(200);
+    await peer.waitFor('clear_received', 5000);
+    expect((await callControl(b, key, callSid, 'hangup', { drain: false })).status).toBe(202);
+    expect(await peer.closed).toBe(1000);
+    await eventually(() => a.deps.telephony!.calls.localCalls() === 0, 'call unregistered');
+    expect((await callControl(b, key, callSid, 'say', { text: 'x' })).status).toBe(404);
+    const billed = 100_000 - (await b.deps.store.getAccount(acct.id))!.credits;
+    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeLessThan([...LONG_GREETING].length);
+  });
+});

@@ -1,0 +1,211 @@
+// The call session without a socket: real engine, store and admission; a fake monotonic clock drives the playout;
+// recording ports stand in for the provider, the call control and the agent; a scripted detector implements the
+// VAD contract. Pacing stays within the window, texts queue in order, barge-in aborts before it clears.
+
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Admission } from '../../../src/core/admission.js';
+import { SynthesisService } from '../../../src/core/synthesis/synthesis-service.js';
+import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
+import { VoiceResolver } from '../../../src/core/voice-resolver.js';
+import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
+import type { VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
+import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../../src/session/call-events.js';
+import { CallSession, type CallSettings } from '../../../src/session/call-session.js';
+import { MemoryStore } from '../../../src/store/memory-store.js';
+import { FakeClock, settle } from '../../helpers/fake-clock.js';
+
+const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
+let engine: EspeakEngine;
+beforeAll(async () => {
+  engine = new EspeakEngine({ workers: 2, maxQueue: 64, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
+  await engine.start();
+});
+afterAll(async () => {
+  await engine.close();
+});
+
+const LONG = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(4);
+const AHEAD_MS = 300;
+
+type Out = { kind: 'media'; bytes: number } | { kind: 'mark'; name: string } | { kind: 'clear' };
+
+class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
+  readonly out: Out[] = [];
+  readonly agent: AgentMessage[] = [];
+  hangups = 0;
+  closedWith: string | undefined;
+  sendMedia(bytes: Uint8Array) {
+    this.out.push({ kind: 'media', bytes: bytes.length });
+  }
+  sendMark(name: string) {
+    this.out.push({ kind: 'mark', name });
+  }
+  sendClear() {
+    this.out.push({ kind: 'clear' });
+  }
+  bufferedBytes() {
+    return 0;
+  }
+  close(reason?: string) {
+    this.closedWith ??= reason ?? 'agent closed';
+  }
+  async hangup() {
+    this.hangups++;
+  }
+  async transfer() {}
+  send(message: AgentMessage) {
+    this.agent.push(message);
+  }
+  sendAudio() {}
+  mediaMs() {
+    return this.out.reduce((sum, o) => sum + (o.kind === 'media' ? o.bytes / 8 : 0), 0);
+  }
+  ofType(type: string) {
+    return this.agent.filter((m) => m.type === type) as Record<string, any>[];
+  }
+}
+
+/** A detector that says what the test tells it to, on the next frame. */
+class ScriptedVad implements VoiceActivityDetectorFactory {
+  readonly next: VoiceActivityEvent[] = [];
+  create() {
+    return { pushMulaw: () => this.next.splice(0), reset() {}, close() {} };
+  }
+  async ready() {}
+}
+
+async function setup(settings: Partial<CallSettings> = {}) {
+  const store = await MemoryStore.open();
+  const account = await store.createAccount({ plan: 'growth', credits: 1_000_000 });
+  const clock = new FakeClock();
+  const ports = new Ports();
+  const vad = new ScriptedVad();
+  const call = new CallSession(
+    {
+      admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
+      voices: new VoiceResolver(catalog, store),
+      synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      clock,
+      logger: pino({ level: 'silent' }),
+      vad,
+      playoutAheadMs: AHEAD_MS,
+    },
+    account,
+    { callSid: 'CA1', streamSid: 'MZ1', providerAccountId: 'AC1', from: '+911', to: '+912', customParameters: {} },
+    {
+      config: { modelId: 'raaga-v1', voice: 'aarav', language: 'hi-IN', outputFormat: 'mulaw', sampleRateHz: 8000, speed: 1 },
+      bargeIn: { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true },
+      greeting: undefined,
+      fallbackMessage: '',
+      ...settings,
+    },
+    ports,
+    ports,
+  );
+  expect(await call.start()).toEqual({ ok: true });
+  call.attachAgent(ports, false);
+  return { call, ports, clock, vad, store, account };
+}
+
+/** Real time passes (the engine works in threads) while the fake playout clock stands still or moves by `stepMs`. */
+async function until(condition: () => boolean, what: string, clock?: FakeClock, stepMs = 0): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (clock && stepMs > 0) await clock.advance(stepMs);
+    else await settle();
+  }
+}
+
+describe('CallSession', () => {
+  it('paces 20 ms frames at most the window ahead of the playout clock, marks each chunk, and reports playback', async () => {
+    const { call, ports, clock } = await setup();
+    call.say({ text: LONG, utteranceId: 'long' });
+    await until(() => ports.mediaMs() > 0, 'first audio');
+    const t0 = clock.now();
+    // The clock stands still: only the window goes out.
+    await until(() => false || ports.mediaMs() >= AHEAD_MS, 'a window of audio');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await settle();
+    expect(ports.mediaMs()).toBe(AHEAD_MS);
+    while (ports.ofType('end_of_utterance').length === 0) {
+      await clock.advance(40);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      expect(ports.mediaMs()).toBeLessThanOrEqual(clock.now() - t0 + AHEAD_MS);
+    }
+    expect(ports.out.every((o) => o.kind !== 'media' || o.bytes === 160)).toBe(true);
+    const marks = ports.out.filter((o) => o.kind === 'mark').map((o) => (o as { name: string }).name);
+    expect(marks.length).toBeGreaterThan(1);
+    expect(marks.every((name, i) => name.startsWith('u1.c') && name.endsWith('.g0') && (i === 0 || name !== marks[i - 1]))).toBe(true);
+    for (const name of marks) call.markEchoed(name);
+    expect(ports.ofType('utterance_played')).toEqual([{ type: 'utterance_played', utterance_id: 'long', duration_ms: Math.round(ports.mediaMs()) }]);
+    await call.end('stop');
+  });
+
+  it('queues texts and plays them in order, each answered with its id', async () => {
+    const { call, ports, clock } = await setup();
+    for (const id of ['a', 'b', 'c']) call.say({ text: `वाक्य ${id}।`, utteranceId: id });
+    await until(() => ports.ofType('end_of_utterance').length === 3, 'three utterances', clock, 50);
+    expect(ports.ofType('end_of_utterance').map((m) => m.utterance_id)).toEqual(['a', 'b', 'c']);
+    const marks = ports.out.filter((o) => o.kind === 'mark').map((o) => (o as { name: string }).name);
+    expect(marks).toEqual(['u1.c0.g0', 'u2.c0.g0', 'u3.c0.g0']);
+    await call.end('stop');
+  });
+
+  it('barge-in: the turn is aborted before clear, queued texts are dropped, the agent hears interrupted and cancellations', async () => {
+    const { call, ports, vad, clock } = await setup();
+    call.say({ text: LONG, utteranceId: 'long' });
+    call.say({ text: 'बाद का वाक्य।', utteranceId: 'later' });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
+    await clock.advance(200);
+    vad.next.push({ type: 'speech_started', onsetMs: 1000, atMs: 1250 });
+    call.inboundAudio(new Uint8Array(160), 1250);
+    const clearAt = ports.out.findIndex((o) => o.kind === 'clear');
+    expect(clearAt).toBeGreaterThan(0);
+    await until(() => ports.ofType('cancellation').length === 2, 'both cancellations', clock, 50);
+    await clock.advance(2000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ports.out.slice(clearAt + 1)).toEqual([]);
+    expect(ports.ofType('speech_started')).toEqual([{ type: 'speech_started', at_ms: 1000 }]);
+    expect(ports.ofType('interrupted')).toEqual([{ type: 'interrupted', utterance_id: 'long', played_ms: 200, heard_text: '', cause: 'speech' }]);
+    expect(ports.ofType('cancellation').map((m) => [m.utterance_id, m.characters_used > 0])).toEqual([
+      ['long', true],
+      ['later', false],
+    ]);
+    expect(call.bargeIns).toBe(1);
+    await call.end('stop');
+  });
+
+  it('a non-interruptible text is not cut by barge-in; an explicit cancel still stops it', async () => {
+    const { call, ports, vad, clock } = await setup();
+    call.say({ text: LONG, utteranceId: 'disclosure', interruptible: false });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
+    vad.next.push({ type: 'speech_started', onsetMs: 0, atMs: 300 });
+    call.inboundAudio(new Uint8Array(160), 300);
+    call.dtmf('5');
+    expect(ports.out.some((o) => o.kind === 'clear')).toBe(false);
+    expect(ports.ofType('dtmf')).toEqual([{ type: 'dtmf', digit: '5' }]);
+    call.cancel();
+    expect(ports.out.some((o) => o.kind === 'clear')).toBe(true);
+    await until(() => ports.ofType('cancellation').length === 1, 'cancellation', clock, 50);
+    expect(ports.ofType('interrupted')[0]).toMatchObject({ utterance_id: 'disclosure', cause: 'cancel' });
+    await call.end('stop');
+  });
+
+  it('a draining hangup waits until the queued audio has played (marks echoed), then hangs up', async () => {
+    const { call, ports, clock } = await setup();
+    call.say({ text: 'अलविदा।', utteranceId: 'bye' });
+    const hangup = call.hangup(true);
+    await until(() => ports.ofType('end_of_utterance').length === 1, 'bye spoken', clock, 50);
+    await clock.advance(500);
+    expect(ports.hangups).toBe(0);
+    for (const o of ports.out) if (o.kind === 'mark') call.markEchoed(o.name);
+    await clock.advance(100);
+    await hangup;
+    expect(ports.hangups).toBe(1);
+    await call.end('stop');
+    expect(ports.ofType('call_ended')).toEqual([{ type: 'call_ended', reason: 'hangup' }]);
+  });
+});

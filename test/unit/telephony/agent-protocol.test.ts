@@ -1,0 +1,48 @@
+// The agent's messages: /v1/tts/websocket's config/text/cancel/ping (config fixed to 8 kHz mu-law, text with
+// utterance_id and interruptible), plus hangup and transfer; everything else is a validation_error.
+
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/errors.js';
+import { parseAgentMessage } from '../../../src/telephony/agent/agent-protocol.js';
+
+const code = (raw: string) => {
+  try {
+    parseAgentMessage(raw);
+    return 'ok';
+  } catch (error) {
+    return (error as ApiError).code;
+  }
+};
+
+describe('parseAgentMessage', () => {
+  it('text with an utterance id and interruptible false', () => {
+    expect(parseAgentMessage('{"type":"text","text":"नमस्ते","utterance_id":"disclosure-1","interruptible":false}')).toEqual({
+      kind: 'session',
+      event: { type: 'text', text: 'नमस्ते', utteranceId: 'disclosure-1', interruptible: false },
+    });
+  });
+
+  it('config keeps the call on 8 kHz mu-law', () => {
+    expect(parseAgentMessage('{"type":"config","voice":"meera","language":"ta-IN","speed":1.2}')).toEqual({
+      kind: 'session',
+      event: { type: 'config', config: { modelId: 'raaga-v1', voice: 'meera', language: 'ta-IN', outputFormat: 'mulaw', sampleRateHz: 8000, speed: 1.2 } },
+    });
+    expect(code('{"type":"config","voice":"meera","language":"ta-IN","output_format":"mp3"}')).toBe('validation_error');
+    expect(code('{"type":"config","voice":"meera","language":"ta-IN","model_id":"other"}')).toBe('invalid_model_id');
+  });
+
+  it('hangup (drains by default) and transfer to a number or SIP URI', () => {
+    expect(parseAgentMessage('{"type":"hangup"}')).toEqual({ kind: 'hangup', drain: true });
+    expect(parseAgentMessage('{"type":"hangup","drain":false}')).toEqual({ kind: 'hangup', drain: false });
+    expect(parseAgentMessage('{"type":"transfer","to":"+918000000099"}')).toEqual({ kind: 'transfer', to: '+918000000099' });
+    expect(parseAgentMessage('{"type":"transfer","to":"sip:desk@pbx.example.com"}')).toEqual({ kind: 'transfer', to: 'sip:desk@pbx.example.com' });
+    expect(code('{"type":"transfer","to":"<Dial>"}')).toBe('validation_error');
+  });
+
+  it('refuses bad JSON, unknown types and fields, bad ids', () => {
+    for (const raw of ['{', '[]', '{"type":"play"}', '{"type":"text","text":"a","voice":"x"}', '{"type":"text","text":"a","utterance_id":"has space"}']) {
+      expect(code(raw), raw).toBe('validation_error');
+    }
+    expect(code('{"type":"cancel","extra":1}')).toBe('ok');
+  });
+});
