@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
+import { API_KEY_PARAMETER } from '../../telephony/call-parameters.js';
 import type { CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../telephony/twilio/peer/twilio-peer.js';
 import { optionalString, type Parsed, parseCommandArgs, requireString } from '../arg-parsing.js';
@@ -21,7 +22,9 @@ voice webhook with --webhook), sends the caller's audio in real time, plays the 
 
 Options:
   --url <base>              Raaga base URL, e.g. http://127.0.0.1:8080 (required)
-  --webhook                 POST ${VOICE_WEBHOOK_PATH} first and open the stream its TwiML names
+  --webhook                 POST ${VOICE_WEBHOOK_PATH}/<account> first and open the stream its TwiML names
+  --account <id>            The Raaga account whose voice webhook answers (required with --webhook)
+  --api-key <key>           Without --webhook: the API key the call is billed to (sent as the raaga_api_key parameter)
   --public-url <base>       The server's PUBLIC_URL when it differs from --url; signatures are computed over it
   --auth-token <token>      Twilio auth token: sign the webhook and the WebSocket upgrade (X-Twilio-Signature)
   --param <name=value>      Custom parameter in 'start' (repeatable; added to the TwiML's with --webhook)
@@ -108,6 +111,8 @@ export const callSimCommand: Command = {
     const parsed = parseCommandArgs(args, {
       url: { type: 'string' },
       webhook: { type: 'boolean' },
+      account: { type: 'string' },
+      'api-key': { type: 'string' },
       'public-url': { type: 'string' },
       'auth-token': { type: 'string' },
       param: { type: 'string', multiple: true },
@@ -161,19 +166,24 @@ export const callSimCommand: Command = {
     // Twilio only dials wss and signs the URL it dials; the server checks it against its public URL.
     let connectUrl = socketUrl(url, MEDIA_PATH);
     let signedUrl = socketUrl(publicUrl, MEDIA_PATH, true);
-    let customParameters: Record<string, string> = params;
+    const apiKey = optionalString(parsed, 'api-key');
+    // The account's voice webhook binds the call with a token; direct streams must name who pays.
+    let customParameters: Record<string, string> = apiKey === undefined ? params : { ...params, [API_KEY_PARAMETER]: apiKey };
     let sids: { callSid?: string; accountSid?: string } = {};
     if (parsed.values.webhook === true) {
+      const account = optionalString(parsed, 'account');
+      if (account === undefined) throw new UsageError('--webhook needs --account <id>: the voice webhook is per account', 'call-sim');
+      const webhookPath = `${VOICE_WEBHOOK_PATH}/${encodeURIComponent(account)}`;
       const instruction = await fetchStreamInstruction({
-        url: new URL(VOICE_WEBHOOK_PATH, url).toString(),
-        signedUrl: new URL(VOICE_WEBHOOK_PATH, publicUrl).toString(),
+        url: new URL(webhookPath, url).toString(),
+        signedUrl: new URL(webhookPath, publicUrl).toString(),
         ...(authToken === undefined ? {} : { authToken }),
       });
       const stream = new URL(instruction.streamUrl);
       signedUrl = instruction.streamUrl;
       // Dial the stream's path on --url: the TwiML names the public host, which may not be reachable from here.
       connectUrl = socketUrl(url, stream.pathname);
-      customParameters = { ...instruction.parameters, ...params };
+      customParameters = { ...instruction.parameters, ...customParameters };
       sids = { callSid: instruction.params.CallSid!, accountSid: instruction.params.AccountSid! };
       ctx.out(`TwiML: stream ${instruction.streamUrl} with ${Object.keys(instruction.parameters).length} parameter(s)`);
     }

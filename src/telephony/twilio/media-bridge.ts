@@ -172,7 +172,9 @@ export class TwilioMediaBridge implements CallMediaPort {
         if (this.#state === 'awaiting-start') return this.#problem('media-before-start', 'media before start');
         const decoded = decodeMediaPayload(message.media.payload);
         if (!decoded.ok) return this.#problem(decoded.problem, 'inbound media payload');
-        this.#mediaAtMs = message.media.timestamp ?? this.#mediaAtMs + 20;
+        // Twilio's timestamp is when the frame starts; the detector takes the time its last sample was spoken
+        // (8 mu-law bytes per ms), so onset and reaction times are not 20 ms early.
+        this.#mediaAtMs = (message.media.timestamp ?? this.#mediaAtMs) + decoded.audio.length / 8;
         if (this.#state === 'live') this.#call?.inboundAudio(decoded.audio, this.#mediaAtMs);
         return;
       }

@@ -23,6 +23,7 @@ let base: string;
 const starts: Record<string, any>[] = [];
 const signatures: { path: string; ok: boolean }[] = [];
 const dtmf: string[] = [];
+const webhookPaths: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'raaga-call-sim-'));
@@ -31,7 +32,9 @@ beforeAll(async () => {
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       const params = Object.fromEntries(new URLSearchParams(body));
-      signatures.push({ path: 'voice', ok: twilio.validateRequest(AUTH_TOKEN, String(req.headers['x-twilio-signature']), `${base}/v1/telephony/twilio/voice`, params) });
+      // Raaga's voice webhook is per account: the simulator must post to /voice/<account>.
+      webhookPaths.push(req.url ?? '');
+      signatures.push({ path: 'voice', ok: twilio.validateRequest(AUTH_TOKEN, String(req.headers['x-twilio-signature']), `${base}${req.url}`, params) });
       const twiml = new twilio.twiml.VoiceResponse();
       twiml.connect().stream({ url: `${base.replace('http', 'wss')}/v1/telephony/twilio/media` }).parameter({ name: 'greeting', value: 'hello' });
       res.writeHead(200, { 'content-type': 'text/xml' }).end(twiml.toString());
@@ -82,13 +85,14 @@ function callSim(...args: string[]): Promise<{ code: number; stdout: string; std
 describe('raaga call-sim', () => {
   it('goes webhook → stream, talks over the bot, and prints the timeline, barge-in and what was heard', async () => {
     const out = join(dir, 'heard.wav');
-    const run = await callSim('--url', base, '--webhook', '--auth-token', AUTH_TOKEN, '--caller-say', 'रुकिए', '--at', '1s', '--dtmf', '5@0.5s', '--duration', '2s', '--param', 'voice=meera', '--out', out);
+    const run = await callSim('--url', base, '--webhook', '--account', 'acct_sim', '--auth-token', AUTH_TOKEN, '--caller-say', 'रुकिए', '--at', '1s', '--dtmf', '5@0.5s', '--duration', '2s', '--param', 'voice=meera', '--out', out);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(signatures).toEqual([
       { path: 'voice', ok: true },
       { path: 'media', ok: true },
     ]);
+    expect(webhookPaths).toEqual(['/v1/telephony/twilio/voice/acct_sim']);
     expect(starts[0]?.customParameters).toEqual({ greeting: 'hello', voice: 'meera' });
     expect(dtmf).toEqual(['5']);
     expect(run.stdout).toMatch(/TwiML: stream wss:\/\/127\.0\.0\.1:\d+\/v1\/telephony\/twilio\/media with 1 parameter/);
@@ -108,13 +112,17 @@ describe('raaga call-sim', () => {
     const wav = join(dir, 'caller.wav');
     const tone = new Int16Array(16000).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)));
     await writeFile(wav, encodeWav(tone, 16000));
-    const run = await callSim('--url', base, '--caller-wav', wav, '--at', '300ms', '--duration', '1', '--end', 'drop');
+    const run = await callSim('--url', base, '--api-key', 'rk_live_sim', '--caller-wav', wav, '--at', '300ms', '--duration', '1', '--end', 'drop');
     expect(run.code).toBe(0);
+    expect(starts.at(-1)?.customParameters).toEqual({ raaga_api_key: 'rk_live_sim' });
     expect(run.stdout).toMatch(/^\s+\d+\.\d{3}s  dropped/m);
     expect(run.stdout).toMatch(/closed with 1006/);
   });
 
   it('explains bad usage', async () => {
+    const noAccount = await callSim('--url', base, '--webhook');
+    expect(noAccount.code).toBe(1);
+    expect(noAccount.stderr).toMatch(/--webhook needs --account/);
     const run = await callSim('--url', base, '--duration', 'soon');
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/--duration must be a time like 2.5s/);
