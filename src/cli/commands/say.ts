@@ -2,38 +2,25 @@
 // for trying voices and for scripts. Format comes from --format or the --out extension.
 
 import { writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { SynthesisService } from '../../core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog } from '../../core/voice-catalog.js';
 import { EspeakEngine } from '../../engine/espeak-engine.js';
 import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
 import { concatBytes } from '../../audio/bytes.js';
 import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
+import { fileFormatFor, FILE_RATES, type FileRate } from '../audio-file-format.js';
 import { UsageError, wantsHelp, type Command } from '../cli-command.js';
 import { createProgress, items } from '../progress.js';
 
-const FORMATS = ['wav', 'mp3', 'pcm', 'mulaw'] as const;
-type Format = (typeof FORMATS)[number];
-const RATES = [8000, 16000, 24000, 48000] as const;
-type Rate = (typeof RATES)[number];
+type Rate = FileRate;
+const RATES = FILE_RATES;
 
 const HELP = `Usage: raaga say "<text>" --voice <name> --language <code> --out <file> [--format wav|mp3|pcm|mulaw] [--rate 24000] [--speed 1.0]
 
 Synthesizes the text with the embedded engine and writes an audio file. The format defaults to the --out
 extension (.wav, .mp3, .pcm, .ulaw/.mulaw), else wav. Voices: see 'GET /v1/voices' or models/raaga-v1/manifest.json.
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
-
-function formatFor(out: string, given: string | undefined): Format {
-  if (given !== undefined) {
-    if (!(FORMATS as readonly string[]).includes(given)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`, 'say');
-    return given as Format;
-  }
-  const ext = extname(out).toLowerCase();
-  if (ext === '.mp3') return 'mp3';
-  if (ext === '.pcm' || ext === '.raw') return 'pcm';
-  if (ext === '.ulaw' || ext === '.mulaw') return 'mulaw';
-  return 'wav';
-}
 
 export const sayCommand: Command = {
   name: 'say',
@@ -58,7 +45,7 @@ export const sayCommand: Command = {
     if (!(RATES as readonly number[]).includes(rate)) throw new UsageError(`--rate must be one of ${RATES.join(', ')}`, 'say');
     const speed = Number(optionalString(parsed, 'speed') ?? 1);
     if (!(speed >= 0.5 && speed <= 2)) throw new UsageError('--speed must be from 0.5 to 2.0', 'say');
-    const format = formatFor(out, optionalString(parsed, 'format'));
+    const format = fileFormatFor(out, optionalString(parsed, 'format'), 'say');
 
     const catalog = loadVoiceCatalog(join(ctx.modelsDir, 'raaga-v1', 'manifest.json'));
     const params = catalog.hasPair(voice, language) ? catalog.embeddedParams(voice) : undefined;

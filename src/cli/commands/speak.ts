@@ -3,17 +3,16 @@
 // Progress (seconds of audio, or sentences over the WebSocket) goes to stderr: a bar on a terminal, lines otherwise.
 
 import { writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { MP3_KBPS } from '../../audio/mp3-encoder.js';
 import { RaagaApiError, RaagaClient, type SynthesisRequest } from '../../client/index.js';
 import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
 import { optionalString, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { fileFormatFor, FILE_RATES, type FileFormat } from '../audio-file-format.js';
 import { UsageError, wantsHelp, type Command } from '../cli-command.js';
 import { createProgress, items, SECONDS } from '../progress.js';
 
-const FORMATS = ['wav', 'mp3', 'pcm', 'mulaw'] as const;
-type Format = (typeof FORMATS)[number];
-const RATES = [8000, 16000, 24000, 48000] as const;
+type Format = FileFormat;
+const RATES = FILE_RATES;
 const MODES = ['generate', 'stream', 'websocket'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -30,12 +29,6 @@ Options:
   --rate <Hz>             8000, 16000, 24000 (default) or 48000
   --speed <x>             0.5 to 2.0 (default 1.0)
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
-
-function formatFor(out: string, given: string | undefined): Format {
-  const format = given ?? { '.mp3': 'mp3', '.pcm': 'pcm', '.raw': 'pcm', '.ulaw': 'mulaw', '.mulaw': 'mulaw' }[extname(out).toLowerCase()] ?? 'wav';
-  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`, 'speak');
-  return format as Format;
-}
 
 /** Bytes of one second of audio, to turn a byte count into seconds for the progress display. */
 function bytesPerSecond(format: Format, rateHz: number): number {
@@ -81,7 +74,7 @@ export const speakCommand: Command = {
     const out = requireString(parsed, 'out');
     const mode = (optionalString(parsed, 'mode') ?? 'stream') as Mode;
     if (!(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`, 'speak');
-    const format = formatFor(out, optionalString(parsed, 'format'));
+    const format = fileFormatFor(out, optionalString(parsed, 'format'), 'speak');
     if (mode === 'websocket' && format !== 'pcm') throw new UsageError('--mode websocket writes raw pcm: use --format pcm (or a .pcm file)', 'speak');
     const rate = Number(optionalString(parsed, 'rate') ?? 24000);
     if (!(RATES as readonly number[]).includes(rate)) throw new UsageError(`--rate must be one of ${RATES.join(', ')}`, 'speak');

@@ -1,0 +1,18 @@
+// The audio formats and rates the CLI writes, and the rule that picks a format from --format or the file name.
+
+import { extname } from 'node:path';
+import { UsageError } from './cli-command.js';
+
+export const FILE_FORMATS = ['wav', 'mp3', 'pcm', 'mulaw'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+export const FILE_RATES = [8000, 16000, 24000, 48000] as const;
+export type FileRate = (typeof FILE_RATES)[number];
+
+const BY_EXTENSION: Readonly<Record<string, FileFormat>> = { '.mp3': 'mp3', '.pcm': 'pcm', '.raw': 'pcm', '.ulaw': 'mulaw', '.mulaw': 'mulaw' };
+
+/** `--format` when given, else the `--out` extension (.wav .mp3 .pcm/.raw .ulaw/.mulaw), else wav. */
+export function fileFormatFor(out: string, given: string | undefined, command: string): FileFormat {
+  const format = given ?? BY_EXTENSION[extname(out).toLowerCase()] ?? 'wav';
+  if (!(FILE_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`, command);
+  return format as FileFormat;
+}
