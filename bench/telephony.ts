@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -20,6 +20,7 @@ import { CallerVoice } from '../src/telephony/twilio/peer/caller-speech.js';
 import { TwilioPeer } from '../src/telephony/twilio/peer/twilio-peer.js';
 import { fetchStreamInstruction } from '../src/telephony/twilio/peer/voice-webhook.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
+import { processCpuSeconds } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
 const BARGE_INS = Number(process.env.BENCH_BARGE_INS ?? 100);
@@ -183,12 +184,24 @@ try {
     await eventLoopLagMs();
     const underrunsBefore = placed.map((c) => c.peer.summary().playout.underruns);
     const receivedBefore = placed.map((c) => c.peer.summary().playout.receivedMs);
+    const cpuBefore = processCpuSeconds(server.pid!);
     await new Promise((r) => setTimeout(r, MEASURE_MS));
     const lag = await eventLoopLagMs();
+    // The server process's CPU (event loop + engine and VAD threads) over the window, in % of one core.
+    const serverCpuPercent = ((processCpuSeconds(server.pid!) - cpuBefore) / (MEASURE_MS / 1000)) * 100;
     const underruns = placed.reduce((sum, c, i) => sum + c.peer.summary().playout.underruns - underrunsBefore[i]!, 0);
     const minRealtime = Math.min(...placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS));
     const ok = underruns === 0 && lag.p99 < LAG_LIMIT_MS && minRealtime > 0.95;
-    levels.push({ calls, underruns, eventLoopLagP99Ms: lag.p99, eventLoopLagMaxMs: lag.max, slowestCallAudioPerSecond: round(minRealtime, 3), ok });
+    levels.push({
+      calls,
+      underruns,
+      eventLoopLagP99Ms: lag.p99,
+      eventLoopLagMaxMs: lag.max,
+      slowestCallAudioPerSecond: round(minRealtime, 3),
+      serverCpuPercentOfCore: round(serverCpuPercent, 1),
+      cpuPerCallPercentOfCore: round(serverCpuPercent / calls, 2),
+      ok,
+    });
     await Promise.all(placed.map((c) => c.peer.stop()));
     await new Promise((r) => setTimeout(r, 1000));
     if (ok && allPassed) sustained = calls;
@@ -203,7 +216,12 @@ try {
     config: { playoutAheadMs: 300, minSpeechMs: 250, bargeInParallelCalls: BARGE_IN_PARALLEL, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law' },
     bargeInReactionMs: { ...bargeIn, note: 'first caller speech frame sent → clear received; includes the 250 ms minimum speech' },
     agentTextToFirstMediaMs: textToMedia,
-    capacity: { sustainedCalls: sustained, levels },
+    capacity: {
+      sustainedCalls: sustained,
+      callsPerCore: round(sustained / availableParallelism(), 1),
+      cpuPerCallPercentOfCore: (levels.find((level) => level.calls === sustained)?.cpuPerCallPercentOfCore as number | undefined) ?? null,
+      levels,
+    },
   });
   console.log(
     `telephony: barge-in p50 ${bargeIn.p50} ms p95 ${bargeIn.p95} ms (n=${bargeIn.n}); text→first media p50 ${textToMedia.p50} ms p95 ${textToMedia.p95} ms; ` +

@@ -3,8 +3,6 @@
 // and closed from anywhere. Client events are handled one at a time, in order; a running utterance does not
 // block the queue, so `cancel` and `ping` are answered while audio streams. The session holds one concurrency
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
-// Over 400 lines on purpose: every transition and every close path must see the same private state (slot,
-// turn, settlements, idle timer); splitting it would spread that state across files. Helpers live beside it.
 // Phone calls extend it (SessionPlayout, queued texts, `interrupt()` for barge-in); the WebSocket route uses none.
 // ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
