@@ -3,8 +3,6 @@
 // (src/store/redis/lua-scripts.ts) on the keys of one account. The only home of ioredis; its ioredis-free helpers
 // (key layout, scripts, reply decoding, clock) live in src/store/redis/. Failures fail fast: commands time out after
 // `commandTimeoutMs`, nothing queues while disconnected, and the client reconnects forever.
-// Over 400 lines because it implements the whole Store contract against one connection; the pieces that need no
-// connection (keys, Lua, reply decoding, clock) are already split out into src/store/redis/.
 // ~450 lines: one thin method per Store operation plus the client setup; splitting it would spread ioredis around.
 
 import { randomUUID } from 'node:crypto';
