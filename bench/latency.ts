@@ -4,7 +4,7 @@
 // ('aarav', routed to the pack by the models dir), at 1, 4 and 16 concurrent clients (each its own account, so plan
 // limits never refuse). Each client sends its requests back to back; embedded and ONNX cells run in turn, so each
 // ratio compares figures of the same minutes. The ONNX 1000-character cells cost ~10 s of a core per request: by
-// default only http+mulaw and ws+pcm at 1 client run; BENCH_FULL=1 runs them all (10 more cells, +10 min or so).
+// default only http+mulaw and ws+pcm at 1 client run; BENCH_FULL=1 runs them all (10 more cells, about 8 more minutes on 2 cores).
 // BENCH_QUICK=1 cuts every sample count by four (development).
 
 import { availableParallelism, loadavg } from 'node:os';
