@@ -22,7 +22,7 @@ const TARGET_LOUDNESS_DBFS = -20;
 const EDGE_FADE_MS = 5;
 
 export class OutputPipeline {
-  private readonly inputRateHz: number;
+  readonly inputRateHz: number;
   private readonly outputRateHz: number;
   private readonly stretcher: TimeStretcher | undefined;
   private readonly resampler: Resampler;

@@ -2,6 +2,7 @@
 // already queued while the current one is encoded and sent), shapes, resamples and encodes the audio,
 // and keeps the counts that billing and `duration_seconds` need. Cancellation is the caller's AbortSignal.
 
+import { EMPTY_BYTES } from '../../audio/bytes.js';
 import { OutputPipeline } from '../../audio/output-pipeline.js';
 import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import type { LanguageCode } from '../../languages.js';
@@ -31,6 +32,7 @@ export interface ChunkingOptions {
  * packs), taken from the first clip with audio; this rate is used only when no chunk has any audio.
  */
 const SILENT_UTTERANCE_RATE_HZ = 22050;
+const NO_SAMPLES = new Float32Array(0);
 const MIN_SPEED = 0.5;
 const MAX_SPEED = 2;
 /**
@@ -87,12 +89,12 @@ export class Utterance {
     const { request } = this;
     // Created at the first clip with audio, at that clip's rate; one voice's clips all share it.
     let pipeline: OutputPipeline | undefined;
-    let pipelineRateHz = 0;
     // Pauses of chunks that came before any audio, pushed once the pipeline exists.
     let pendingPauseMs = 0;
-    const openPipeline = (rateHz: number): OutputPipeline => {
-      pipelineRateHz = rateHz;
-      return new OutputPipeline({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
+    /** The pipeline at `rateHz` and the encoded silence of the pauses that came before it. */
+    const openPipeline = (rateHz: number): [OutputPipeline, Uint8Array] => {
+      const opened = new OutputPipeline({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
+      return [opened, pendingPauseMs > 0 ? opened.pushClause(NO_SAMPLES, pendingPauseMs) : EMPTY_BYTES];
     };
     const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
     // Our own controller so a prefetched job is dropped when the consumer stops early.
@@ -102,7 +104,8 @@ export class Utterance {
     const start = (index: number): Promise<PcmClip> | undefined => {
       const chunk = this.chunks[index];
       if (!chunk) return undefined;
-      if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: new Float32Array(0), sampleRateHz: pipelineRateHz });
+      // No audio, so its rate is never read.
+      if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: NO_SAMPLES, sampleRateHz: SILENT_UTTERANCE_RATE_HZ });
       const job = this.engine.synthesize(
         {
           text: chunk.text,
@@ -128,16 +131,16 @@ export class Utterance {
         const isLast = index === this.chunks.length - 1;
         // An SSML <break> at the very end is still silence the author asked for.
         const pauseMs = isLast && !chunk.explicitPause ? 0 : chunk.pauseAfterMs;
-        let bytes: Uint8Array = new Uint8Array(0);
+        let bytes = EMPTY_BYTES;
         if (pipeline === undefined && clip.samples.length === 0) {
           pendingPauseMs += pauseMs;
         } else {
           if (pipeline === undefined) {
-            pipeline = openPipeline(clip.sampleRateHz);
-            const lead = pendingPauseMs > 0 ? pipeline.pushClause(new Float32Array(0), pendingPauseMs) : new Uint8Array(0);
+            let lead: Uint8Array;
+            [pipeline, lead] = openPipeline(clip.sampleRateHz);
             if (lead.length > 0) yield lead;
-          } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipelineRateHz) {
-            throw new Error(`engine clips changed rate mid-utterance (${pipelineRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
+          } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipeline.inputRateHz) {
+            throw new Error(`engine clips changed rate mid-utterance (${pipeline.inputRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
           }
           bytes = pipeline.pushClause(clip.samples, pauseMs);
         }
@@ -153,8 +156,8 @@ export class Utterance {
         }
       }
       if (pipeline === undefined) {
-        pipeline = openPipeline(SILENT_UTTERANCE_RATE_HZ);
-        const lead = pendingPauseMs > 0 ? pipeline.pushClause(new Float32Array(0), pendingPauseMs) : new Uint8Array(0);
+        let lead: Uint8Array;
+        [pipeline, lead] = openPipeline(SILENT_UTTERANCE_RATE_HZ);
         if (lead.length > 0) yield lead;
       }
       const tail = pipeline.end();

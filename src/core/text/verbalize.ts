@@ -44,7 +44,7 @@ export function integerWords(integer: string, pack: LanguagePack, attributive = 
 }
 
 /** CLDR's `x.x` rule in every locale: the integer, the point word, then the fraction digit by digit. */
-export function parsedNumberWords(number: ParsedNumber, pack: LanguagePack, attributive = false): string {
+function parsedNumberWords(number: ParsedNumber, pack: LanguagePack, attributive = false): string {
   const whole = number.fraction === ''
     ? integerWords(number.integer, pack, attributive)
     : `${integerWords(number.integer, pack)} ${pack.pointWord} ${digitNames(number.fraction, pack)}`;
@@ -56,7 +56,7 @@ export function numberWords(text: string, pack: LanguagePack, attributive = fals
   return number ? parsedNumberWords(number, pack, attributive) : text;
 }
 
-export function moneyWords(money: Money, pack: LanguagePack): string {
+function moneyWords(money: Money, pack: LanguagePack): string {
   return pack.money(money.rupees, money.paise);
 }
 

@@ -1,8 +1,8 @@
-// One eSpeak NG WASM instance and the state cached on it (current voice+variant, rate, range, written variants).
-// Lives inside a worker thread; eSpeak keeps global state, so an instance must never be shared across threads.
+// The embedded synth on one eSpeak NG instance (espeak-instance.ts, which caches the voice+variant) and the state
+// it caches on top: rate, range and the variant files written. Lives inside a worker thread, never shared across.
 
-import init, { type ESpeakNGModule, type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import type { EmbeddedVoiceParams } from '../tts-engine.js';
+import { EspeakInstance } from './espeak-instance.js';
 import { toEspeakPlainText } from './espeak-text.js';
 import { variantFileText, variantKey } from './espeak-variant.js';
 
@@ -26,20 +26,15 @@ export class EspeakSynth {
   readonly sampleRateHz: number;
   private readonly variants = new Map<string, string>();
   private nextVariantNumber = 0;
-  private currentVoice = '';
   private currentRate = -1;
   private currentRange = -1;
 
-  private constructor(
-    private readonly module: ESpeakNGModule,
-    private readonly worker: ESpeakNGWorker,
-  ) {
-    this.sampleRateHz = worker.samplerate;
+  private constructor(private readonly espeak: EspeakInstance) {
+    this.sampleRateHz = espeak.worker.samplerate;
   }
 
   static async create(): Promise<EspeakSynth> {
-    const module = await init();
-    return new EspeakSynth(module, new module.eSpeakNGWorker());
+    return new EspeakSynth(await EspeakInstance.create());
   }
 
   /** Writes the variant file for a voice ahead of its first job. */
@@ -49,33 +44,26 @@ export class EspeakSynth {
 
   synthesize(request: EspeakRequest): Float32Array {
     const variant = this.variantName(request.voice, request.pitchShiftSemitones);
-    const voice = `${request.espeakLanguage}+${variant}`;
-    if (voice !== this.currentVoice) {
-      // set_voice reloads the language dictionary, the costly part of a job; skip it when unchanged.
-      const code = this.worker.set_voice(voice);
-      if (code !== 0) {
-        this.currentVoice = '';
-        throw new Error(`eSpeak has no voice '${request.espeakLanguage}' (code ${code})`);
-      }
-      this.currentVoice = voice;
+    const { worker } = this.espeak;
+    if (this.espeak.useVoice(`${request.espeakLanguage}+${variant}`, request.espeakLanguage)) {
       // Loading a voice resets rate and range to the voice's defaults.
       this.currentRate = -1;
       this.currentRange = -1;
     }
     const rate = Math.round(Math.min(MAX_RATE_WPM, Math.max(MIN_RATE_WPM, request.voice.wordsPerMinute * request.speed)));
     if (rate !== this.currentRate) {
-      this.worker.set_rate(rate);
+      worker.set_rate(rate);
       this.currentRate = rate;
     }
     const range = Math.round(Math.min(100, Math.max(0, request.voice.intonationRange)));
     if (range !== this.currentRange) {
-      this.worker.set_range(range);
+      worker.set_range(range);
       this.currentRange = range;
     }
 
     const chunks: Int16Array[] = [];
     let length = 0;
-    this.worker.synthesize(toEspeakPlainText(request.text), (samples) => {
+    worker.synthesize(toEspeakPlainText(request.text), (samples) => {
       chunks.push(samples);
       length += samples.length;
     });
@@ -93,7 +81,7 @@ export class EspeakSynth {
     const cached = this.variants.get(key);
     if (cached !== undefined) return cached;
     const name = `raaga_${this.nextVariantNumber++}`;
-    this.module.FS.writeFile(VARIANT_DIR + name, variantFileText(name, params, pitchShiftSemitones));
+    this.espeak.module.FS.writeFile(VARIANT_DIR + name, variantFileText(name, params, pitchShiftSemitones));
     this.variants.set(key, name);
     if (this.variants.size > MAX_CACHED_VARIANTS) this.evictOldestVariant();
     return name;
@@ -104,7 +92,7 @@ export class EspeakSynth {
     if (oldest === undefined) return;
     const [key, name] = oldest;
     this.variants.delete(key);
-    this.module.FS.unlink(VARIANT_DIR + name);
-    if (this.currentVoice.endsWith(`+${name}`)) this.currentVoice = '';
+    this.espeak.module.FS.unlink(VARIANT_DIR + name);
+    if (this.espeak.voice.endsWith(`+${name}`)) this.espeak.forgetVoice();
   }
 }

@@ -1,45 +1,31 @@
 // IPA phonemes of one clause from the same eSpeak NG WASM build the embedded engine uses, cleaned the way Piper
 // cleans espeak output: no separators, no language-switch markers like `(en)`, NFD. One instance per worker thread.
 
-import init, { type ESpeakNGModule, type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import { EspeakInstance } from '../espeak/espeak-instance.js';
 
 const decoder = new TextDecoder();
 // eSpeak marks a switch to another language's rules with its code in brackets, e.g. `(en)` ... `(hi)`.
 const LANGUAGE_SWITCH = /\([a-z]{2,3}(?:-[a-z0-9]+)*\)/gi;
 
 export class EspeakPhonemizer {
-  private currentVoice = '';
-
-  private constructor(
-    private readonly module: ESpeakNGModule,
-    private readonly worker: ESpeakNGWorker,
-  ) {}
+  private constructor(private readonly espeak: EspeakInstance) {}
 
   static async create(): Promise<EspeakPhonemizer> {
-    const module = await init();
-    return new EspeakPhonemizer(module, new module.eSpeakNGWorker());
+    return new EspeakPhonemizer(await EspeakInstance.create());
   }
 
   /** IPA of one clause, words separated by single spaces; '' when eSpeak finds nothing to say. */
   phonemize(clause: string, espeakVoice: string): string {
-    if (espeakVoice !== this.currentVoice) {
-      // set_voice reloads the dictionary; skip it while consecutive jobs use the same voice.
-      const code = this.worker.set_voice(espeakVoice);
-      if (code !== 0) {
-        this.currentVoice = '';
-        throw new Error(`eSpeak has no voice '${espeakVoice}' (code ${code})`);
-      }
-      this.currentVoice = espeakVoice;
-    }
+    this.espeak.useVoice(espeakVoice);
     // text_to_phonemes reads plain text (no SSML, no [[phoneme]] input, checked on 0.3.5), so only control
     // characters, which would end or confuse the C string, are replaced.
-    const pointer = this.worker.convert_to_phonemes(clause.replace(/[\u0000-\u001f\u007f]/g, ' '), true);
+    const pointer = this.espeak.worker.convert_to_phonemes(clause.replace(/[\u0000-\u001f\u007f]/g, ' '), true);
     return cleanEspeakPhonemes(this.readString(pointer.ptr));
   }
 
   private readString(pointer: number): string {
     if (pointer === 0) return '';
-    const heap = this.module.HEAPU8;
+    const heap = this.espeak.module.HEAPU8;
     let end = pointer;
     while (heap[end] !== 0) end++;
     return decoder.decode(heap.subarray(pointer, end));

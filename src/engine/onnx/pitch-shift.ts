@@ -2,6 +2,7 @@
 // longer (length_scale x ratio), then the samples are read as if recorded at rate x ratio and resampled back to
 // rate. Pitch (and formants) rise by `ratio`, duration is unchanged. VITS has no pitch control of its own.
 
+import { concatFloat32 } from '../../audio/bytes.js';
 import { Resampler } from '../../audio/resampler.js';
 
 /** Shifts are rounded to a tenth of a semitone (inaudible) so the resampler's per-rate-pair filter cache stays small. */
@@ -18,10 +19,5 @@ export function pitchRatio(semitones: number): number {
 export function shiftPitch(samples: Float32Array, rateHz: number, ratio: number): Float32Array {
   if (ratio === 1) return samples;
   const resampler = new Resampler(Math.round(rateHz * ratio), rateHz);
-  const body = resampler.process(samples);
-  const tail = resampler.flush();
-  const out = new Float32Array(body.length + tail.length);
-  out.set(body);
-  out.set(tail, body.length);
-  return out;
+  return concatFloat32([resampler.process(samples), resampler.flush()]);
 }

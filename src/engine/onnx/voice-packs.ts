@@ -32,7 +32,7 @@ export interface VoicePackEngineOptions {
 }
 
 /** Reads every pack's sidecar; a pack with a missing model, a bad sidecar or a speaker it lacks is a failure. */
-export function loadVoicePacks(packs: readonly VoicePackRequest[]): {
+function loadVoicePacks(packs: readonly VoicePackRequest[]): {
   models: OnnxModel[];
   routes: OnnxRoute[];
   failures: { request: VoicePackRequest; reason: string }[];

@@ -1,7 +1,7 @@
 // Bengali (bn-IN): number words and ordinals from CLDR's bn spellout rules (full 1-99 table, joined
 // hundreds `একশো`), years in hundreds (`উনিশশো`), the clock in -টা/বেজে, day periods from CLDR bn.
 
-import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/bn.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -18,27 +18,15 @@ const BELOW_100 = [
 ] as const;
 
 const below100 = (n: number): string => BELOW_100[n] as string;
+const hundreds = (n: number): string => `${below100(n)}শো`;
 
-function cardinal(n: number): string {
-  if (n < 100) return below100(n);
-  const g = indianGroups(n);
-  return words(
-    g.crore > 0 && `${cardinal(g.crore)} কোটি`,
-    g.lakh > 0 && `${below100(g.lakh)} লাখ`,
-    g.thousand > 0 && `${below100(g.thousand)} হাজার`,
-    g.hundred > 0 && `${below100(g.hundred)}শো`,
-    g.rest > 0 && below100(g.rest),
-  );
-}
+const cardinal = groupedCardinal(below100, { crore: 'কোটি', lakh: 'লাখ', thousand: 'হাজার' }, hundreds);
 
 // CLDR bn %spellout-ordinal: 1-10 listed (Sanskrit forms), then cardinal + তম.
 const FIRST_TEN = ['শূন্যতম', 'প্রথম', 'দ্বিতীয়', 'তৃতীয়', 'চতুর্থ', 'পঞ্চম', 'ষষ্ঠ', 'সপ্তম', 'অষ্টম', 'নবম', 'দশম'];
 const ordinal = (n: number): string => FIRST_TEN[n] ?? `${cardinal(n)}তম`;
 
-function year(n: number): string {
-  if (n >= 1100 && n <= 1999) return words(`${below100(Math.floor(n / 100))}শো`, n % 100 > 0 && below100(n % 100));
-  return cardinal(n);
-}
+const year = hundredsYear(below100, hundreds, cardinal);
 
 // CLDR 48 bn dayPeriods (format, abbreviated) with CLDR's dayPeriodRules for bn.
 const DAY_PERIODS = [[0, 'রাত্রি'], [4, 'ভোর'], [6, 'সকাল'], [12, 'দুপুর'], [16, 'বিকাল'], [18, 'সন্ধ্যা'], [20, 'রাত্রি']] as const;

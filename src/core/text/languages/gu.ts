@@ -1,7 +1,7 @@
 // Gujarati (gu-IN): number words and ordinals from CLDR's gu spellout rules (full 1-99 table, `N સો`
 // hundreds), years in hundreds, the clock in વાગ્યે/વાગીને, day periods from CLDR gu.
 
-import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/gu.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -18,19 +18,10 @@ const BELOW_100 = [
 ] as const;
 
 const below100 = (n: number): string => BELOW_100[n] as string;
+const hundreds = (n: number): string => `${below100(n)} સો`;
 
-function cardinal(n: number): string {
-  if (n < 100) return below100(n);
-  const g = indianGroups(n);
-  return words(
-    // CLDR gu spells crore કરોડ઼ with a stray nukta under ડ; Gujarati writes કરોડ (pinned by a test).
-    g.crore > 0 && `${cardinal(g.crore)} કરોડ`,
-    g.lakh > 0 && `${below100(g.lakh)} લાખ`,
-    g.thousand > 0 && `${below100(g.thousand)} હજાર`,
-    g.hundred > 0 && `${below100(g.hundred)} સો`,
-    g.rest > 0 && below100(g.rest),
-  );
-}
+// CLDR gu spells crore કરોડ઼ with a stray nukta under ડ; Gujarati writes કરોડ (pinned by a test).
+const cardinal = groupedCardinal(below100, { crore: 'કરોડ', lakh: 'લાખ', thousand: 'હજાર' }, hundreds);
 
 // CLDR gu %spellout-ordinal-masculine / -feminine: 1-6 listed, then cardinal + મું / મી.
 const FIRST_SIX: Record<'m' | 'f', readonly string[]> = {
@@ -45,10 +36,7 @@ function ordinal(n: number, suffix: string): string {
   return FIRST_SIX[form][n] ?? `${cardinal(n)}${form === 'f' ? 'મી' : 'મું'}`;
 }
 
-function year(n: number): string {
-  if (n >= 1100 && n <= 1999) return words(`${below100(Math.floor(n / 100))} સો`, n % 100 > 0 && below100(n % 100));
-  return cardinal(n);
-}
+const year = hundredsYear(below100, hundreds, cardinal);
 
 // CLDR 48 gu dayPeriods (format, wide: already locative) with CLDR's dayPeriodRules for gu.
 const DAY_PERIODS = [[0, 'રાત્રે'], [4, 'સવારે'], [12, 'બપોરે'], [16, 'સાંજે'], [20, 'રાત્રે']] as const;

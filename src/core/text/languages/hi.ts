@@ -1,7 +1,7 @@
 // Hindi (hi-IN): number words from CLDR's hi spellout rules (1-99 are irregular, so a full table), with
 // years read in hundreds (`उन्नीस सौ अट्ठानबे`) and the clock in बजे/बजकर, day periods from CLDR hi.
 
-import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/hi.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -18,18 +18,9 @@ const BELOW_100 = [
 ] as const;
 
 const below100 = (n: number): string => BELOW_100[n] as string;
+const hundreds = (n: number): string => `${below100(n)} सौ`;
 
-function cardinal(n: number): string {
-  if (n < 100) return below100(n);
-  const g = indianGroups(n);
-  return words(
-    g.crore > 0 && `${cardinal(g.crore)} करोड़`,
-    g.lakh > 0 && `${below100(g.lakh)} लाख`,
-    g.thousand > 0 && `${below100(g.thousand)} हज़ार`,
-    g.hundred > 0 && `${below100(g.hundred)} सौ`,
-    g.rest > 0 && below100(g.rest),
-  );
-}
+const cardinal = groupedCardinal(below100, { crore: 'करोड़', lakh: 'लाख', thousand: 'हज़ार' }, hundreds);
 
 // CLDR hi %spellout-ordinal-*: irregular 1-4 and 6, then cardinal + वाँ / वीं / वें.
 const IRREGULAR_ORDINALS: Record<'m' | 'f' | 'o', Record<number, string>> = {
@@ -49,10 +40,7 @@ function ordinal(n: number, suffix: string): string {
 }
 
 /** 1100-1999 in hundreds, as Hindi reads years (सन् उन्नीस सौ सैंतालीस); later years as cardinals. */
-function year(n: number): string {
-  if (n >= 1100 && n <= 1999) return words(`${below100(Math.floor(n / 100))} सौ`, n % 100 > 0 && below100(n % 100));
-  return cardinal(n);
-}
+const year = hundredsYear(below100, hundreds, cardinal);
 
 // CLDR 48 hi dayPeriods (format, wide) with CLDR's dayPeriodRules for hi.
 const DAY_PERIODS = [[0, 'रात'], [4, 'सुबह'], [12, 'दोपहर'], [16, 'शाम'], [20, 'रात']] as const;

@@ -3,7 +3,7 @@
 
 import type { LanguageCode } from '../../../languages.js';
 
-export const UNIT_KEYS = ['km', 'kg', 'g', 'mg', 'm', 'cm', 'mm', 'l', 'ml', 'kmph', 'gb', 'mb'] as const;
+const UNIT_KEYS = ['km', 'kg', 'g', 'mg', 'm', 'cm', 'mm', 'l', 'ml', 'kmph', 'gb', 'mb'] as const;
 export type UnitKey = (typeof UNIT_KEYS)[number];
 
 export interface LanguagePack {
@@ -69,6 +69,34 @@ export function indianGroups(n: number): IndianGroups {
     hundred: Math.floor(n / 100) % 10,
     rest: n % 100,
   };
+}
+
+/**
+ * Cardinal words from a 0-99 table and the Indian groups, the way Hindi, Marathi, Gujarati and Bengali compose
+ * them: `<crore> करोड़ <lakh> लाख <thousand> हज़ार <hundreds> <rest>`, crore read recursively.
+ */
+export function groupedCardinal(
+  below100: (n: number) => string,
+  names: Readonly<{ crore: string; lakh: string; thousand: string }>,
+  hundreds: (hundred: number, rest: number) => string,
+): (n: number) => string {
+  const cardinal = (n: number): string => {
+    if (n < 100) return below100(n);
+    const g = indianGroups(n);
+    return words(
+      g.crore > 0 && `${cardinal(g.crore)} ${names.crore}`,
+      g.lakh > 0 && `${below100(g.lakh)} ${names.lakh}`,
+      g.thousand > 0 && `${below100(g.thousand)} ${names.thousand}`,
+      g.hundred > 0 && hundreds(g.hundred, g.rest),
+      g.rest > 0 && below100(g.rest),
+    );
+  };
+  return cardinal;
+}
+
+/** Years 1100-1999 read in hundreds (`hundreds(19)` then the last two digits, as `उन्नीस सौ सैंतालीस`); others as cardinals. */
+export function hundredsYear(below100: (n: number) => string, hundreds: (n: number) => string, cardinal: (n: number) => string): (n: number) => string {
+  return (n) => (n >= 1100 && n <= 1999 ? words(hundreds(Math.floor(n / 100)), n % 100 > 0 && below100(n % 100)) : cardinal(n));
 }
 
 /** Hour 0-23 to 1-12 for clock readings. */

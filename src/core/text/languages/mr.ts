@@ -1,7 +1,7 @@
 // Marathi (mr-IN): number words and ordinals from CLDR's mr spellout rules (full 1-99 table, शंभर / एकशे /
 // दोनशे hundreds), years in hundreds (`एकोणीसशे`), the clock in वाजता/वाजून, day periods from CLDR mr.
 
-import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/mr.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -21,17 +21,9 @@ const HUNDREDS = ['', 'एकशे', 'दोनशे', 'तीनशे', 'च
 
 const below100 = (n: number): string => BELOW_100[n] as string;
 
-function cardinal(n: number): string {
-  if (n < 100) return below100(n);
-  const g = indianGroups(n);
-  return words(
-    g.crore > 0 && `${cardinal(g.crore)} कोटी`,
-    g.lakh > 0 && `${below100(g.lakh)} लाख`,
-    g.thousand > 0 && `${below100(g.thousand)} हजार`,
-    g.hundred > 0 && (g.hundred === 1 && g.rest === 0 ? 'शंभर' : HUNDREDS[g.hundred]),
-    g.rest > 0 && below100(g.rest),
-  );
-}
+const cardinal = groupedCardinal(below100, { crore: 'कोटी', lakh: 'लाख', thousand: 'हजार' }, (hundred, rest) =>
+  hundred === 1 && rest === 0 ? 'शंभर' : (HUNDREDS[hundred] as string),
+);
 
 // CLDR mr %spellout-ordinal-{masculine,feminine,neuter}: 1-10 listed, then cardinal + वा/वी/वे, with a linking
 // ा for the ranges CLDR lists (19-49, 51-78, 89 and up, except exactly 1e7 and 1e8).
@@ -55,10 +47,7 @@ function ordinal(n: number, suffix: string): string {
 }
 
 /** 1100-1999 as hundreds (एकोणीसशे अठ्ठ्याण्णव), the way Marathi reads years; later years as cardinals. */
-function year(n: number): string {
-  if (n >= 1100 && n <= 1999) return words(`${below100(Math.floor(n / 100))}शे`, n % 100 > 0 && below100(n % 100));
-  return cardinal(n);
-}
+const year = hundredsYear(below100, (n) => `${below100(n)}शे`, cardinal);
 
 // CLDR 48 mr dayPeriods with its dayPeriodRules, in the locative (सकाळी, "in the morning") that times take.
 const DAY_PERIODS = [[0, 'रात्री'], [4, 'पहाटे'], [6, 'सकाळी'], [12, 'दुपारी'], [16, 'संध्याकाळी'], [21, 'रात्री']] as const;

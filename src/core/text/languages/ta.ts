@@ -25,7 +25,7 @@ const VIRAMA = '்';
  * following vowel: the u drops and the vowel becomes a sign on the consonant (Nannūl 164, உயிர்வரின் உக்குறள்
  * மெய்விட்டோடும்). After i/e/ai a ய glide comes in (கோடி + ஆவது → கோடியாவது). Consonant-initial words stay apart.
  */
-export function joinTamil(left: string, right: string): string {
+function joinTamil(left: string, right: string): string {
   const sign = VOWEL_SIGNS[right[0] ?? ''];
   if (sign === undefined) return `${left} ${right}`;
   const rest = right.slice(1);
