@@ -70,6 +70,7 @@ export interface DetectorStats {
 }
 
 const WINDOW_EPSILON_MS = 1e-6;
+const NO_EVENTS: readonly VoiceActivityEvent[] = Object.freeze([]);
 
 type Phase =
   | { readonly kind: 'idle' }
@@ -114,9 +115,10 @@ export class BargeInDetector implements VoiceActivityDetector {
   }
 
   pushMulaw(frame: Uint8Array, atMs: number): readonly VoiceActivityEvent[] {
-    if (this.closed || frame.length === 0) return [];
+    if (this.closed || frame.length === 0) return NO_EVENTS;
     const pcm = mulawToPcm16(frame);
-    const events: VoiceActivityEvent[] = [];
+    // Almost every frame yields no event: the array is made only for the rare one that does.
+    let events: VoiceActivityEvent[] | undefined;
     // `atMs` is when the frame arrived, i.e. when its last sample was spoken: sample i was spoken at
     // atMs - (length - i) / rate. Windows straddle frames, so a window's start comes from the frame holding it.
     let offset = 0;
@@ -129,10 +131,10 @@ export class BargeInDetector implements VoiceActivityDetector {
       if (this.filled === this.window.length) {
         this.filled = 0;
         const event = this.onWindow(this.windowStartMs, atMs);
-        if (event) events.push(event);
+        if (event) (events ??= []).push(event);
       }
     }
-    return events;
+    return events ?? NO_EVENTS;
   }
 
   reset(): void {

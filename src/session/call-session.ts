@@ -75,7 +75,7 @@ export class CallSession {
     this.#media = media;
     this.#control = control;
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
-    const playout: SessionPlayout = { frameMs: CALL_FRAME_MS, padByte: MULAW_SILENCE, forTurn: (turn) => this.#turnPlayout(turn) };
+    const playout: SessionPlayout = { frameMs: CALL_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
       { ...deps, playout, limits: { idleTimeoutMs: null, maxQueuedTexts: MAX_QUEUED_TEXTS } },
       account,

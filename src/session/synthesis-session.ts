@@ -57,7 +57,6 @@ export interface TurnInfo {
 
 export interface SessionPlayout {
   readonly frameMs: number;
-  readonly padByte: number;
   forTurn(info: TurnInfo): TurnPlayout;
 }
 

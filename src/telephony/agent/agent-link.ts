@@ -6,6 +6,7 @@ import WebSocket, { type RawData } from 'ws';
 import { ApiError, isApiError } from '../../errors.js';
 import type { AgentMessage, CallAgentPort } from '../../session/call-events.js';
 import type { CallSession } from '../../session/call-session.js';
+import { closeSocket, rawText } from '../ws-socket.js';
 import { parseAgentMessage } from './agent-protocol.js';
 
 /** Caller audio is dropped (not queued) while the agent has this much unsent: a slow agent never grows our memory. */
@@ -57,12 +58,7 @@ export class AgentLink implements CallAgentPort {
   /** The call is over: a normal close, not a lost agent. */
   close(): void {
     this.#closing = true;
-    if (this.#socket.readyState === WebSocket.OPEN || this.#socket.readyState === WebSocket.CONNECTING) {
-      this.#socket.close(1000, 'call ended');
-      const force = setTimeout(() => this.#socket.terminate(), 3000);
-      force.unref();
-      this.#socket.once('close', () => clearTimeout(force));
-    }
+    closeSocket(this.#socket, 1000, 'call ended');
   }
 
   #onMessage(data: RawData, isBinary: boolean): void {
@@ -70,10 +66,9 @@ export class AgentLink implements CallAgentPort {
       this.call.receiveInvalid(new ApiError('validation_error', 'Binary messages are not accepted; send JSON text messages.'));
       return;
     }
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     let command;
     try {
-      command = parseAgentMessage(text);
+      command = parseAgentMessage(rawText(data));
     } catch (error) {
       this.call.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The message could not be read.'));
       return;

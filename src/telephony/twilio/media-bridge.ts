@@ -18,6 +18,7 @@ import type { Account, Store } from '../../store/store.js';
 import { AgentLink } from '../agent/agent-link.js';
 import { API_KEY_PARAMETER, CREDENTIAL_PARAMETERS, resolveCallParameters, TOKEN_PARAMETER } from '../call-parameters.js';
 import { verifyCallToken } from '../call-token.js';
+import { closeSocket, rawText } from '../ws-socket.js';
 import { twilioCallControl, twilioRestClient } from './twilio-call-control.js';
 import { clearMessage, decodeMediaPayload, markMessage, mediaMessage, parseTwilioMessage, type TwilioStart } from './twilio-messages.js';
 import { isValidTwilioSignature } from './twilio-signature.js';
@@ -63,7 +64,6 @@ type State = 'awaiting-start' | 'starting' | 'live' | 'stopped';
 
 /** The close reason Twilio logs for our side; 1008 for refusals (policy), 1000 otherwise. */
 const REFUSED = 1008;
-const CLOSE_HANDSHAKE_MS = 3000;
 
 export class TwilioMediaBridge implements CallMediaPort {
   #state: State = 'awaiting-start';
@@ -131,13 +131,7 @@ export class TwilioMediaBridge implements CallMediaPort {
   }
 
   close(reason: string, code = 1000): void {
-    const { socket } = this;
-    if (socket.readyState !== socket.OPEN && socket.readyState !== socket.CONNECTING) return;
-    socket.close(code, reason.slice(0, 100));
-    // A peer that never answers the close frame must not hold the connection.
-    const force = setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_MS);
-    force.unref();
-    socket.once('close', () => clearTimeout(force));
+    closeSocket(this.socket, code, reason);
   }
 
   // ---- inbound ---------------------------------------------------------------------------------------
@@ -149,8 +143,7 @@ export class TwilioMediaBridge implements CallMediaPort {
   #onFrame(data: RawData, isBinary: boolean): void {
     this.#lastMessageAt = this.deps.clock.now();
     if (isBinary) return this.#problem('binary-frame', 'Twilio sends JSON text frames only');
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-    const parsed = parseTwilioMessage(text);
+    const parsed = parseTwilioMessage(rawText(data));
     if (!parsed.ok) return this.#problem(parsed.problem, parsed.detail);
     const message = parsed.message;
     if (this.#state === 'stopped') return this.#problem('after-stop', message.event);

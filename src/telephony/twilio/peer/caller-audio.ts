@@ -1,6 +1,7 @@
 // The caller's side of the line: audio clips placed at chosen moments on the call, cut into the 20 ms mu-law frames
 // Twilio sends (silence, 0xFF, everywhere else), plus converters from WAV files and float samples to 8 kHz mu-law.
 
+import { concatFloat32 } from '../../../audio/bytes.js';
 import { mulawToPcm16, pcm16ToMulaw } from '../../../audio/mulaw.js';
 import { floatToPcm16, pcm16ToFloat } from '../../../audio/pcm.js';
 import { Resampler } from '../../../audio/resampler.js';
@@ -24,12 +25,7 @@ export interface CallerClip {
 /** Resamples mono float samples to 8 kHz and encodes them as mu-law. */
 export function samplesToMulaw(samples: Float32Array, sampleRateHz: number): Uint8Array {
   const resampler = new Resampler(sampleRateHz, 8000);
-  const head = resampler.process(samples);
-  const tail = resampler.flush();
-  const all = new Float32Array(head.length + tail.length);
-  all.set(head);
-  all.set(tail, head.length);
-  return pcm16ToMulaw(floatToPcm16(all));
+  return pcm16ToMulaw(floatToPcm16(concatFloat32([resampler.process(samples), resampler.flush()])));
 }
 
 /** A 16-bit PCM WAV file (any rate; channels are averaged) as 8 kHz mu-law. */
