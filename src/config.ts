@@ -7,6 +7,9 @@ import { LANGUAGE_CODES } from './languages.js';
 
 const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** A public origin: http(s)://host[:port][/base path], without query or fragment (PUBLIC_URL, `raaga twiml --public-url`). */
+export const PUBLIC_URL_PATTERN = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
+
 export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: intFromEnv(0, 65535).default(8080),
@@ -47,7 +50,7 @@ export const ConfigSchema = z.object({
   /** Public origin Twilio reaches (https://host[/base]): TwiML stream URLs and signature checks are built from it. */
   PUBLIC_URL: z
     .string()
-    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be http(s)://host[:port][/base path], without query or fragment')
+    .regex(PUBLIC_URL_PATTERN, 'must be http(s)://host[:port][/base path], without query or fragment')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   /** HMAC key of the call tokens the voice webhook hands to its media streams; shared by every instance. */

@@ -40,6 +40,11 @@ export function outputFormatWithDefault(format: OutputFormatName) {
   return voiceAndAudioShape.output_format.meta({ description: 'mp3, wav, pcm (16-bit little-endian mono) or mulaw (G.711 µ-law).', default: format });
 }
 
+/** The object-level messages of a strict JSON body schema (an unknown field, or a body that is not an object). */
+export const STRICT_BODY_ERRORS = {
+  error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'request body must be a JSON object'),
+};
+
 export const SynthesisBodySchema = z.strictObject(
   {
     text: z
@@ -48,7 +53,7 @@ export const SynthesisBodySchema = z.strictObject(
     ...voiceAndAudioShape,
     output_format: outputFormatWithDefault('mp3'),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field` : 'request body must be a JSON object') },
+  STRICT_BODY_ERRORS,
 );
 
 export interface SynthesisParams {

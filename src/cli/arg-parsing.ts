@@ -1,6 +1,7 @@
 // Thin helpers over node:util parseArgs: turn its errors into UsageError and parse numeric options strictly.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 import { UsageError } from './cli-command.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -66,4 +67,15 @@ export function parseNumberInRange(raw: string, name: string, min: number, max: 
   const value = /^[-+]?(\d+\.?\d*|\.\d+)$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= min && value <= max)) throw new UsageError(`--${name} must be a number from ${min} to ${max}, got '${raw}'`);
   return value;
+}
+
+/** Values of a repeatable option (parseArgs gives an array for `multiple: true`). */
+export function repeatedStrings(parsed: Parsed, name: string): string[] {
+  const value: unknown = parsed.values[name];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function parseLanguage(raw: string, name = 'language'): LanguageCode {
+  if (!isLanguageCode(raw)) throw new UsageError(`--${name} must be one of ${LANGUAGE_CODES.join(', ')}, got '${raw}'`);
+  return raw;
 }

@@ -11,8 +11,15 @@ export type FileRate = (typeof FILE_RATES)[number];
 const BY_EXTENSION: Readonly<Record<string, FileFormat>> = { '.mp3': 'mp3', '.pcm': 'pcm', '.raw': 'pcm', '.ulaw': 'mulaw', '.mulaw': 'mulaw' };
 
 /** `--format` when given, else the `--out` extension (.wav .mp3 .pcm/.raw .ulaw/.mulaw), else wav. */
-export function fileFormatFor(out: string, given: string | undefined, command: string): FileFormat {
+export function fileFormatFor(out: string, given: string | undefined): FileFormat {
   const format = given ?? BY_EXTENSION[extname(out).toLowerCase()] ?? 'wav';
-  if (!(FILE_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`, command);
+  if (!(FILE_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`);
   return format as FileFormat;
+}
+
+/** `--rate` when given, else 24000. */
+export function fileRateFor(given: string | undefined): FileRate {
+  const rate = Number(given ?? 24000);
+  if (!(FILE_RATES as readonly number[]).includes(rate)) throw new UsageError(`--rate must be one of ${FILE_RATES.join(', ')}`);
+  return rate as FileRate;
 }

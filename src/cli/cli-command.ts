@@ -89,6 +89,26 @@ export function commandGroup(name: string, summary: string, subcommands: readonl
   };
 }
 
+/** A command without subcommands (`raaga say …`): prints its help on --help and names itself in usage errors. */
+export function singleCommand(name: string, summary: string, sub: Omit<Subcommand, 'name'>): Command {
+  return {
+    name,
+    summary,
+    async run(args, ctx) {
+      if (wantsHelp(args)) {
+        ctx.out(sub.help);
+        return;
+      }
+      try {
+        await sub.run(args, ctx);
+      } catch (error) {
+        if (error instanceof UsageError && error.command === undefined) throw new UsageError(error.message, name);
+        throw error;
+      }
+    },
+  };
+}
+
 /** Opens the store, runs `fn`, and always closes it (flushing every write). */
 export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await ctx.openStore();

@@ -9,14 +9,13 @@ import { ApiError } from '../../errors.js';
 import type { CallCommand } from '../../store/call-control-bus.js';
 import { UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
-import { validationError } from '../synthesis-request.js';
+import { STRICT_BODY_ERRORS, validationError } from '../synthesis-request.js';
 
-const fields = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'request body must be a JSON object') };
 const SayBodySchema = z.strictObject(
   { text: z.string({ error: 'is required and must be a string' }), interruptible: z.boolean().optional(), utterance_id: UTTERANCE_ID.optional() },
-  fields,
+  STRICT_BODY_ERRORS,
 );
-const HangupBodySchema = z.strictObject({ drain: z.boolean().optional() }, fields);
+const HangupBodySchema = z.strictObject({ drain: z.boolean().optional() }, STRICT_BODY_ERRORS);
 const CALL_SID = /^[A-Za-z0-9]{2,64}$/;
 
 type CallParams = { callSid: string };

@@ -33,23 +33,26 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
   /** The origin Twilio dials: PUBLIC_URL, else this request's own scheme and Host (fine without a proxy). */
   const origin = (request: FastifyRequest): string => telephony.config.publicUrl ?? `${request.protocol}://${request.host}`;
 
-  /** Unknown accounts are 404; a configured auth token makes a valid X-Twilio-Signature mandatory (403 otherwise). */
-  const checkWebhook = async (request: FastifyRequest<{ Params: AccountParams }>, reply: FastifyReply, params: Form): Promise<boolean> => {
+  /**
+   * Unknown accounts are 404; a configured auth token makes a valid X-Twilio-Signature mandatory (403 otherwise).
+   * Returns the account and its telephony settings once the webhook is accepted, undefined once it was answered.
+   */
+  const checkWebhook = async (request: FastifyRequest<{ Params: AccountParams }>, reply: FastifyReply, params: Form) => {
     const { accountId } = request.params;
     const account = ACCOUNT_ID_PATTERN.test(accountId) ? await storeCall(() => ctx.store.getAccount(accountId)) : null;
     if (!account) {
       const error = new ApiError('not_found', 'No such account for this Twilio webhook; the URL ends with the Raaga account id.');
       await reply.code(error.status).send(errorEnvelope(error));
-      return false;
+      return undefined;
     }
     const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
     const signature = request.headers['x-twilio-signature'];
     if (settings?.twilioAuthToken && !isValidTwilioSignature(settings.twilioAuthToken, typeof signature === 'string' ? signature : undefined, origin(request) + request.url, params)) {
       request.log.warn({ accountId }, 'twilio webhook with an invalid signature');
       await reply.code(403).send();
-      return false;
+      return undefined;
     }
-    return true;
+    return { account, settings };
   };
 
   void app.register(async (scope) => {
@@ -61,16 +64,15 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     // off for this route; the one line below carries ids only.
     scope.post<{ Params: AccountParams; Body: Form; Querystring: Form }>(`${TWILIO_PREFIX}/voice/:accountId`, { logLevel: 'warn' }, async (request, reply) => {
       const form = formOf(request.body);
-      if (!(await checkWebhook(request, reply, form))) return reply;
+      const checked = await checkWebhook(request, reply, form);
+      if (!checked) return reply;
       const { accountId } = request.params;
       const callSid = form.CallSid;
       if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
-      const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
       const query = formOf(request.query);
-      const resolved = resolveCallParameters(telephony.config, [settings?.defaults, query, compact({ from: form.From, to: form.To })]);
+      const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, compact({ from: form.From, to: form.To })]);
       if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
-      const account = await storeCall(() => ctx.store.getAccount(accountId));
-      if (account) await ctx.voices.resolve(account, resolved.value.voice, resolved.value.language);
+      await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
       const token = signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
       const parameters = { ...compact(resolved.settings), ...resolved.value.custom, [TOKEN_PARAMETER]: token };
       const base = origin(request);

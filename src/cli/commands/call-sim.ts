@@ -4,12 +4,12 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
+import { LANGUAGE_CODES } from '../../languages.js';
 import { API_KEY_PARAMETER } from '../../telephony/call-parameters.js';
 import type { CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../telephony/twilio/peer/twilio-peer.js';
-import { optionalString, type Parsed, parseCommandArgs, requireString } from '../arg-parsing.js';
-import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
+import { singleCommand, UsageError } from '../cli-command.js';
 
 const MEDIA_PATH = '/v1/telephony/twilio/media';
 const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
@@ -58,12 +58,6 @@ function parseParam(raw: string): [string, string] {
   return [raw.slice(0, at), raw.slice(at + 1)];
 }
 
-/** Values of a repeatable option (parseArgs gives an array for `multiple: true`). */
-function many(parsed: Parsed, name: string): string[] {
-  const value: unknown = parsed.values[name];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function baseUrl(raw: string, name: string): URL {
   let url: URL;
   try {
@@ -100,14 +94,9 @@ function formatSummary(summary: PeerSummary, callSid: string, out: string | unde
   ];
 }
 
-export const callSimCommand: Command = {
-  name: 'call-sim',
-  summary: "Simulate Twilio's side of a phone call against a Raaga server (timeline, barge-in, heard audio).",
+export const callSimCommand = singleCommand('call-sim', "Simulate Twilio's side of a phone call against a Raaga server (timeline, barge-in, heard audio).", {
+  help: HELP,
   async run(args, ctx) {
-    if (wantsHelp(args)) {
-      ctx.out(HELP);
-      return;
-    }
     const parsed = parseCommandArgs(args, {
       url: { type: 'string' },
       webhook: { type: 'boolean' },
@@ -134,13 +123,12 @@ export const callSimCommand: Command = {
     const atMs = parseTimeMs(optionalString(parsed, 'at') ?? '2s', 'at');
     const end = optionalString(parsed, 'end') ?? 'stop';
     if (end !== 'stop' && end !== 'drop') throw new UsageError('--end must be stop or drop', 'call-sim');
-    const dtmf = many(parsed, 'dtmf').map(parseDtmf);
-    const params = Object.fromEntries(many(parsed, 'param').map(parseParam));
+    const dtmf = repeatedStrings(parsed, 'dtmf').map(parseDtmf);
+    const params = Object.fromEntries(repeatedStrings(parsed, 'param').map(parseParam));
     const callerWav = optionalString(parsed, 'caller-wav');
     const callerSay = optionalString(parsed, 'caller-say');
     if (callerWav !== undefined && callerSay !== undefined) throw new UsageError('give --caller-wav or --caller-say, not both', 'call-sim');
-    const callerLanguage = optionalString(parsed, 'caller-language') ?? 'hi-IN';
-    if (!isLanguageCode(callerLanguage)) throw new UsageError(`--caller-language must be one of ${LANGUAGE_CODES.join(', ')}`, 'call-sim');
+    const callerLanguage = parseLanguage(optionalString(parsed, 'caller-language') ?? 'hi-IN', 'caller-language');
     const out = optionalString(parsed, 'out');
 
     // Loaded here, not at the top: twilio, ws and the engine would slow every other `raaga` command's start.
@@ -206,4 +194,4 @@ export const callSimCommand: Command = {
     for (const line of formatTimeline(peer.timeline)) ctx.out(line);
     for (const line of formatSummary(peer.summary(), peer.start.callSid, out)) ctx.out(line);
   },
-};
+});

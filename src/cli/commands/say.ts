@@ -6,15 +6,12 @@ import { join } from 'node:path';
 import { SynthesisService } from '../../core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog } from '../../core/voice-catalog.js';
 import { EspeakEngine } from '../../engine/espeak-engine.js';
-import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
+import { LANGUAGE_CODES } from '../../languages.js';
 import { concatBytes } from '../../audio/bytes.js';
-import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
-import { fileFormatFor, FILE_RATES, type FileRate } from '../audio-file-format.js';
-import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { fileFormatFor, fileRateFor } from '../audio-file-format.js';
+import { singleCommand, UsageError } from '../cli-command.js';
 import { createProgress, items } from '../progress.js';
-
-type Rate = FileRate;
-const RATES = FILE_RATES;
 
 const HELP = `Usage: raaga say "<text>" --voice <name> --language <code> --out <file> [--format wav|mp3|pcm|mulaw] [--rate 24000] [--speed 1.0]
 
@@ -22,34 +19,27 @@ Synthesizes the text with the embedded engine and writes an audio file. The form
 extension (.wav, .mp3, .pcm, .ulaw/.mulaw), else wav. Voices: see 'GET /v1/voices' or models/raaga-v1/manifest.json.
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
 
-export const sayCommand: Command = {
-  name: 'say',
-  summary: 'Synthesize text to an audio file with the embedded engine.',
+export const sayCommand = singleCommand('say', 'Synthesize text to an audio file with the embedded engine.', {
+  help: HELP,
   async run(args, ctx) {
-    if (wantsHelp(args)) {
-      ctx.out(HELP);
-      return;
-    }
     const parsed = parseCommandArgs(
       args,
       { voice: { type: 'string' }, language: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, rate: { type: 'string' }, speed: { type: 'string' } },
       1,
     );
     const text = parsed.positionals[0];
-    if (!text || text.trim() === '') throw new UsageError('the text to say is required', 'say');
+    if (!text || text.trim() === '') throw new UsageError('the text to say is required');
     const voice = requireString(parsed, 'voice');
-    const language = requireString(parsed, 'language');
+    const language = parseLanguage(requireString(parsed, 'language'));
     const out = requireString(parsed, 'out');
-    if (!isLanguageCode(language)) throw new UsageError(`--language must be one of ${LANGUAGE_CODES.join(', ')}`, 'say');
-    const rate = Number(optionalString(parsed, 'rate') ?? 24000);
-    if (!(RATES as readonly number[]).includes(rate)) throw new UsageError(`--rate must be one of ${RATES.join(', ')}`, 'say');
-    const speed = Number(optionalString(parsed, 'speed') ?? 1);
-    if (!(speed >= 0.5 && speed <= 2)) throw new UsageError('--speed must be from 0.5 to 2.0', 'say');
-    const format = fileFormatFor(out, optionalString(parsed, 'format'), 'say');
+    const rate = fileRateFor(optionalString(parsed, 'rate'));
+    const speedArg = optionalString(parsed, 'speed');
+    const speed = speedArg === undefined ? 1 : parseNumberInRange(speedArg, 'speed', 0.5, 2);
+    const format = fileFormatFor(out, optionalString(parsed, 'format'));
 
     const catalog = loadVoiceCatalog(join(ctx.modelsDir, 'raaga-v1', 'manifest.json'));
     const params = catalog.hasPair(voice, language) ? catalog.embeddedParams(voice) : undefined;
-    if (!params) throw new UsageError(`unknown voice '${voice}'; voices: ${catalog.voices().map((v) => v.name).join(', ')}`, 'say');
+    if (!params) throw new UsageError(`unknown voice '${voice}'; voices: ${catalog.voices().map((v) => v.name).join(', ')}`);
 
     const engine = new EspeakEngine({ workers: 1, maxQueue: 16, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
     await engine.start();
@@ -59,7 +49,7 @@ export const sayCommand: Command = {
         language,
         voice: { voiceName: voice, params, pitchShiftSemitones: 0, rateMultiplier: 1 },
         format,
-        sampleRateHz: rate as Rate,
+        sampleRateHz: rate,
         speed,
         mode: 'complete',
       });
@@ -86,4 +76,4 @@ export const sayCommand: Command = {
       await engine.close();
     }
   },
-};
+});

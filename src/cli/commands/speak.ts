@@ -5,14 +5,12 @@
 import { writeFile } from 'node:fs/promises';
 import { MP3_KBPS } from '../../audio/mp3-encoder.js';
 import { RaagaApiError, RaagaClient, type SynthesisRequest } from '../../client/index.js';
-import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
-import { fileFormatFor, FILE_RATES, type FileFormat } from '../audio-file-format.js';
-import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+import { LANGUAGE_CODES } from '../../languages.js';
+import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { fileFormatFor, fileRateFor, type FileFormat } from '../audio-file-format.js';
+import { singleCommand, UsageError } from '../cli-command.js';
 import { createProgress, items, SECONDS } from '../progress.js';
 
-type Format = FileFormat;
-const RATES = FILE_RATES;
 const MODES = ['generate', 'stream', 'websocket'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -31,24 +29,19 @@ Options:
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
 
 /** Bytes of one second of audio, to turn a byte count into seconds for the progress display. */
-function bytesPerSecond(format: Format, rateHz: number): number {
+function bytesPerSecond(format: FileFormat, rateHz: number): number {
   if (format === 'mp3') return ((MP3_KBPS[rateHz] ?? 64) * 1000) / 8;
   return format === 'mulaw' ? rateHz : rateHz * 2;
 }
 
 /** Sentences for the WebSocket, which takes one sentence per `text` message. */
-export function splitSentences(text: string): string[] {
+function splitSentences(text: string): string[] {
   return (text.match(/[^.?!।॥\n]+[.?!।॥]*/g) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence !== '');
 }
 
-export const speakCommand: Command = {
-  name: 'speak',
-  summary: 'Synthesize text on a running server (HTTP or WebSocket) into an audio file.',
+export const speakCommand = singleCommand('speak', 'Synthesize text on a running server (HTTP or WebSocket) into an audio file.', {
+  help: HELP,
   async run(args, ctx) {
-    if (wantsHelp(args)) {
-      ctx.out(HELP);
-      return;
-    }
     const parsed = parseCommandArgs(
       args,
       {
@@ -65,19 +58,17 @@ export const speakCommand: Command = {
       1,
     );
     const text = parsed.positionals[0];
-    if (!text || text.trim() === '') throw new UsageError('the text to speak is required', 'speak');
+    if (!text || text.trim() === '') throw new UsageError('the text to speak is required');
     const baseUrl = requireString(parsed, 'url');
     const apiKey = optionalString(parsed, 'key') ?? ctx.env?.RAAGA_API_KEY;
-    if (!apiKey) throw new UsageError('an API key is required: set RAAGA_API_KEY or pass --key', 'speak');
-    const language = requireString(parsed, 'language');
-    if (!isLanguageCode(language)) throw new UsageError(`--language must be one of ${LANGUAGE_CODES.join(', ')}`, 'speak');
+    if (!apiKey) throw new UsageError('an API key is required: set RAAGA_API_KEY or pass --key');
+    const language = parseLanguage(requireString(parsed, 'language'));
     const out = requireString(parsed, 'out');
     const mode = (optionalString(parsed, 'mode') ?? 'stream') as Mode;
-    if (!(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`, 'speak');
-    const format = fileFormatFor(out, optionalString(parsed, 'format'), 'speak');
-    if (mode === 'websocket' && format !== 'pcm') throw new UsageError('--mode websocket writes raw pcm: use --format pcm (or a .pcm file)', 'speak');
-    const rate = Number(optionalString(parsed, 'rate') ?? 24000);
-    if (!(RATES as readonly number[]).includes(rate)) throw new UsageError(`--rate must be one of ${RATES.join(', ')}`, 'speak');
+    if (!(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    const format = fileFormatFor(out, optionalString(parsed, 'format'));
+    if (mode === 'websocket' && format !== 'pcm') throw new UsageError('--mode websocket writes raw pcm: use --format pcm (or a .pcm file)');
+    const rate = fileRateFor(optionalString(parsed, 'rate'));
     const speedArg = optionalString(parsed, 'speed');
     const speed = speedArg === undefined ? 1 : parseNumberInRange(speedArg, 'speed', 0.5, 2);
     const request: SynthesisRequest = {
@@ -100,11 +91,11 @@ export const speakCommand: Command = {
     await writeFile(out, bytes);
     ctx.out(`Wrote ${out}: ${format}, ${rate} Hz, ${bytes.length} bytes (${summary}).`);
   },
-};
+});
 
 /** Runs the request in the chosen mode, appending audio to `parts`; returns the summary's tail. */
 async function synthesize(client: RaagaClient, request: SynthesisRequest, mode: Mode, text: string, parts: Uint8Array[]): Promise<string> {
-  const format = request.output_format as Format;
+  const format = request.output_format as FileFormat;
   const rate = request.sample_rate as number;
   if (mode === 'generate') {
     const result = await client.generate(request);

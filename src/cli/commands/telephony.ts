@@ -5,7 +5,7 @@
 import { SETTING_NAMES } from '../../telephony/call-parameters.js';
 import { AccountNotFoundError, type TelephonySettings } from '../../store/store.js';
 import { assertTelephonySettings } from '../../store/telephony-settings.js';
-import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
+import { optionalString, parseCommandArgs, repeatedStrings, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type CliContext, type Subcommand } from '../cli-command.js';
 import { isoTime, json } from '../render.js';
 
@@ -63,7 +63,7 @@ Secrets given as '-' are read from stdin.`,
       const raw = optionalString(parsed, option);
       given[option] = (SECRET_OPTIONS as readonly string[]).includes(option) ? await secretValue(raw, ctx, stdin) : raw;
     }
-    const defaultPairs = (parsed.values.default as unknown as string[] | undefined) ?? [];
+    const defaultPairs = repeatedStrings(parsed, 'default');
     const saved = await withStore(ctx, async (store) => {
       if (!(await store.getAccount(accountId))) throw new AccountNotFoundError(accountId);
       const current = await store.getTelephonySettings(accountId);

@@ -2,12 +2,13 @@
 // own webhook): the same builder and parameters as Raaga's voice webhook, with an API key parameter in place of
 // the per-call token the webhook mints.
 
+import { PUBLIC_URL_PATTERN } from '../../config.js';
 import { API_KEY_PARAMETER, resolveCallParameters, SETTING_NAMES } from '../../telephony/call-parameters.js';
 import { streamTwiml } from '../../telephony/twilio/twiml.js';
 import { isWellFormedApiKey } from '../../store/api-key.js';
 import { ACCOUNT_ID_PATTERN } from '../../store/store.js';
-import { optionalString, parseCommandArgs } from '../arg-parsing.js';
-import { UsageError, wantsHelp, type Command } from '../cli-command.js';
+import { optionalString, parseCommandArgs, repeatedStrings } from '../arg-parsing.js';
+import { singleCommand, UsageError } from '../cli-command.js';
 
 const MEDIA_PATH = '/v1/telephony/twilio/media';
 
@@ -29,28 +30,18 @@ Options:
 
 const SETTING_OPTIONS = Object.fromEntries(SETTING_NAMES.filter((name) => name !== 'from' && name !== 'to').map((name) => [name.replaceAll('_', '-'), { type: 'string' as const }]));
 
-export const twimlCommand: Command = {
-  name: 'twiml',
-  summary: 'Print <Connect><Stream> TwiML for serving your own TwiML',
+export const twimlCommand = singleCommand('twiml', 'Print <Connect><Stream> TwiML for serving your own TwiML', {
+  help: HELP,
   async run(args, ctx) {
-    if (wantsHelp(args)) {
-      ctx.out(HELP);
-      return;
-    }
-    let parsed;
-    try {
-      parsed = parseCommandArgs(args, {
-        'api-key': { type: 'string' },
-        account: { type: 'string' },
-        'public-url': { type: 'string' },
-        param: { type: 'string', multiple: true },
-        ...SETTING_OPTIONS,
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message, 'twiml');
-    }
+    const parsed = parseCommandArgs(args, {
+      'api-key': { type: 'string' },
+      account: { type: 'string' },
+      'public-url': { type: 'string' },
+      param: { type: 'string', multiple: true },
+      ...SETTING_OPTIONS,
+    });
     const fail = (message: string): never => {
-      throw new UsageError(message, 'twiml');
+      throw new UsageError(message);
     };
     const keyArg = optionalString(parsed, 'api-key') ?? fail('--api-key is required (the start of the stream must say which account pays)');
     const apiKey = keyArg === '-' ? (await ctx.readStdin()).trim() : keyArg;
@@ -59,7 +50,7 @@ export const twimlCommand: Command = {
     if (account !== undefined && !ACCOUNT_ID_PATTERN.test(account)) fail('--account is not a valid account id');
     const publicUrl = (optionalString(parsed, 'public-url') ?? ctx.telephony?.publicUrl)?.replace(/\/+$/, '');
     if (!publicUrl) fail('--public-url (or PUBLIC_URL) is required: the https origin Twilio reaches');
-    if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(publicUrl ?? '')) fail('--public-url must be http(s)://host[:port][/base]');
+    if (!PUBLIC_URL_PATTERN.test(publicUrl ?? '')) fail('--public-url must be http(s)://host[:port][/base]');
 
     const settings: Record<string, string> = {};
     for (const name of SETTING_NAMES) {
@@ -67,8 +58,7 @@ export const twimlCommand: Command = {
       if (value !== undefined) settings[name] = value;
     }
     const own: Record<string, string> = {};
-    const rawParams = parsed.values.param as unknown as string[] | undefined;
-    for (const pair of rawParams ?? []) {
+    for (const pair of repeatedStrings(parsed, 'param')) {
       const eq = pair.indexOf('=');
       if (eq <= 0) fail(`--param must be name=value, got '${pair}'`);
       const name = pair.slice(0, eq);
@@ -82,4 +72,4 @@ export const twimlCommand: Command = {
     const streamUrl = `${(publicUrl ?? '').replace(/^http/, 'ws')}${MEDIA_PATH}${account === undefined ? '' : `/${account}`}`;
     ctx.out(streamTwiml({ streamUrl, parameters: { ...settings, ...own, [API_KEY_PARAMETER]: apiKey } }));
   },
-};
+});

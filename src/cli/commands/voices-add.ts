@@ -1,7 +1,7 @@
 // `raaga voices add <dir-or-url>`: installs a Piper/VITS voice pack for one preset voice in one language.
 
-import { isLanguageCode, LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
+import { LANGUAGE_CODES } from '../../languages.js';
+import { optionalString, parseCommandArgs, parseLanguage, requireString } from '../arg-parsing.js';
 import { UsageError, type Subcommand } from '../cli-command.js';
 import { json } from '../render.js';
 import { installPack } from '../voice-packs/install-pack.js';
@@ -39,8 +39,7 @@ Each voice carries its own licence (see its MODEL_CARD): several Indian voices a
     const source = parsed.positionals[0];
     if (source === undefined) throw new UsageError('give a pack directory or an http(s) URL');
     const voiceName = requireString(parsed, 'voice');
-    const language = requireString(parsed, 'language');
-    if (!isLanguageCode(language)) throw new UsageError(`--language must be one of ${LANGUAGE_CODES.join(', ')}, got '${language}'`);
+    const language = parseLanguage(requireString(parsed, 'language'));
     const sha256 = optionalString(parsed, 'sha256')?.toLowerCase();
     if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new UsageError('--sha256 must be 64 hex digits');
     const speaker = optionalString(parsed, 'speaker');

@@ -9,7 +9,7 @@ import type { LanguageCode } from '../../languages.js';
 import { manifestPath } from '../preset-voice-names.js';
 import { readManifestFile, recordPack } from './manifest-file.js';
 import { fetchPackFile, MODEL_FILE, resolvePackSource, sha256OfFile, SIDECAR_FILE } from './pack-source.js';
-import type { ProgressSink } from './progress.js';
+import type { ProgressSink } from '../progress.js';
 
 export interface InstallRequest {
   readonly modelsDir: string;

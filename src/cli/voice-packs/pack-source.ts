@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Transform, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createProgress, type ProgressSink } from './progress.js';
+import { createProgress, type ProgressSink } from '../progress.js';
 
 /** One file of the pack: where it comes from and its name inside models/packs/<name>/. */
 export interface PackFile {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { formatManifest } from '../../../src/cli/voice-packs/manifest-file.js';
 import { packDirName } from '../../../src/cli/voice-packs/install-pack.js';
 import { resolvePackSource } from '../../../src/cli/voice-packs/pack-source.js';
-import { createProgress } from '../../../src/cli/voice-packs/progress.js';
+import { createProgress } from '../../../src/cli/progress.js';
 
 function sink(isTTY: boolean): { isTTY: boolean; text: string; write(text: string): void } {
   return {
@@ -22,7 +22,7 @@ describe('progress', () => {
   it('redraws one bar on a terminal, at most every 100 ms', () => {
     const out = sink(true);
     let clock = 0;
-    const progress = createProgress(out, 'downloading model.onnx', 64 * 2 ** 20, () => clock);
+    const progress = createProgress(out, 'downloading model.onnx', 64 * 2 ** 20, { now: () => clock });
     for (let i = 0; i < 64; i++) {
       clock += 20;
       progress.advance(2 ** 20);
