@@ -2,7 +2,8 @@
 // simulated Twilio peers (src/telephony/twilio/peer/) and a conversational agent in this process. Each call's agent
 // speaks a long interruptible prompt; the caller says "रुको, मुझे कुछ और पूछना है।" at a varied moment. Measured from
 // the caller's speech onset in the inbound audio (its first audible sample, on the stream's clock):
-//  → `clear` received by the peer, → `cancellation` and → `interrupted` received by the agent (p50/p95), and the
+//  → `clear` received by the peer, → `cancellation` and → `interrupted` received by the agent (p50/p95), the peer's
+// own reaction (first caller speech frame sent → `clear` received), and the
 // leak: ms of bot speech the caller still heard after the onset (peer playout: sent ahead + until `clear`), next to
 // what `clear` discarded from the send-ahead buffer. BENCH_BARGE_INS (default 100) calls, BARGE_IN_PARALLEL at once.
 
@@ -83,6 +84,8 @@ const loadBefore = loadavg()[0] ?? NaN;
 interface BargeIn {
   readonly toSpeechStartedMs: number;
   readonly toClearMs: number;
+  /** The peer's view: first frame carrying caller speech sent → `clear` received. */
+  readonly frameSentToClearMs: number;
   readonly toCancellationMs: number;
   readonly toInterruptedMs: number;
   readonly leakedMs: number;
@@ -121,6 +124,7 @@ async function bargeIn(index: number): Promise<BargeIn> {
     return {
       toSpeechStartedMs: speechStarted.at - onsetAt,
       toClearMs: clear.atMs - onsetMs,
+      frameSentToClearMs: peer.summary().bargeInMs!, // defined: `clear` came after the caller's speech
       toCancellationMs: cancellation.at - onsetAt,
       toInterruptedMs: interrupted.at - onsetAt,
       leakedMs: last < 0 ? 0 : (last + 1) / 8 - onsetMs,
@@ -160,6 +164,7 @@ const file = await writeResult('barge-in', {
   onsetToClearMs: pick('toClearMs'),
   /** Every value, in call order (the offsets cycle through 21 phases of the prompt and the 20 ms frames). */
   onsetToClearMsEach: results.map((r) => Math.round(r.toClearMs)),
+  firstSpeechFrameSentToClearMs: pick('frameSentToClearMs'),
   onsetToCancellationMs: pick('toCancellationMs'),
   onsetToInterruptedMs: pick('toInterruptedMs'),
   leakedAfterOnsetMs: pick('leakedMs'),

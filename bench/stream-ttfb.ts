@@ -1,35 +1,16 @@
 // Time to first audio byte and total time of POST /v1/tts/stream, 8 kHz mulaw, per language, over real HTTP
 // against the real server (in-process, port 0). One client at a time; medians and p95 over REPEATS requests.
 
-import { request as httpRequest } from 'node:http';
 import { startTestServer } from '../test/helpers/test-server.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../src/languages.js';
 import { summary, writeResult } from './lib/stats.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
+import { timedHttpStream } from './lib/tts-clients.js';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 20);
 
-function timedStream(url: string, key: string, language: LanguageCode, text: string): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(`${url}/v1/tts/stream`);
-    const started = performance.now();
-    let ttfbMs = -1;
-    const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
-      (res) => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (ttfbMs < 0) ttfbMs = performance.now() - started;
-          bytes += chunk.length;
-        });
-        res.on('end', () => resolve({ ttfbMs, totalMs: performance.now() - started, bytes }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language, text, output_format: 'mulaw', sample_rate: 8000 }));
-  });
-}
+const timedStream = (url: string, key: string, language: LanguageCode, text: string) =>
+  timedHttpStream(url, key, { voice: 'priya', language, format: 'mulaw', sampleRateHz: 8000 }, text);
 
 const server = await startTestServer({ TTS_WORKERS: '2' });
 try {

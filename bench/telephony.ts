@@ -1,30 +1,25 @@
-// Phone calls against a real server process (`node --import tsx src/main.ts`, embedded store, Silero VAD), driven by
+// Phone calls against a real server process (bench/lib/server-process.ts: embedded store, Silero VAD), driven by
 // simulated Twilio peers (src/telephony/twilio/peer/) and a fake agent in this process:
-//  1. barge-in reaction: the caller's first speech frame sent → `clear` received, over BENCH_BARGE_INS (≥100) calls;
-//  2. agent `text` → first media frame at the peer, over BENCH_TEXTS texts;
-//  3. capacity: simultaneous calls with the bot speaking continuously and VAD running on caller speech, ramped until
+//  1. agent `text` → first media frame at the peer, over BENCH_TEXTS texts;
+//  2. capacity: simultaneous calls with the bot speaking continuously and VAD running on caller speech, ramped until
 //     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms.
-// Peers run on the same machine as the server (2 cores here), so capacity is a floor. JSON: bench/results/telephony.json.
+// Barge-in reaction is measured by bench/barge-in.ts. Peers run on the same machine as the server (2 cores here), so
+// capacity is a floor. JSON: bench/results/telephony.json.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { generateApiKey } from '../src/store/api-key.js';
 import { CallerTrack, type CallerClip } from '../src/telephony/twilio/peer/caller-audio.js';
 import { CallerVoice } from '../src/telephony/twilio/peer/caller-speech.js';
 import { TwilioPeer } from '../src/telephony/twilio/peer/twilio-peer.js';
 import { fetchStreamInstruction } from '../src/telephony/twilio/peer/voice-webhook.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
-import { processCpuSeconds } from './lib/server-process.js';
+import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
-const BARGE_INS = Number(process.env.BENCH_BARGE_INS ?? 100);
-const BARGE_IN_PARALLEL = 5;
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 100);
 const LEVELS = (process.env.BENCH_CALL_LEVELS ?? '4,6,8,10,12,16,20,24,32,40,48,64').split(',').map(Number);
 const loadBefore = loadavg()[0];
@@ -32,46 +27,22 @@ const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 10_000);
 /** Calls of a level start spread over this long, as real calls do (not all in the same millisecond). */
 const STAGGER_MS = 2000;
 const LAG_LIMIT_MS = 20;
-const ACCOUNTS = 8; // growth plan: 10 concurrent calls each
-const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-const GREETING =
-  'नमस्ते, राग बैंक में आपका स्वागत है। आपकी कॉल हमारे लिए महत्वपूर्ण है। कृपया लाइन पर बने रहें, हमारा प्रतिनिधि जल्द ही आपसे बात करेगा।';
 /** Per language, a text of ~3000 code points: the bot speaks for minutes; languages vary the chunk lengths. */
 const ENDLESS = Object.entries(SAMPLE_TEXTS).map(([language, text]) => ({ language, text: `${text} `.repeat(30).slice(0, 2990) }));
 
 // ---- the server process ----------------------------------------------------------------------------
 
-const dir = await mkdtemp(join(tmpdir(), 'raaga-bench-telephony-'));
-const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({ id: `acct_bench_${i}`, key: generateApiKey() }));
-await writeFile(
-  join(dir, 'accounts.json'),
-  JSON.stringify({ accounts: accounts.map((a) => ({ id: a.id, plan: 'growth', credits: 1_000_000_000, keys: [a.key] })) }),
-);
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
-  cwd: root,
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAAGA_DATA_DIR: join(dir, 'data'), RAAGA_ACCOUNTS_FILE: join(dir, 'accounts.json'), METRICS_TOKEN, REDIS_URL: '' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const base = await listeningUrl(server);
-
-async function listeningUrl(child: ChildProcess): Promise<string> {
-  let out = '';
-  for await (const chunk of child.stdout!) {
-    out += String(chunk);
-    const match = /listening on (http:\/\/\S+)/.exec(out);
-    if (match) return match[1]!.replace('localhost', '127.0.0.1');
-  }
-  throw new Error(`server exited before listening:\n${out}`);
-}
+const server = await startServerProcess(); // 8 growth accounts: 10 concurrent calls each
+const base = server.base;
 
 /** prom-client samples with a 10 ms timer and reports whole intervals (an idle loop reads ~10.1 ms): subtract it. */
 const LAG_RESOLUTION_MS = 10;
 
 /** The server's event-loop lag p99 and max since the previous scrape (prom-client resets its histogram on each collect). */
 async function eventLoopLagMs(): Promise<{ p99: number; max: number }> {
-  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const text = await server.metrics();
   const read = (name: string) => {
     const line = text.split('\n').find((l) => l.startsWith(name));
     return line ? round(Math.max(0, Number(line.split(' ').pop()) * 1000 - LAG_RESOLUTION_MS), 2) : NaN;
@@ -95,7 +66,7 @@ async function say(call: { callSid: string; key: string }, body: object): Promis
 
 let callCount = 0;
 async function placeCall(query: Record<string, string>, caller?: CallerTrack): Promise<{ peer: TwilioPeer; callSid: string; key: string }> {
-  const account = accounts[callCount++ % accounts.length]!;
+  const account = server.accounts[callCount++ % server.accounts.length]!;
   const instruction = await fetchStreamInstruction({ url: `${base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams(query)}` });
   const callSid = instruction.params.CallSid as string;
   const peer = await TwilioPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, ...(caller ? { caller } : {}) });
@@ -107,24 +78,7 @@ const interruption = await voice.say({ text: 'रुको, मुझे कु�
 await voice.close();
 
 try {
-  // ---- 1. barge-in reaction --------------------------------------------------------------------------
-  const bargeInMs: number[] = [];
-  while (bargeInMs.length < BARGE_INS) {
-    const round = await Promise.all(
-      Array.from({ length: BARGE_IN_PARALLEL }, async (_, i) => {
-        // Speech starts at different points of the bot's sentences, never before the bot speaks.
-        const atMs = 1200 + ((bargeInMs.length + i) % 7) * 170;
-        const { peer } = await placeCall({ greeting: GREETING }, new CallerTrack([{ atMs, mulaw: interruption, label: 'interrupt' }]));
-        await peer.waitFor('clear_received', 10_000);
-        const ms = peer.summary().bargeInMs;
-        await peer.stop();
-        return ms;
-      }),
-    );
-    for (const ms of round) if (ms !== undefined) bargeInMs.push(ms);
-  }
-
-  // ---- 2. agent text → first media frame -----------------------------------------------------------
+  // ---- 1. agent text → first media frame -----------------------------------------------------------
   const agentServer = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await once(agentServer, 'listening');
   const agentUrl = `ws://127.0.0.1:${(agentServer.address() as AddressInfo).port}/agent`;
@@ -162,7 +116,7 @@ try {
   for (const client of agentServer.clients) client.terminate();
   agentServer.close();
 
-  // ---- 3. capacity ---------------------------------------------------------------------------------
+  // ---- 2. capacity ---------------------------------------------------------------------------------
   const talk: CallerClip[] = [];
   for (let at = 500; at < 60_000; at += 2600) talk.push({ atMs: at, mulaw: interruption, label: 'talk' });
   const levels: Record<string, unknown>[] = [];
@@ -184,11 +138,11 @@ try {
     await eventLoopLagMs();
     const underrunsBefore = placed.map((c) => c.peer.summary().playout.underruns);
     const receivedBefore = placed.map((c) => c.peer.summary().playout.receivedMs);
-    const cpuBefore = processCpuSeconds(server.pid!);
+    const cpuBefore = server.cpuSeconds();
     await new Promise((r) => setTimeout(r, MEASURE_MS));
     const lag = await eventLoopLagMs();
     // The server process's CPU (event loop + engine and VAD threads) over the window, in % of one core.
-    const serverCpuPercent = ((processCpuSeconds(server.pid!) - cpuBefore) / (MEASURE_MS / 1000)) * 100;
+    const serverCpuPercent = ((server.cpuSeconds() - cpuBefore) / (MEASURE_MS / 1000)) * 100;
     const underruns = placed.reduce((sum, c, i) => sum + c.peer.summary().playout.underruns - underrunsBefore[i]!, 0);
     const minRealtime = Math.min(...placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS));
     const ok = underruns === 0 && lag.p99 < LAG_LIMIT_MS && minRealtime > 0.95;
@@ -209,12 +163,10 @@ try {
     if (!ok && process.env.BENCH_KEEP_GOING !== '1') break;
   }
 
-  const bargeIn = summary(bargeInMs);
   const textToMedia = summary(textToMediaMs);
   const file = await writeResult('telephony', {
     loadAverage1m: { before: round(loadBefore ?? 0, 2), after: round(loadavg()[0] ?? 0, 2) },
-    config: { playoutAheadMs: 300, minSpeechMs: 250, bargeInParallelCalls: BARGE_IN_PARALLEL, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law' },
-    bargeInReactionMs: { ...bargeIn, note: 'first caller speech frame sent → clear received; includes the 250 ms minimum speech' },
+    config: { playoutAheadMs: 300, minSpeechMs: 250, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law' },
     agentTextToFirstMediaMs: textToMedia,
     capacity: {
       sustainedCalls: sustained,
@@ -224,11 +176,9 @@ try {
     },
   });
   console.log(
-    `telephony: barge-in p50 ${bargeIn.p50} ms p95 ${bargeIn.p95} ms (n=${bargeIn.n}); text→first media p50 ${textToMedia.p50} ms p95 ${textToMedia.p95} ms; ` +
+    `telephony: text→first media p50 ${textToMedia.p50} ms p95 ${textToMedia.p95} ms; ` +
       `${sustained} simultaneous calls with zero underruns and lag p99 < ${LAG_LIMIT_MS} ms → ${file}`,
   );
 } finally {
-  server.kill('SIGTERM');
-  await once(server, 'exit');
-  await rm(dir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -2,10 +2,10 @@
 // number and an OTP for the front end to expand), first-chunk cap off (FIRST_CHUNK_MAX_CHARS=3000) vs the default
 // 100, REPEATS requests each, interleaved one at a time against two in-process servers. Run: npx tsx bench/text-front-end.ts
 
-import { request as httpRequest } from 'node:http';
 import { splitUtterance } from '../src/core/text/split-utterance.js';
 import { startTestServer, type TestServer } from '../test/helpers/test-server.js';
 import { round, summary, writeResult } from './lib/stats.js';
+import { timedHttpStream, type AudioRequest, type TimedUtterance } from './lib/tts-clients.js';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 20);
 const MAX_CHUNK_CHARS = 300;
@@ -19,31 +19,8 @@ const SENTENCES = [
 ];
 const PARAGRAPH = SENTENCES.join(' ');
 
-interface Run {
-  readonly ttfaMs: number;
-  readonly totalMs: number;
-}
-
-function timedStream(server: TestServer, key: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(`${server.url}/v1/tts/stream`);
-    const started = performance.now();
-    let ttfaMs = -1;
-    const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
-      (res) => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-        res.on('data', () => {
-          if (ttfaMs < 0) ttfaMs = performance.now() - started;
-        });
-        res.on('end', () => resolve({ ttfaMs, totalMs: performance.now() - started }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language: 'hi-IN', text: PARAGRAPH, output_format: 'mulaw', sample_rate: 8000 }));
-  });
-}
+const AUDIO: AudioRequest = { voice: 'priya', language: 'hi-IN', format: 'mulaw', sampleRateHz: 8000 };
+const timedStream = (server: TestServer, key: string): Promise<TimedUtterance> => timedHttpStream(server.url, key, AUDIO, PARAGRAPH);
 
 const variants = [
   { name: 'uncapped', firstChunkMaxChars: 3000 },
@@ -57,7 +34,7 @@ try {
     const server = await startTestServer({ TTS_WORKERS: '2', FIRST_CHUNK_MAX_CHARS: String(variant.firstChunkMaxChars) });
     servers.push(server);
     const { keys } = await server.account('growth', 100_000_000);
-    setups.push({ ...variant, server, key: keys[0] as string, runs: [] as Run[] });
+    setups.push({ ...variant, server, key: keys[0] as string, runs: [] as TimedUtterance[] });
   }
   for (const setup of setups) await timedStream(setup.server, setup.key); // warm-up
   for (let i = 0; i < REPEATS; i++) {
@@ -73,7 +50,7 @@ try {
           chunks: chunks.length,
           firstChunkCodePoints: chunks[0]?.codePoints,
           firstChunkSpokenChars: [...(chunks[0]?.text ?? '')].length,
-          ttfaMs: summary(setup.runs.map((run) => run.ttfaMs)),
+          ttfaMs: summary(setup.runs.map((run) => run.ttfbMs)),
           totalMs: summary(setup.runs.map((run) => run.totalMs)),
         },
       ];

@@ -66,7 +66,7 @@ export async function startServerProcess(options: { env?: Record<string, string>
 }
 
 /** User + system CPU seconds of a process, all its threads (Linux /proc; NaN elsewhere). */
-export function processCpuSeconds(pid: number): number {
+function processCpuSeconds(pid: number): number {
   try {
     // After the command name: state is field 3; utime and stime are fields 14 and 15, in USER_HZ (100) ticks.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

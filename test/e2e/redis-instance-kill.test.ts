@@ -1,21 +1,19 @@
 // An instance killed with SIGKILL mid-stream (a real server process on a shared Redis): its concurrency slot comes
 // back within the lease time and its credit reservation is released by expiry, never charged.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 import { RedisStore } from '../../src/store/redis-store.js';
 import { PLAN_LIMITS } from '../../src/store/store.js';
 import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { authHeaders } from '../helpers/test-server.js';
 
 const redis = await useTestRedis('instance killed mid-request');
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const SLOT_LEASE_MS = 2000;
 const RESERVATION_TTL_MS = 4000;
 /** Poll step and scheduling slack on top of the lease and TTL. */
@@ -41,14 +39,14 @@ describe.skipIf(!redis.url)('an instance killed mid-request', () => {
 
     const dataDir = await mkdtemp(join(tmpdir(), 'raaga-kill-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const server = await startServer({
+    const server = await startServerProcess({
       REDIS_URL: url,
       REDIS_KEY_PREFIX: keyPrefix,
       SLOT_LEASE_MS: String(SLOT_LEASE_MS),
       RESERVATION_TTL_MS: String(RESERVATION_TTL_MS),
       RAAGA_DATA_DIR: dataDir,
-    });
-    cleanups.push(server.stop);
+    }, { inheritEnv: false }); // only the environment given here, the way operators run it
+    cleanups.push(server.kill);
 
     const text = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(30);
     const admittedAt = Date.now();
@@ -85,42 +83,6 @@ describe.skipIf(!redis.url)('an instance killed mid-request', () => {
     expect((await store.getAccount(account.id))?.credits).toBe(opening);
   });
 });
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly exited: Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** `node --import tsx src/main.ts`, the way operators run it, with only the environment given here. */
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  };
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 25_000);
-    child.stdout!.on('data', () => {
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', () => reject(new Error(`server exited:\n${out}`)));
-  });
-  return { child, url, exited, stop };
-}
 
 /** Starts a stream and resolves once its first audio bytes arrived (the request is then mid-flight). */
 function firstBytes(base: string, key: string, text: string): Promise<void> {

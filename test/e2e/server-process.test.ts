@@ -1,57 +1,25 @@
 // The server as a user runs it (`node --import tsx src/main.ts`): the first-run development account,
 // the accounts file, and graceful shutdown on SIGTERM that lets an in-flight stream finish and keeps its debit.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/store/api-key.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { authHeaders } from '../helpers/test-server.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
-    const check = (): void => {
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', () => reject(new Error(`server exited:\n${out}`)));
-  });
-  return { child, url, stdout: () => out, exited };
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess(env, { startTimeoutMs: 20_000 });
+  cleanups.push(server.kill);
+  return server;
 }
 
 async function tempDir(): Promise<string> {
@@ -63,16 +31,16 @@ async function tempDir(): Promise<string> {
 it('first run without accounts creates a development account and prints a working key', async () => {
   const dataDir = await tempDir();
   const server = await startServer({ RAAGA_DATA_DIR: dataDir });
-  const key = /API key: (rk_live_[A-Za-z0-9]+)/.exec(server.stdout())?.[1];
+  const key = /API key: (rk_live_[A-Za-z0-9]+)/.exec(server.output())?.[1];
   expect(key).toBeDefined();
   const voices = await fetch(`${server.url}/v1/voices`, { headers: { authorization: `Bearer ${key}` } });
   expect(voices.status).toBe(200);
-  expect(server.stdout()).not.toMatch(/"level":50/); // no error logs
+  expect(server.output()).not.toMatch(/"level":50/); // no error logs
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
   // A second start with the same data dir does not make another account or print a key.
   const again = await startServer({ RAAGA_DATA_DIR: dataDir });
-  expect(again.stdout()).not.toMatch(/API key:/);
+  expect(again.output()).not.toMatch(/API key:/);
   again.child.kill('SIGTERM');
   expect(await again.exited).toBe(0);
 });

@@ -108,7 +108,9 @@ end
 if count_rate then
   redis.call('ZADD', KEYS[2], now, ARGV[5])
   expire_at_max(KEYS[2], now, window)
-  count, reset = window_view(KEYS[2], now, window)
+  -- The member is fresh, so the window holds one more entry; it is the oldest only if none was older.
+  if count == 0 or now + window < reset then reset = now + window end
+  count = count + 1
 end
 if holder ~= '' then
   redis.call('ZADD', KEYS[3], now + tonumber(ARGV[7]), holder)
