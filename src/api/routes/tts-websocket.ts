@@ -14,8 +14,9 @@ import { authenticate } from '../auth.js';
 import type { ApiContext } from '../context.js';
 import { MeteredSessionSink } from '../metered-session-sink.js';
 import { authorizationFromUpgrade, selectSubprotocol } from '../websocket-key-protocol.js';
+import { closeSocket, rawText } from '../../util/ws-socket.js';
 import { parseClientMessage } from '../websocket-messages.js';
-import { closeSocket, WebSocketSessionSink } from '../websocket-sink.js';
+import { WebSocketSessionSink } from '../websocket-sink.js';
 
 export const WEBSOCKET_PATH = '/v1/tts/websocket';
 /** 64 KiB: a 3000-character text is at most 12 KiB of UTF-8 (18 KiB if every character is \u-escaped). */
@@ -122,8 +123,3 @@ function startSession(ctx: ApiContext, socket: WebSocket, account: Account, requ
   return session;
 }
 
-function rawText(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
-}

@@ -6,7 +6,7 @@ import WebSocket, { type RawData } from 'ws';
 import { ApiError, isApiError } from '../../errors.js';
 import type { AgentMessage, CallAgentPort } from '../../session/call-events.js';
 import type { CallSession } from '../../session/call-session.js';
-import { closeSocket, rawText } from '../ws-socket.js';
+import { closeSocket, rawText } from '../../util/ws-socket.js';
 import { parseAgentMessage } from './agent-protocol.js';
 
 /** Caller audio is dropped (not queued) while the agent has this much unsent: a slow agent never grows our memory. */

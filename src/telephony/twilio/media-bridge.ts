@@ -18,7 +18,7 @@ import type { Account, Store } from '../../store/store.js';
 import { AgentLink } from '../agent/agent-link.js';
 import { API_KEY_PARAMETER, CREDENTIAL_PARAMETERS, resolveCallParameters, TOKEN_PARAMETER } from '../call-parameters.js';
 import { verifyCallToken } from '../call-token.js';
-import { closeSocket, rawText } from '../ws-socket.js';
+import { closeSocket, rawText } from '../../util/ws-socket.js';
 import { twilioCallControl, twilioRestClient } from './twilio-call-control.js';
 import { clearMessage, decodeMediaPayload, markMessage, mediaMessage, parseTwilioMessage, type TwilioStart } from './twilio-messages.js';
 import { isValidTwilioSignature } from './twilio-signature.js';
