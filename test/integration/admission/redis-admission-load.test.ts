@@ -19,7 +19,10 @@ describe.skipIf(!redis.url)('admission across two instances on one Redis', () =>
   });
 
   it('2000 attempts: exactly 300 admitted, ≤ 10 in flight at any time, balance exact to the character', async () => {
-    stores.push(await RedisStore.connect({ url, keyPrefix }), await RedisStore.connect({ url, keyPrefix }));
+    // This test is about atomicity, not timeouts: 2000 commands queued at once on a busy 2-core machine can outlast
+    // the 500 ms production timeout and turn into 503s, so each instance gets a generous one.
+    const commandTimeoutMs = 10_000;
+    stores.push(await RedisStore.connect({ url, keyPrefix, commandTimeoutMs }), await RedisStore.connect({ url, keyPrefix, commandTimeoutMs }));
     const instances = stores.map((store) => new Admission(store, { slotLeaseMs: 10_000, reservationTtlMs: 60_000 }));
     const opening = 1_000_000;
     const account = await stores[0]!.createAccount({ plan: 'growth', credits: opening });
