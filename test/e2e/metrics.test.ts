@@ -65,7 +65,14 @@ describe('/metrics', () => {
     await client.waitFor('error');
     client.send({ type: 'disconnect' });
     await client.closed;
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the session's slot release settles after the close
+    // The session's slot release and its billing settle after the close: wait until the metrics show both.
+    const settledView = (m: Map<string, number>) => [
+      value(m, 'raaga_active_sessions{kind="websocket"}'),
+      value(m, 'raaga_credits_consumed_total') - value(before, 'raaga_credits_consumed_total'),
+    ];
+    await expect
+      .poll(async () => settledView(await scrape()), { timeout: 20_000 })
+      .toEqual([value(before, 'raaga_active_sessions{kind="websocket"}'), 2 * [...text].length + [...HINDI_SENTENCE].length]);
 
     const after = await scrape();
     const delta = (name: string) => value(after, name) - value(before, name);

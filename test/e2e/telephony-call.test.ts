@@ -199,7 +199,8 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       // Every media message is whole 20 ms frames; one mark per chunk, named with turn, chunk and generation.
       const summary = call.peer.summary();
       expect(summary.mediaReceived).toBeGreaterThan(10);
-      expect(summary.playout.underruns).toBe(0);
+      // Nothing lost: the caller received all the audio of the utterance (underruns are real-time figures, in bench/).
+      expect(summary.playout.receivedMs).toBe(played.duration_ms);
       expect(call.peer.timeline.filter((e) => e.kind === 'mark_received').map((e) => e.detail)).toEqual(['u1.c0.g0', 'u1.c1.g0']);
 
       // A non-mulaw config is refused; a valid one is echoed (8 kHz mu-law stays).

@@ -4,7 +4,7 @@
 // and credits per `text`, capacity loss (1011), idle timeout on an injected clock, shutdown (1001), and a
 // client that stops reading after `cancel`.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { PLAN_LIMITS } from '../../src/store/store.js';
 import type { EspeakEngine } from '../../src/engine/espeak-engine.js';
@@ -278,13 +278,11 @@ describe('backpressure', () => {
     await client.waitForFrames(1);
     const raw = (client.socket as unknown as { _socket: import('node:net').Socket })._socket;
     raw.pause(); // stop reading: the server's buffer fills and its pump pauses
-    await new Promise((r) => setTimeout(r, 1000));
+    // The server's buffer fills and its pump pauses: the engine goes idle with the text unfinished.
+    await vi.waitFor(() => expect(server.deps.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 10 });
     client.send({ type: 'cancel' });
-    let spent = 0;
-    for (let i = 0; i < 100 && spent === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      spent = before - (await balance());
-    }
+    await expect.poll(async () => before - (await balance()), { timeout: 20_000 }).toBeGreaterThan(0);
+    const spent = before - (await balance());
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThan(2 * cp(LONG));
     raw.resume();

@@ -2,7 +2,7 @@
 // every message of the spec, audio that decodes to the duration reported, cancel and its billing, and
 // malformed input that gets an `error` or a documented close without harming the server.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SynthesisService } from '../../src/core/synthesis/synthesis-service.js';
 import { hashApiKey } from '../../src/store/api-key.js';
 import { decodeAudio } from '../helpers/decode-audio.js';
@@ -234,7 +234,11 @@ describe('cancel', () => {
     await client.waitForFrames(1);
     client.send({ type: 'cancel' });
     const cancellation = await client.waitFor('cancellation');
-    await new Promise((r) => setTimeout(r, 500));
+    // Proof instead of a fixed wait: the chunk in flight has finished in its worker, and a ping answered after
+    // that shows everything the server sent before it has arrived.
+    await vi.waitFor(() => expect(server.deps.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
+    client.send({ type: 'ping' });
+    await client.waitFor('pong');
     expect(framesAfterIndex(client, indexOfType(client, 'cancellation'))).toBe(0);
     expect(client.ofType('end_of_utterance')).toHaveLength(0);
     expect(cancellation.characters_used).toBeGreaterThan(0);

@@ -54,10 +54,12 @@ describe('worker pool', () => {
     const controller = new AbortController();
     const queued = engine.synthesize(job(), controller.signal);
     expect(engine.load().queued).toBe(1);
-    const abortedAt = performance.now();
+    let runningSettled = false;
+    void running.finally(() => (runningSettled = true));
     controller.abort('client-cancel');
     await expect(queued).rejects.toBe('client-cancel');
-    expect(performance.now() - abortedAt).toBeLessThan(20);
+    // "At once": the aborted job settles before the long job ahead of it, which still runs.
+    expect(runningSettled).toBe(false);
     expect(engine.load()).toEqual({ queued: 0, running: 1, workers: 1 });
     await running;
     // Had the aborted job been dispatched, the worker would still be busy with it now.

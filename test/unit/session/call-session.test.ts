@@ -3,7 +3,7 @@
 // VAD contract. Pacing stays within the window, texts queue in order, barge-in aborts before it clears.
 
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Admission } from '../../../src/core/admission.js';
 import { SynthesisService } from '../../../src/core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
@@ -126,8 +126,10 @@ describe('CallSession', () => {
     await until(() => ports.mediaMs() > 0, 'first audio');
     const t0 = clock.now();
     // The clock stands still: only the window goes out.
-    await until(() => false || ports.mediaMs() >= AHEAD_MS, 'a window of audio');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'a window of audio');
+    // Instead of waiting a fixed time: let the engine finish what it was asked (the prefetched chunk), so any
+    // audio that could leave without the clock moving has had every chance to.
+    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     await settle();
     expect(ports.mediaMs()).toBe(AHEAD_MS);
     while (ports.ofType('end_of_utterance').length === 0) {
@@ -165,8 +167,9 @@ describe('CallSession', () => {
     const clearAt = ports.out.findIndex((o) => o.kind === 'clear');
     expect(clearAt).toBeGreaterThan(0);
     await until(() => ports.ofType('cancellation').length === 2, 'both cancellations', clock, 50);
+    // The chunk that was in flight finishes in its worker; then time moves on: nothing of the old generation follows.
+    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     await clock.advance(2000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(ports.out.slice(clearAt + 1)).toEqual([]);
     expect(ports.ofType('speech_started')).toEqual([{ type: 'speech_started', at_ms: 1000 }]);
     expect(ports.ofType('interrupted')).toEqual([{ type: 'interrupted', utterance_id: 'long', played_ms: 200, heard_text: '', cause: 'speech' }]);

@@ -2,7 +2,7 @@
 // for idle timeouts and stalls, and a recording sink as the transport. Every state and transition.
 
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Admission } from '../../../src/core/admission.js';
 import { SynthesisService } from '../../../src/core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
@@ -290,7 +290,8 @@ describe('cancel', () => {
     h.session.receive({ type: 'cancel' });
     const cancellation = await h.sink.waitFor('cancellation');
     expect(h.session.state).toBe('idle');
-    await new Promise((r) => setTimeout(r, 300)); // the chunk in flight would have landed by now
+    // Wait for the proof instead of a fixed time: the chunk that was in flight has finished in its worker.
+    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     expect(framesAfter(h.sink, (m) => m.type === 'cancellation')).toBe(0);
     expect(h.sink.ofType('end_of_utterance')).toHaveLength(0);
     expect(cancellation.characters_used).toBeGreaterThan(0);
@@ -328,10 +329,14 @@ describe('cancel', () => {
     h.session.receive({ type: 'text', text: LONG });
     await h.sink.waitForFrames(1);
     h.sink.buffered = 100_000; // above the 64 KiB mark, as a socket whose reader stopped
-    await new Promise((r) => setTimeout(r, 100));
+    // Paused: once the chunk being produced is done, no further chunk is asked of the engine while above the mark,
+    // so the engine goes idle with the text unfinished and nothing more is sent.
+    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     const sent = h.sink.frames.length;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(h.sink.frames.length).toBe(sent); // paused: nothing pulled or sent while above the mark
+    await h.clock.advance(100); // the pause polls on the session clock
+    expect(engine.load()).toMatchObject({ queued: 0, running: 0 });
+    expect(h.sink.frames.length).toBe(sent);
+    expect(h.sink.ofType('end_of_utterance')).toHaveLength(0);
     h.session.receive({ type: 'cancel' });
     const cancellation = await h.sink.waitFor('cancellation');
     expect(await h.balance()).toBe(before - cancellation.characters_used);

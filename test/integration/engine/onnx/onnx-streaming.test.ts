@@ -88,10 +88,10 @@ describe('streaming on neural packs', () => {
     expect(first.done).toBe(false);
     // The second clause was prefetched and is running now.
     expect(engine.load().running).toBe(1);
-    const abortedAt = performance.now();
     controller.abort('client-cancel');
     await expect(iterator.next()).rejects.toBe('client-cancel');
-    expect(performance.now() - abortedAt).toBeLessThan(50);
+    // The abort did not wait for the clause in flight: it is still running in its worker.
+    expect(engine.load().running).toBe(1);
     expect(utterance.codePointsSpoken).toBe(utterance.chunks[0]!.codePoints);
     // The worker finishes its clause; nothing is queued after it and the third clause never starts.
     const deadline = Date.now() + 10_000;
