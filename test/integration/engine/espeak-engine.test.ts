@@ -1,30 +1,19 @@
 // The embedded engine end to end on real workers and real eSpeak NG: every language speaks, voices keep
 // their identity across languages and stay apart from each other, and speed and pitch shift act as specified.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
-import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
+import { describe, expect, it } from 'vitest';
+import { catalog, useEspeakEngine } from '../../helpers/espeak-engine.js';
 import type { PcmClip, SynthesisJob } from '../../../src/engine/tts-engine.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../../../src/languages.js';
 import { medianF0, rms, spectralCentroid } from './audio-features.js';
 import { SENTENCES } from './sentences.js';
 
-const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
-let engine: EspeakEngine;
-
-beforeAll(async () => {
-  engine = new EspeakEngine({ workers: 2, maxQueue: 64, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
-  await engine.start();
-});
-
-afterAll(async () => {
-  await engine.close();
-});
+const espeak = useEspeakEngine();
 
 function say(voiceName: string, language: LanguageCode, extra: Partial<SynthesisJob> = {}): Promise<PcmClip> {
   const voice = catalog.embeddedParams(voiceName);
   if (voice === undefined) throw new Error(`no voice ${voiceName}`);
-  return engine.synthesize(
+  return espeak.engine.synthesize(
     { text: SENTENCES[language], language, voiceName, voice, speed: 1, pitchShiftSemitones: 0, ...extra },
     new AbortController().signal,
   );
@@ -36,8 +25,8 @@ const centroid = (clip: PcmClip) => spectralCentroid(clip.samples, clip.sampleRa
 
 describe('EspeakEngine', () => {
   it('is ready after start and reports its workers', () => {
-    expect(engine.isReady()).toBe(true);
-    expect(engine.load()).toEqual({ queued: 0, running: 0, workers: 2 });
+    expect(espeak.engine.isReady()).toBe(true);
+    expect(espeak.engine.load()).toEqual({ queued: 0, running: 0, workers: 2 });
   });
 
   it('speaks every language with a male and a female voice', async () => {
@@ -111,7 +100,7 @@ describe('EspeakEngine', () => {
   it('reads markup and phoneme brackets as plain text instead of obeying them', async () => {
     const signal = new AbortController().signal;
     const voice = catalog.embeddedParams('arjun')!;
-    const job = (text: string) => engine.synthesize({ text, language: 'en-IN', voiceName: 'arjun', voice, speed: 1, pitchShiftSemitones: 0 }, signal);
+    const job = (text: string) => espeak.engine.synthesize({ text, language: 'en-IN', voiceName: 'arjun', voice, speed: 1, pitchShiftSemitones: 0 }, signal);
     const plain = await job('one two');
     // With SSML obeyed this would add three seconds of silence.
     const markup = await job('one <break time="3s"/> two');
@@ -122,7 +111,7 @@ describe('EspeakEngine', () => {
 
   it('serves a voice params set it was not told about at start (custom voices)', async () => {
     const base = catalog.embeddedParams('kavya')!;
-    const clip = await engine.synthesize(
+    const clip = await espeak.engine.synthesize(
       { text: SENTENCES['gu-IN'], language: 'gu-IN', voiceName: 'vc_test', voice: { ...base, breath: 8, wordsPerMinute: 150 }, speed: 1.2, pitchShiftSemitones: -3 },
       new AbortController().signal,
     );

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/store/memory-store.js';
 import { StoreFileError } from '../../../src/store/store-snapshot.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
-import { manualClock, runStoreContract } from './store-contract.js';
+import { manualClock, runStoreContract } from '../../helpers/store-contract.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {

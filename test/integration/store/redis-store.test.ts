@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis-store.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
 import { deleteKeys, freePort, rawClient, uniquePrefix, useTestRedis } from '../../helpers/redis-server.js';
-import { manualClock, runStoreContract } from './store-contract.js';
+import { manualClock, runStoreContract } from '../../helpers/store-contract.js';
 
 const redis = await useTestRedis('RedisStore');
 const url = redis.url ?? '';

@@ -10,7 +10,7 @@ import {
   type AdmissionResult,
   type Plan,
   type Store,
-} from '../../../src/store/store.js';
+} from '../../src/store/store.js';
 
 export interface TestClock {
   now(): number;

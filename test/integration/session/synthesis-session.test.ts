@@ -2,10 +2,10 @@
 // for idle timeouts and stalls, and a recording sink as the transport. Every state and transition.
 
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { catalog, useEspeakEngine } from '../../helpers/espeak-engine.js';
 import { Admission } from '../../../src/core/admission.js';
 import { SynthesisService } from '../../../src/core/synthesis/synthesis-service.js';
-import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
 import { VoiceResolver } from '../../../src/core/voice-resolver.js';
 import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
 import type { TtsEngine } from '../../../src/engine/tts-engine.js';
@@ -19,16 +19,7 @@ import { PLAN_LIMITS, type Account, type Plan } from '../../../src/store/store.j
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
 import { RecordingSink } from '../../helpers/recording-sink.js';
 
-const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
-let engine: EspeakEngine;
-
-beforeAll(async () => {
-  engine = new EspeakEngine({ workers: 2, maxQueue: 64, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
-  await engine.start();
-});
-afterAll(async () => {
-  await engine.close();
-});
+const espeak = useEspeakEngine();
 
 const SHORT = 'नमस्ते, आपका खाता सक्रिय है।';
 const LONG = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(20);
@@ -76,7 +67,7 @@ async function setup(
     {
       admission: new Admission(store, { slotLeaseMs: options.slotLeaseMs ?? 30_000, reservationTtlMs: 900_000 }),
       voices: new VoiceResolver(catalog, store),
-      synthesis: new SynthesisService(options.engine ?? engine, {
+      synthesis: new SynthesisService(options.engine ?? espeak.engine, {
         firstChunkMaxChars: 100,
         maxChunkChars: 300,
         ...(options.maxAudioMsPerChar ? { maxAudioMsPerChar: options.maxAudioMsPerChar } : {}),
@@ -291,7 +282,7 @@ describe('cancel', () => {
     const cancellation = await h.sink.waitFor('cancellation');
     expect(h.session.state).toBe('idle');
     // Wait for the proof instead of a fixed time: the chunk that was in flight has finished in its worker.
-    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
+    await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     expect(framesAfter(h.sink, (m) => m.type === 'cancellation')).toBe(0);
     expect(h.sink.ofType('end_of_utterance')).toHaveLength(0);
     expect(cancellation.characters_used).toBeGreaterThan(0);
@@ -329,12 +320,12 @@ describe('cancel', () => {
     h.session.receive({ type: 'text', text: LONG });
     await h.sink.waitForFrames(1);
     h.sink.buffered = 100_000; // above the 64 KiB mark, as a socket whose reader stopped
-    // Paused: once the chunk being produced is done, no further chunk is asked of the engine while above the mark,
-    // so the engine goes idle with the text unfinished and nothing more is sent.
-    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
+    // Paused: once the chunk being produced is done, no further chunk is asked of the espeak.engine while above the mark,
+    // so the espeak.engine goes idle with the text unfinished and nothing more is sent.
+    await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     const sent = h.sink.frames.length;
     await h.clock.advance(100); // the pause polls on the session clock
-    expect(engine.load()).toMatchObject({ queued: 0, running: 0 });
+    expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 });
     expect(h.sink.frames.length).toBe(sent);
     expect(h.sink.ofType('end_of_utterance')).toHaveLength(0);
     h.session.receive({ type: 'cancel' });
@@ -503,7 +494,7 @@ describe('closing', () => {
   });
 });
 
-describe('engine failures', () => {
+describe('espeak.engine failures', () => {
   it('queue full: error (internal_error naming tts_workers_busy), nothing billed, session goes on', async () => {
     const small = new EspeakEngine({ workers: 1, maxQueue: 0, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
     await small.start();
@@ -529,7 +520,7 @@ describe('engine failures', () => {
     }
   });
 
-  it('the engine goes away mid-utterance: close 1011, nothing billed, slot freed', async () => {
+  it('the espeak.engine goes away mid-utterance: close 1011, nothing billed, slot freed', async () => {
     const doomed = new EspeakEngine({ workers: 1, maxQueue: 64, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
     await doomed.start();
     const h = await configured({ engine: doomed });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis-store.js';
 import { canSpawnRedis, rawClient, spawnRedisServer, uniquePrefix, type SpawnedRedis } from '../../helpers/redis-server.js';
-import { manualClock, runStoreContract } from './store-contract.js';
+import { manualClock, runStoreContract } from '../../helpers/store-contract.js';
 
 const spawnable = canSpawnRedis('RedisStore on Redis Cluster');
 let server: SpawnedRedis | undefined;

@@ -3,27 +3,18 @@
 // VAD contract. Pacing stays within the window, texts queue in order, barge-in aborts before it clears.
 
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { catalog, useEspeakEngine } from '../../helpers/espeak-engine.js';
 import { Admission } from '../../../src/core/admission.js';
 import { SynthesisService } from '../../../src/core/synthesis/synthesis-service.js';
-import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
 import { VoiceResolver } from '../../../src/core/voice-resolver.js';
-import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
 import type { VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../../src/session/call-events.js';
 import { CallSession, type CallSettings } from '../../../src/session/call-session.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
 
-const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
-let engine: EspeakEngine;
-beforeAll(async () => {
-  engine = new EspeakEngine({ workers: 2, maxQueue: 64, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
-  await engine.start();
-});
-afterAll(async () => {
-  await engine.close();
-});
+const espeak = useEspeakEngine();
 
 const LONG = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(4);
 const AHEAD_MS = 300;
@@ -85,7 +76,7 @@ async function setup(settings: Partial<CallSettings> = {}) {
     {
       admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
       voices: new VoiceResolver(catalog, store),
-      synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      synthesis: new SynthesisService(espeak.engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
       clock,
       logger: pino({ level: 'silent' }),
       vad,
@@ -108,7 +99,7 @@ async function setup(settings: Partial<CallSettings> = {}) {
   return { call, ports, clock, vad, store, account };
 }
 
-/** Real time passes (the engine works in threads) while the fake playout clock stands still or moves by `stepMs`. */
+/** Real time passes (the espeak.engine works in threads) while the fake playout clock stands still or moves by `stepMs`. */
 async function until(condition: () => boolean, what: string, clock?: FakeClock, stepMs = 0): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (!condition()) {
@@ -127,9 +118,9 @@ describe('CallSession', () => {
     const t0 = clock.now();
     // The clock stands still: only the window goes out.
     await until(() => ports.mediaMs() >= AHEAD_MS, 'a window of audio');
-    // Instead of waiting a fixed time: let the engine finish what it was asked (the prefetched chunk), so any
+    // Instead of waiting a fixed time: let the espeak.engine finish what it was asked (the prefetched chunk), so any
     // audio that could leave without the clock moving has had every chance to.
-    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
+    await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     await settle();
     expect(ports.mediaMs()).toBe(AHEAD_MS);
     while (ports.ofType('end_of_utterance').length === 0) {
@@ -168,7 +159,7 @@ describe('CallSession', () => {
     expect(clearAt).toBeGreaterThan(0);
     await until(() => ports.ofType('cancellation').length === 2, 'both cancellations', clock, 50);
     // The chunk that was in flight finishes in its worker; then time moves on: nothing of the old generation follows.
-    await vi.waitFor(() => expect(engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
+    await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     await clock.advance(2000);
     expect(ports.out.slice(clearAt + 1)).toEqual([]);
     expect(ports.ofType('speech_started')).toEqual([{ type: 'speech_started', at_ms: 1000 }]);
