@@ -1,14 +1,12 @@
 // The one registry of client-visible error codes: HTTP status, retryability, and the ApiError that carries them.
-// docs/errors.md lists the same codes; test/unit/errors.test.ts keeps the two in step both ways.
+// docs/errors.md lists the same codes; test/unit/errors.test.ts keeps the two in step both ways. A synthesis
+// request only ever meets the statuses the spec lists for it (401, 402, 422, 429, 500, 503): a body that cannot be
+// read as a JSON object is a schema failure like any other (422 validation_error naming the problem).
 
 export const ERROR_CODES = {
   invalid_api_key: { status: 401, retryable: false },
   insufficient_credits: { status: 402, retryable: false },
-  custom_voice_forbidden: { status: 403, retryable: false },
   not_found: { status: 404, retryable: false },
-  payload_too_large: { status: 413, retryable: false },
-  unsupported_media_type: { status: 415, retryable: false },
-  invalid_json: { status: 400, retryable: false },
   bad_request: { status: 400, retryable: false },
   text_too_long: { status: 422, retryable: false },
   voice_language_not_found: { status: 422, retryable: false },

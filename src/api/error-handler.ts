@@ -1,5 +1,6 @@
 // Every error a client can meet leaves as the spec's envelope: ApiErrors as they are, framework errors
-// (bad JSON, wrong content type, oversized body, unknown route) mapped to clear codes, anything else a 500
+// (bad JSON, wrong content type, oversized body) as 422 validation_error naming the problem (the spec lists no
+// other client status for a body), an unknown route as 404 not_found, anything else a 500
 // with a generic message (the details go to the log, never to the client).
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,20 +10,20 @@ import { ApiError, errorEnvelope } from '../errors.js';
 function fromFrameworkError(error: FastifyError, maxBodyBytes: number): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('invalid_json', 'The request body is not valid JSON; send a JSON object.');
+      return new ApiError('validation_error', 'The request body is not valid JSON; send a JSON object.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
+      return new ApiError('validation_error', 'The request body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('unsupported_media_type', "Unsupported Content-Type; send 'Content-Type: application/json'.");
+      return new ApiError('validation_error', "The request body must be JSON; send it with 'Content-Type: application/json'.");
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', `The request body exceeds ${maxBodyBytes} bytes.`);
+      return new ApiError('validation_error', `The request body exceeds ${maxBodyBytes} bytes; text is at most 3000 characters.`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError('bad_request', 'Content-Length does not match the body sent.');
+      return new ApiError('validation_error', 'Content-Length does not match the body sent; send the JSON body whole.');
   }
   // JSON.parse errors surface as SyntaxError with a 400 status.
-  if (error instanceof SyntaxError) return new ApiError('invalid_json', 'The request body is not valid JSON; send a JSON object.');
+  if (error instanceof SyntaxError) return new ApiError('validation_error', 'The request body is not valid JSON; send a JSON object.');
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError('bad_request', 'The request could not be understood; check the URL, headers and body.');
+    return new ApiError('validation_error', 'The request could not be read; check the URL, headers and JSON body.');
   }
   return null;
 }

@@ -38,8 +38,8 @@ export class VoiceResolver {
   async #resolveCustom(account: Account, voiceId: string, language: LanguageCode): Promise<ResolvedVoice> {
     if (account.plan !== 'growth') {
       throw new ApiError(
-        'custom_voice_forbidden',
-        `Custom voices (vc_ ids) are available on the Growth plan only; this account is on the ${account.plan} plan.`,
+        'validation_error',
+        `voice: custom voices (vc_ ids) are available on the Growth plan only; this account is on the ${account.plan} plan.`,
       );
     }
     const custom = await storeCall(() => this.store.getCustomVoice(voiceId));

@@ -18,7 +18,6 @@ const SESSION_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'validation_error',
   'internal_error',
   'invalid_model_id',
-  'custom_voice_forbidden',
 ]);
 
 export function errorMessage(error: ApiError): ServerMessage {

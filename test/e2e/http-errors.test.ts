@@ -110,11 +110,15 @@ describe.each(['/v1/tts/generate', '/v1/tts/stream'])('%s errors', (path) => {
     expectEnvelope(await post(path, { ...rest, voice_name: 'vc_abc' }), 422, 'validation_error', /voice_name/);
   });
 
-  it('400 invalid_json, 415 wrong content type, 413 oversized body', async () => {
-    expectEnvelope(await post(path, '{"text": ', authHeaders(key)), 400, 'invalid_json');
-    expectEnvelope(await post(path, '', authHeaders(key)), 400, 'invalid_json');
-    expectEnvelope(await post(path, 'text=hi', { ...authHeaders(key), 'content-type': 'text/plain' }), 415, 'unsupported_media_type', /application\/json/);
-    expectEnvelope(await post(path, JSON.stringify(valid({ text: 'a'.repeat(70_000) })), authHeaders(key)), 413, 'payload_too_large');
+  it('a body that is not a JSON object is a schema failure: 422 validation_error naming the problem', async () => {
+    const broken = await post(path, '{"text": ', authHeaders(key));
+    expectEnvelope(broken, 422, 'validation_error', /not valid JSON/);
+    // Same headers as any other refusal: the rate-limit window is on it too.
+    expect(broken.response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expectEnvelope(await post(path, '', authHeaders(key)), 422, 'validation_error', /empty/);
+    expectEnvelope(await post(path, 'text=hi', { ...authHeaders(key), 'content-type': 'text/plain' }), 422, 'validation_error', /Content-Type: application\/json/);
+    expectEnvelope(await post(path, 'text=hi', { ...authHeaders(key), 'content-type': 'application/x-www-form-urlencoded' }), 422, 'validation_error', /Content-Type: application\/json/);
+    expectEnvelope(await post(path, JSON.stringify(valid({ text: 'a'.repeat(70_000) })), authHeaders(key)), 422, 'validation_error', /exceeds 65536 bytes/);
     expectEnvelope(await post(path, '[1,2]', authHeaders(key)), 422, 'validation_error', /JSON object/);
   });
 
@@ -128,7 +132,7 @@ describe.each(['/v1/tts/generate', '/v1/tts/stream'])('%s errors', (path) => {
     });
     expect((await post(path, valid({ voice: id }), authHeaders(owner.keys[0] as string))).response.status).toBe(200);
     expectEnvelope(await post(path, valid({ voice: id }), authHeaders(other.keys[0] as string)), 422, 'voice_language_not_found', /does not exist for this account/);
-    expectEnvelope(await post(path, valid({ voice: id }), authHeaders(free.keys[0] as string)), 403, 'custom_voice_forbidden', /Growth plan/);
+    expectEnvelope(await post(path, valid({ voice: id }), authHeaders(free.keys[0] as string)), 422, 'validation_error', /Growth plan/);
   });
 });
 

@@ -42,13 +42,9 @@ function errorResponses(codes: readonly ErrorCode[]): Json {
 }
 
 const SYNTHESIS_ERRORS: readonly ErrorCode[] = [
-  'invalid_json',
   'bad_request',
   'invalid_api_key',
   'insufficient_credits',
-  'custom_voice_forbidden',
-  'payload_too_large',
-  'unsupported_media_type',
   'text_too_long',
   'voice_language_not_found',
   'invalid_model_id',
@@ -192,7 +188,7 @@ export function buildOpenApiDocument(): Json {
               headers: { ...REQUEST_ID_HEADER, ...RATE_HEADERS },
               content: { 'application/json': { schema: ref('CallSimResult') } },
             },
-            ...errorResponses(['invalid_json', 'invalid_api_key', 'insufficient_credits', 'custom_voice_forbidden', 'voice_language_not_found', 'validation_error', 'rate_limit_exceeded', 'concurrency_limit_exceeded', 'internal_error', 'store_unavailable']),
+            ...errorResponses(['invalid_api_key', 'insufficient_credits', 'voice_language_not_found', 'validation_error', 'rate_limit_exceeded', 'concurrency_limit_exceeded', 'internal_error', 'store_unavailable']),
           },
         },
       },
