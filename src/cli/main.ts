@@ -3,21 +3,25 @@
 // With the embedded store, run it while the server is stopped, or restart the server to see changes:
 // each process holds its own copy of store.json. With REDIS_URL it works on the live shared store.
 
-import { parseConfig } from '../config.js';
-import { openStore } from '../store/open-store.js';
 import { UsageError, type CliContext, type Command } from './cli-command.js';
-import { accountsCommand } from './commands/accounts.js';
-import { callSimCommand } from './commands/call-sim.js';
-import { creditsCommand } from './commands/credits.js';
-import { keysCommand } from './commands/keys.js';
-import { sayCommand } from './commands/say.js';
-import { speakCommand } from './commands/speak.js';
-import { telephonyCommand } from './commands/telephony.js';
-import { twimlCommand } from './commands/twiml.js';
-import { voicesCommand } from './commands/voices.js';
+import { COMMAND_SUMMARIES, type CommandName } from './command-summaries.js';
 
-/** Registry: a new command (e.g. `say`) is one import and one entry here. */
-const COMMANDS: readonly Command[] = [accountsCommand, keysCommand, creditsCommand, voicesCommand, sayCommand, speakCommand, callSimCommand, telephonyCommand, twimlCommand];
+/**
+ * Registry: a new command is one entry here. Commands load on use, so `raaga --help` imports none of them
+ * (nor the engine, the store or zod) and answers at once.
+ */
+const COMMANDS: readonly { readonly name: CommandName; readonly load: () => Promise<Command> }[] = [
+  { name: 'accounts', load: async () => (await import('./commands/accounts.js')).accountsCommand },
+  { name: 'keys', load: async () => (await import('./commands/keys.js')).keysCommand },
+  { name: 'credits', load: async () => (await import('./commands/credits.js')).creditsCommand },
+  { name: 'voices', load: async () => (await import('./commands/voices.js')).voicesCommand },
+  { name: 'say', load: async () => (await import('./commands/say.js')).sayCommand },
+  { name: 'normalize', load: async () => (await import('./commands/normalize.js')).normalizeCommand },
+  { name: 'speak', load: async () => (await import('./commands/speak.js')).speakCommand },
+  { name: 'call-sim', load: async () => (await import('./commands/call-sim.js')).callSimCommand },
+  { name: 'telephony', load: async () => (await import('./commands/telephony.js')).telephonyCommand },
+  { name: 'twiml', load: async () => (await import('./commands/twiml.js')).twimlCommand },
+];
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -25,7 +29,7 @@ function topHelp(): string {
     'Usage: raaga <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${COMMAND_SUMMARIES[command.name]}`),
     '',
     "Run 'raaga <command> --help' for details.",
     'Environment: RAAGA_DATA_DIR (store, default ./data), RAAGA_MODELS_DIR (default ./models),',
@@ -52,8 +56,9 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       ctxBase.out(topHelp());
       return 0;
     }
-    const command = COMMANDS.find((candidate) => candidate.name === name);
-    if (!command) throw new UsageError(`unknown command '${name}'`);
+    const entry = COMMANDS.find((candidate) => candidate.name === name);
+    if (!entry) throw new UsageError(`unknown command '${name}'`);
+    const [command, { parseConfig }, { openStore }] = await Promise.all([entry.load(), import('../config.js'), import('../store/open-store.js')]);
     const config = parseConfig(env);
     const ctx: CliContext = {
       ...ctxBase,

@@ -7,6 +7,7 @@ import type { EspeakRequest } from './espeak/espeak-synth.js';
 import type { EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
 import { type EmbeddedVoiceParams, EngineUnavailableError, type PcmClip, type SynthesisJob, type TtsEngine } from './tts-engine.js';
 import { WorkerPool, type WorkerPoolEvent } from './worker-pool.js';
+import { workerEntry } from './worker-entry.js';
 
 export interface EspeakEngineOptions {
   /** Worker threads; the server passes min(os.availableParallelism(), configured). */
@@ -22,7 +23,7 @@ export interface EspeakEngineOptions {
   readonly onEvent?: (event: WorkerPoolEvent) => void;
 }
 
-const ENTRY = new URL('./espeak/espeak-worker.ts', import.meta.url);
+const ENTRY = workerEntry('./espeak/espeak-worker', import.meta.url);
 // Used only for the warm-up when no catalog voice is given: a neutral male voice.
 const FALLBACK_VOICE: EmbeddedVoiceParams = {
   pitchBaseHz: 100,

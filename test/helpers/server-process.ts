@@ -30,7 +30,8 @@ export interface ServerProcessOptions {
 /** Spawns the server with HOST=127.0.0.1, PORT=0, TTS_WORKERS=1, LOG_LEVEL=warn and `env` on top. */
 export async function startServerProcess(env: Record<string, string>, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const inherited = options.inheritEnv === false ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // The compiled server, as `npm start` runs it (`npm test` builds dist/ first).
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

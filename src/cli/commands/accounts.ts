@@ -4,6 +4,7 @@ import { generateApiKey, hashApiKey } from '../../store/api-key.js';
 import { AccountNotFoundError, PLAN_LIMITS, type Plan } from '../../store/store.js';
 import { optionalString, parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json, keyFingerprint, table } from '../render.js';
 
 const PLANS: readonly Plan[] = ['free', 'developer', 'growth'];
@@ -119,4 +120,4 @@ Shows one account: plan and limits, balance, live key fingerprints, custom voice
   },
 };
 
-export const accountsCommand = commandGroup('accounts', 'Create, list and inspect accounts.', [create, list, show]);
+export const accountsCommand = commandGroup('accounts', COMMAND_SUMMARIES.accounts, [create, list, show]);

@@ -10,6 +10,7 @@ import type { CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../telephony/twilio/peer/twilio-peer.js';
 import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
 import { singleCommand, UsageError } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const MEDIA_PATH = '/v1/telephony/twilio/media';
 const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
@@ -94,7 +95,7 @@ function formatSummary(summary: PeerSummary, callSid: string, out: string | unde
   ];
 }
 
-export const callSimCommand = singleCommand('call-sim', "Simulate Twilio's side of a phone call against a Raaga server (timeline, barge-in, heard audio).", {
+export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-sim'], {
   help: HELP,
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, {

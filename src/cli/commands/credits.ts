@@ -3,6 +3,7 @@
 
 import { parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
 import { commandGroup, withStore, type Subcommand } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { json } from '../render.js';
 
 const add: Subcommand = {
@@ -20,4 +21,4 @@ Adds N credits (characters) to the account's balance and prints the new balance.
   },
 };
 
-export const creditsCommand = commandGroup('credits', 'Top up account balances.', [add]);
+export const creditsCommand = commandGroup('credits', COMMAND_SUMMARIES.credits, [add]);

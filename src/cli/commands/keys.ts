@@ -4,6 +4,7 @@ import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../store/api-
 import { AccountNotFoundError } from '../../store/store.js';
 import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { json, keyFingerprint } from '../render.js';
 
 const create: Subcommand = {
@@ -86,4 +87,4 @@ shown by 'raaga keys list' when the key itself is lost.`,
   },
 };
 
-export const keysCommand = commandGroup('keys', 'Create, list and revoke API keys.', [create, list, revoke]);
+export const keysCommand = commandGroup('keys', COMMAND_SUMMARIES.keys, [create, list, revoke]);

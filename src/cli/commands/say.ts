@@ -11,6 +11,7 @@ import { concatBytes } from '../../audio/bytes.js';
 import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { fileFormatFor, fileRateFor } from '../audio-file-format.js';
 import { singleCommand, UsageError } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { createProgress, items } from '../progress.js';
 
 const HELP = `Usage: raaga say "<text>" --voice <name> --language <code> --out <file> [--format wav|mp3|pcm|mulaw] [--rate 24000] [--speed 1.0]
@@ -19,7 +20,7 @@ Synthesizes the text with the embedded engine and writes an audio file. The form
 extension (.wav, .mp3, .pcm, .ulaw/.mulaw), else wav. Voices: see 'GET /v1/voices' or models/raaga-v1/manifest.json.
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
 
-export const sayCommand = singleCommand('say', 'Synthesize text to an audio file with the embedded engine.', {
+export const sayCommand = singleCommand('say', COMMAND_SUMMARIES.say, {
   help: HELP,
   async run(args, ctx) {
     const parsed = parseCommandArgs(

@@ -9,6 +9,7 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { fileFormatFor, fileRateFor, type FileFormat } from '../audio-file-format.js';
 import { singleCommand, UsageError } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { createProgress, items, SECONDS } from '../progress.js';
 
 const MODES = ['generate', 'stream', 'websocket'] as const;
@@ -39,7 +40,7 @@ function splitSentences(text: string): string[] {
   return (text.match(/[^.?!।॥\n]+[.?!।॥]*/g) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence !== '');
 }
 
-export const speakCommand = singleCommand('speak', 'Synthesize text on a running server (HTTP or WebSocket) into an audio file.', {
+export const speakCommand = singleCommand('speak', COMMAND_SUMMARIES.speak, {
   help: HELP,
   async run(args, ctx) {
     const parsed = parseCommandArgs(

@@ -7,6 +7,7 @@ import { AccountNotFoundError, type TelephonySettings } from '../../store/store.
 import { assertTelephonySettings } from '../../store/telephony-settings.js';
 import { optionalString, parseCommandArgs, repeatedStrings, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type CliContext, type Subcommand } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json } from '../render.js';
 
 const SECRET_OPTIONS = ['twilio-auth-token', 'twilio-api-secret'] as const;
@@ -139,4 +140,4 @@ function optionalField<K extends string>(key: K, value: string | undefined): Par
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
-export const telephonyCommand = commandGroup('telephony', "An account's Twilio credentials and default call parameters", [set, show, clear]);
+export const telephonyCommand = commandGroup('telephony', COMMAND_SUMMARIES.telephony, [set, show, clear]);

@@ -9,6 +9,7 @@ import { isWellFormedApiKey } from '../../store/api-key.js';
 import { ACCOUNT_ID_PATTERN } from '../../store/store.js';
 import { optionalString, parseCommandArgs, repeatedStrings } from '../arg-parsing.js';
 import { singleCommand, UsageError } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const MEDIA_PATH = '/v1/telephony/twilio/media';
 
@@ -30,7 +31,7 @@ Options:
 
 const SETTING_OPTIONS = Object.fromEntries(SETTING_NAMES.filter((name) => name !== 'from' && name !== 'to').map((name) => [name.replaceAll('_', '-'), { type: 'string' as const }]));
 
-export const twimlCommand = singleCommand('twiml', 'Print <Connect><Stream> TwiML for serving your own TwiML', {
+export const twimlCommand = singleCommand('twiml', COMMAND_SUMMARIES.twiml, {
   help: HELP,
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, {

@@ -5,6 +5,7 @@ import { randomId } from '../../store/random-id.js';
 import { AccountNotFoundError, type CustomVoice } from '../../store/store.js';
 import { optionalString, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
 import { isoTime, json, table } from '../render.js';
 import { addVoicePack } from './voices-add.js';
@@ -94,4 +95,4 @@ Lists the account's custom voices.`,
   },
 };
 
-export const voicesCommand = commandGroup('voices', 'Create and list custom (vc_) voices (Growth plan); add neural voice packs.', [create, list, addVoicePack]);
+export const voicesCommand = commandGroup('voices', COMMAND_SUMMARIES.voices, [create, list, addVoicePack]);

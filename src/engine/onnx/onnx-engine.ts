@@ -10,6 +10,7 @@ import { EngineUnavailableError, type PcmClip, type SynthesisJob, type TtsEngine
 import { WorkerPool, type WorkerPoolEvent } from '../worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
 import type { PiperSidecar } from './piper-sidecar.js';
+import { workerEntry } from '../worker-entry.js';
 
 /** One catalog voice + language pair served by a model (and a speaker of it). */
 export interface OnnxRoute {
@@ -39,7 +40,7 @@ export interface OnnxEngineOptions {
   readonly onEvent?: (event: OnnxEngineEvent) => void;
 }
 
-const ENTRY = new URL('./onnx-worker.ts', import.meta.url);
+const ENTRY = workerEntry('./onnx-worker', import.meta.url);
 // Loading several medium voices per worker takes seconds; the pool's default would be tight on slow disks.
 const DEFAULT_START_TIMEOUT_MS = 120_000;
 
