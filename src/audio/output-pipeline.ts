@@ -1,11 +1,10 @@
-// Per-utterance audio path from engine clauses to wire bytes: shape each clause, add its pause,
-// optionally time-stretch, resample to the output rate and encode. Stateful across clauses, so joins are seamless.
+// Per-utterance audio path from engine clauses to wire bytes: shape each clause, add its pause, resample to the
+// output rate and encode (speed is the engines' own: both have native rate control). Stateful across clauses, so joins are seamless.
 import { concatBytes, concatFloat32, EMPTY_BYTES } from './bytes.js';
 import { applyEdgeFades, normalizeLoudness, removeDc, trimSilence } from './clip-shaping.js';
 import { createEncoder, type AudioEncoder, type EncoderMode, type OutputFormat } from './encoder.js';
 import { floatToPcm16 } from './pcm.js';
 import { Resampler } from './resampler.js';
-import { TimeStretcher } from './time-stretch.js';
 
 export type OutputRateHz = 8000 | 16000 | 24000 | 48000;
 
@@ -14,8 +13,6 @@ export interface OutputPipelineOptions {
   outputRateHz: OutputRateHz;
   format: OutputFormat;
   mode: EncoderMode;
-  /** Tempo factor 0.5..2 (1.0 = none); only for engines without native speed. */
-  tempo?: number;
 }
 
 const TARGET_LOUDNESS_DBFS = -20;
@@ -24,7 +21,6 @@ const EDGE_FADE_MS = 5;
 export class OutputPipeline {
   readonly inputRateHz: number;
   private readonly outputRateHz: number;
-  private readonly stretcher: TimeStretcher | undefined;
   private readonly resampler: Resampler;
   private readonly encoder: AudioEncoder;
   private headerSent = false;
@@ -34,15 +30,13 @@ export class OutputPipeline {
   constructor(opts: OutputPipelineOptions) {
     this.inputRateHz = opts.inputRateHz;
     this.outputRateHz = opts.outputRateHz;
-    const tempo = opts.tempo ?? 1;
-    this.stretcher = tempo === 1 ? undefined : new TimeStretcher(opts.inputRateHz, tempo);
     this.resampler = new Resampler(opts.inputRateHz, opts.outputRateHz);
     this.encoder = createEncoder(opts.format, opts.outputRateHz, opts.mode);
   }
 
   /**
    * One synthesized clause in (engine rate; not modified). Shapes it (DC removal, trim silence, loudness
-   * normalize, 5 ms edge fades), appends `pauseAfterMs` of silence, time-stretches if tempo != 1, resamples,
+   * normalize, 5 ms edge fades), appends `pauseAfterMs` of silence, resamples,
    * encodes. Returns the bytes ready to send now (streaming: the header is prepended on the first call;
    * complete: always empty).
    */
@@ -53,17 +47,15 @@ export class OutputPipeline {
     normalizeLoudness(clip, rate, TARGET_LOUDNESS_DBFS);
     applyEdgeFades(clip, rate, EDGE_FADE_MS);
     const pause = new Float32Array(Math.max(0, Math.round((pauseAfterMs * rate) / 1000)));
-    let block = pause.length === 0 ? clip : concatFloat32([clip, pause]);
-    if (this.stretcher) block = this.stretcher.process(block);
+    const block = pause.length === 0 ? clip : concatFloat32([clip, pause]);
     return this.emit(this.resampler.process(block));
   }
 
-  /** Flushes stretcher/resampler/encoder tails; returns the remaining bytes (the whole file in 'complete' mode). */
+  /** Flushes resampler/encoder tails; returns the remaining bytes (the whole file in 'complete' mode). */
   end(): Uint8Array {
     if (this.ended) return EMPTY_BYTES;
     this.ended = true;
     const parts: Uint8Array[] = [];
-    if (this.stretcher) parts.push(this.emit(this.resampler.process(this.stretcher.flush())));
     parts.push(this.emit(this.resampler.flush()));
     parts.push(this.encoder.flush());
     return concatBytes(parts);
