@@ -1,12 +1,12 @@
 // RedisStore: the Store shared by many Raaga instances. Admission (rate window, slot leases, credit reservations),
 // accounts, balances, key hashes and custom voices all live in Redis; every read-check-write runs as one Lua script
-// (src/store/redis/lua-scripts.ts) on the keys of one account. The only home of ioredis; its ioredis-free helpers
-// (key layout, scripts, reply decoding, clock) live in src/store/redis/. Failures fail fast: commands time out after
-// `commandTimeoutMs`, nothing queues while disconnected, and the client reconnects forever.
-// ~450 lines: one thin method per Store operation plus the client setup; splitting it would spread ioredis around.
+// (src/store/redis/lua-scripts.ts) on the keys of one account. Its connection comes from src/store/redis/client.ts
+// (the one ioredis client factory); key layout, scripts, reply decoding and the clock live beside it. Failures fail
+// fast: commands time out after `commandTimeoutMs`, nothing queues while disconnected, the client reconnects forever.
+// ~420 lines: one thin method per Store operation; splitting it would only scatter the Store contract.
 
 import { randomUUID } from 'node:crypto';
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { randomId } from './random-id.js';
 import {
   ADMIT_LUA,
@@ -22,6 +22,7 @@ import {
   SETTLE_NO_ACCOUNT,
   UPDATE_ACCOUNT_LUA,
 } from './redis/lua-scripts.js';
+import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS } from './redis/client.js';
 import { DEFAULT_KEY_PREFIX, KeyLayout } from './redis/key-layout.js';
 import { CLOCK_SYNC_INTERVAL_MS, RedisClock } from './redis/redis-clock.js';
 import { decodeAdmitReply, parseAccount, parseVoice, redactUrl } from './redis/replies.js';
@@ -72,8 +73,6 @@ export type RedisStoreEvent =
   | { readonly type: 'reconnecting' };
 
 /** Reconnect quickly at first, then every second: recovery after an outage takes at most about a second. */
-const MAX_RECONNECT_DELAY_MS = 1000;
-const DEFAULT_COMMAND_TIMEOUT_MS = 500;
 
 type Arg = string | number;
 type ScriptFn = (...args: Arg[]) => Promise<unknown>;
@@ -127,7 +126,7 @@ export class RedisStore implements Store {
 
   /** Connects (waiting at most connectTimeoutMs) or throws a message naming the server, without its password. */
   static async connect(options: RedisStoreOptions): Promise<RedisStore> {
-    const client = createClient(options);
+    const client = createRedisClient(options);
     const store = new RedisStore(client, options);
     try {
       await client.connect();
@@ -416,53 +415,4 @@ export class RedisStore implements Store {
   private assertOpen(): void {
     if (this.closed) throw new Error('store is closed');
   }
-}
-
-function createClient(options: RedisStoreOptions): Redis | Cluster {
-  const onEvent = options.onEvent ?? (() => undefined);
-  const common: RedisOptions = {
-    lazyConnect: true,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    connectTimeout: options.connectTimeoutMs ?? 2000,
-    // Fail at once while disconnected instead of queueing: the request gets its 503 now, not after the outage.
-    enableOfflineQueue: false,
-    // Never resend a command after a reconnect: an admission whose reply was lost may already have run.
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), MAX_RECONNECT_DELAY_MS),
-    connectionName: 'raaga',
-  };
-  let client: Redis | Cluster;
-  if (options.cluster) {
-    const seed = new URL(options.url);
-    client = new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      // The ready check is a CLUSTER INFO sent through the not-yet-ready cluster, which a queue-less client refuses.
-      enableReadyCheck: false,
-      clusterRetryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), MAX_RECONNECT_DELAY_MS),
-      redisOptions: {
-        ...common,
-        // Node connections are created and driven by the Cluster client (which fails fast at its own level).
-        lazyConnect: false,
-        ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
-        ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
-        ...(seed.protocol === 'rediss:' ? { tls: {} } : {}),
-      },
-    });
-  } else {
-    client = new Redis(options.url, common);
-  }
-  // Without an 'error' listener ioredis would crash the process; log state changes once each, not every retry.
-  let lastError = '';
-  client.on('error', (error: Error) => {
-    if (error.message !== lastError) onEvent({ type: 'error', message: error.message });
-    lastError = error.message;
-  });
-  client.on('ready', () => {
-    lastError = '';
-    onEvent({ type: 'ready' });
-  });
-  client.on('reconnecting', () => onEvent({ type: 'reconnecting' }));
-  return client;
 }

@@ -3,9 +3,10 @@
 // many subscribers got it, so "nobody holds this call" is known at once (404) without waiting for a timeout.
 
 import { randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { CALL_NOT_FOUND, InProcessCallControlBus, type CallCommand, type CallCommandHandler, type CallCommandResult, type CallControlBus } from '../call-control-bus.js';
+import { createRedisClient } from './client.js';
 import { redactUrl } from './replies.js';
 
 export interface RedisCallControlBusOptions {
@@ -51,17 +52,10 @@ export class RedisCallControlBus implements CallControlBus {
   }
 
   static async connect(options: RedisCallControlBusOptions): Promise<RedisCallControlBus> {
-    const common: RedisOptions = {
-      lazyConnect: true,
-      connectTimeout: options.connectTimeoutMs ?? 2000,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1000),
-      connectionName: 'raaga-calls',
-    };
-    // Commands fail fast like the store's; the subscriber keeps its subscriptions across reconnects.
-    const pub = new Redis(options.url, { ...common, commandTimeout: options.commandTimeoutMs ?? 500, enableOfflineQueue: false });
-    const sub = new Redis(options.url, { ...common, autoResubscribe: true });
-    for (const client of [pub, sub]) client.on('error', () => undefined);
+    // Pub/sub reaches every node of a cluster through any one connection, so these are plain connections.
+    const common = { url: options.url, connectTimeoutMs: options.connectTimeoutMs, connectionName: 'raaga-calls' } as const;
+    const pub = createRedisClient({ ...common, commandTimeoutMs: options.commandTimeoutMs });
+    const sub = createRedisClient({ ...common, subscriber: true });
     try {
       await Promise.all([pub.connect(), sub.connect()]);
     } catch (error) {

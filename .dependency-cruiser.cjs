@@ -1,0 +1,113 @@
+// The import rules of the design notes (DESIGN.md, "The house in one picture"), checked by `npm test`: no upward
+// imports, no cycles, and each outside dependency in its one home. A violation fails the test command.
+const outside = (names) => `(^|/)node_modules/(${names.join('|')})/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', from: { path: '^src' }, to: { circular: true } },
+    {
+      name: 'fastify-only-in-the-http-surface',
+      comment: 'fastify and its plugins live in api/, app.ts and main.ts.',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/(api/|app\\.ts$|main\\.ts$)' },
+      to: { path: outside(['fastify', '@fastify/[^/]+']) },
+    },
+    {
+      name: 'ioredis-only-in-the-redis-store',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/store/(redis/|redis-store\\.ts$)' },
+      to: { path: outside(['ioredis']) },
+    },
+    {
+      name: 'one-ioredis-client-factory',
+      comment: 'Connections are made in store/redis/client.ts only (one reconnect policy); elsewhere types only.',
+      severity: 'error',
+      from: { path: '^src/store/', pathNot: '^src/store/redis/client\\.ts$' },
+      to: { path: outside(['ioredis']), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'onnxruntime-and-threads-only-in-the-engine',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/engine/' },
+      to: { path: `${outside(['onnxruntime-node'])}|^(node:)?worker_threads$` },
+    },
+    {
+      name: 'prom-client-only-in-metrics',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/metrics/prometheus-metrics\\.ts$' },
+      to: { path: outside(['prom-client']) },
+    },
+    {
+      name: 'audio-is-a-leaf',
+      comment: 'audio/ is pure DSP and codecs: it imports nothing else of src.',
+      severity: 'error',
+      from: { path: '^src/audio/' },
+      to: { path: '^src/', pathNot: '^src/audio/' },
+    },
+    {
+      name: 'util-is-a-leaf',
+      severity: 'error',
+      from: { path: '^src/util/' },
+      to: { path: '^src/', pathNot: '^src/(util|audio)/' },
+    },
+    {
+      name: 'leaves-import-no-layer',
+      comment: 'errors.ts, config.ts, log.ts and languages.ts are importable from anywhere, so they import no layer.',
+      severity: 'error',
+      from: { path: '^src/(errors|config|log|languages)\\.ts$' },
+      to: { path: '^src/(api|core|session|telephony|engine|store|cli|metrics)/' },
+    },
+    {
+      name: 'core-below-transports',
+      comment: 'core/ (use cases) never reaches up to the HTTP surface, sessions, calls or the CLI.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(api|session|telephony|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'engine-below-core',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/(api|core|session|telephony|store|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'store-below-core',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(api|core|session|telephony|engine|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'session-below-calls-and-http',
+      comment: 'session/ is transport-agnostic: no HTTP surface, no provider shapes, no CLI.',
+      severity: 'error',
+      from: { path: '^src/session/' },
+      to: { path: '^src/(api|telephony|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'telephony-below-http',
+      severity: 'error',
+      from: { path: '^src/telephony/' },
+      to: { path: '^src/(api|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'client-has-no-server-code',
+      comment: 'The published client (raaga/client) ships alone: only type-level imports of the API schemas.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/client/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'nothing-imports-the-cli-or-the-entry-points',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/(cli/|main\\.ts$|deps\\.ts$|app\\.ts$)' },
+      to: { path: '^src/cli/|^src/(main|deps|app)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
