@@ -99,6 +99,11 @@ export class CallSession {
     return this.#playout.underruns;
   }
 
+  /** Utterances the call started (greeting, agent and REST texts). */
+  get utterances(): number {
+    return this.#session.utterances;
+  }
+
   get bargeIns(): number {
     return this.#bargeIns;
   }
@@ -315,6 +320,9 @@ export class CallSession {
         }
       },
       chunksSent: (lastChunk, final) => this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name),
+      // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
+      // non-interruptible turn would shield every later utterance from barge-in.
+      abandoned: () => ledger.abandon(turn.seq),
     };
   }
 
@@ -330,7 +338,13 @@ export class CallSession {
 
   #onSessionMessage(message: ServerMessage): void {
     if (message.type === 'connected') return;
-    if (message.type === 'error') this.#deps.metrics?.sessionError('call', message.error.code);
+    if (message.type === 'error') {
+      this.#deps.metrics?.sessionError('call', message.error.code);
+      // A refused text (rate limit, credits, a full engine) also reaches the log: a REST `say` may have no agent.
+      if (!this.#resolveStart) {
+        this.#deps.logger.warn({ code: message.error.code, utteranceId: message.utterance_id ?? null, detail: message.error.message }, 'call utterance refused');
+      }
+    }
     if (this.#resolveStart) {
       if (message.type === 'configured') {
         this.#resolveStart({ ok: true });

@@ -1,5 +1,5 @@
 // The time source of sessions: `now` plus one-shot timers, injected so idle timeouts, backpressure stalls
-// and (later) playout pacing are testable without real waiting.
+// and playout pacing are testable without real waiting.
 
 /** An opaque handle for a pending timer. */
 export interface ClockTimer {

@@ -1,5 +1,5 @@
 // One live synthesis session, transport-agnostic: the config → text → audio → end/cancel state machine
-// behind /v1/tts/websocket and (later) phone calls. States: connected → idle ⇄ speaking → cancelling → idle,
+// behind /v1/tts/websocket and phone calls. States: connected → idle ⇄ speaking → cancelling → idle,
 // and closed from anywhere. Client events are handled one at a time, in order; a running utterance does not
 // block the queue, so `cancel` and `ping` are answered while audio streams. The session holds one concurrency
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
@@ -205,7 +205,7 @@ export class SynthesisSession {
       this.#send(errorMessage(error));
       return;
     }
-    this.#log.error({ err: error }, 'websocket session failed');
+    this.#log.error({ err: error }, 'session failed');
     this.#close(CLOSE_CODES.internalError, 'internal server error', 'internal');
   }
 
@@ -332,27 +332,39 @@ export class SynthesisSession {
 
   async #onCancel(): Promise<void> {
     if (this.#state === 'connected') throw missingConfig('cancel');
-    const turn = this.#turn;
-    if (this.#state === 'speaking' && turn && !turn.audioDone && turn.claimReply()) {
-      this.#state = 'cancelling';
-      turn.abort('client-cancel');
-      // Frozen from here on: the utterance counts a chunk only if its audio was produced before the abort.
-      const used = turn.utterance.codePointsSpoken;
-      this.#settle(turn, used);
-      // No frame can leave after the abort; waiting for the pump to return also means its engine job is gone.
-      const dropped = this.#textQueue.splice(0);
-      await this.#turnStopped;
-      if (this.#isClosed()) return;
-      this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(this.#turnInfo) });
-      this.#answerDropped(dropped);
-      this.#endTurn();
+    const dropped = this.#textQueue.splice(0);
+    if (this.#stopTurn('client-cancel', dropped)) {
+      await this.#turnAnswered;
       return;
     }
     // Nothing left to stop (idle, or the last frame already left): let the turn's own answer go first,
     // then acknowledge, so every cancel gets exactly one `cancellation`.
     await this.#turnAnswered;
     this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0 });
-    this.#answerDropped(this.#textQueue.splice(0));
+    this.#answerDropped(dropped);
+  }
+
+  /**
+   * The one way a running turn is stopped early (a client's cancel, a barge-in): aborted now, so no frame leaves
+   * after this returns; billed the audio produced; answered with its `cancellation` (then the dropped texts') once
+   * its pump has returned, which also means its engine job is gone. False when there is nothing left to stop.
+   */
+  #stopTurn(reason: 'client-cancel' | 'barge-in', dropped: readonly TextEvent[]): boolean {
+    const turn = this.#turn;
+    const info = this.#turnInfo;
+    if (this.#state !== 'speaking' || !turn || turn.audioDone || !turn.claimReply()) return false;
+    this.#state = 'cancelling';
+    turn.abort(reason);
+    // Frozen from here on: the utterance counts a chunk only if its audio was produced before the abort.
+    const used = turn.utterance.codePointsSpoken;
+    this.#settle(turn, used);
+    this.#turnAnswered = this.#turnStopped.then(() => {
+      if (this.#isClosed()) return;
+      this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(info) });
+      this.#answerDropped(dropped);
+      this.#endTurn();
+    });
+    return true;
   }
 
   /** Queued texts that will never start: each still gets its one reply. */
@@ -373,21 +385,14 @@ export class SynthesisSession {
     if (!force && turn && info && !info.interruptible && !turn.audioDone) return false;
     this.#interruptEpoch++;
     const dropped = this.#textQueue.splice(0);
-    if (this.#state === 'speaking' && turn && !turn.audioDone && turn.claimReply()) {
-      this.#state = 'cancelling';
-      turn.abort(force ? 'client-cancel' : 'barge-in');
-      const used = turn.utterance.codePointsSpoken;
-      this.#settle(turn, used);
-      this.#turnAnswered = this.#turnStopped.then(() => {
-        if (this.#isClosed()) return;
-        this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(info) });
-        this.#answerDropped(dropped);
-        this.#endTurn();
-      });
-      return true;
-    }
+    if (this.#stopTurn(force ? 'client-cancel' : 'barge-in', dropped)) return true;
     this.#answerDropped(dropped);
     return dropped.length > 0;
+  }
+
+  /** Utterances started so far (the transports log it when they close). */
+  get utterances(): number {
+    return this.#utterances;
   }
 
   /** Texts waiting behind the running one. */
@@ -432,11 +437,11 @@ export class SynthesisSession {
         this.#settle(turn, 0);
         const failure = classifyTurnFailure(outcome.error);
         if (failure.kind === 'error') {
-          this.#log.warn({ err: outcome.error }, 'websocket utterance refused by the engine');
+          this.#log.warn({ err: outcome.error }, 'utterance refused by the engine');
           this.#send({ ...errorMessage(failure.error), ...idOf(this.#turnInfo) });
           this.#endTurn();
         } else {
-          this.#log.error({ err: outcome.error }, 'websocket utterance failed');
+          this.#log.error({ err: outcome.error }, 'utterance failed');
           this.#close(failure.code, failure.reason, failure.code === CLOSE_CODES.sessionLost ? 'engine-lost' : 'internal');
         }
         return;
@@ -482,7 +487,7 @@ export class SynthesisSession {
    * `end_of_utterance` are not delayed by the disk. Closing waits for every settlement.
    */
   #settle(turn: UtteranceTurn, used: number): void {
-    const settling = turn.credits.settle(used).catch((error: unknown) => this.#log.error({ err: error }, 'websocket settlement failed'));
+    const settling = turn.credits.settle(used).catch((error: unknown) => this.#log.error({ err: error }, 'utterance settlement failed'));
     this.#settlements.add(settling);
     void settling.finally(() => this.#settlements.delete(settling));
   }
@@ -496,7 +501,6 @@ export class SynthesisSession {
     this.#turn = undefined;
     turn?.abort(why);
     this.#sink.close(code, reason);
-    this.#log.info({ code, reason, utterances: this.#utterances }, 'websocket session closed');
     void this.#releaseAll(turn, why);
   }
 
@@ -512,7 +516,7 @@ export class SynthesisSession {
     try {
       await this.#slot?.release();
     } catch (error) {
-      this.#log.error({ err: error }, 'websocket slot release failed');
+      this.#log.error({ err: error }, 'session slot release failed');
     }
     this.#resolveClosed();
   }

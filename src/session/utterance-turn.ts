@@ -27,6 +27,8 @@ export interface TurnPlayout {
   sent(ms: number): void;
   /** Every chunk up to index `lastChunk` has been sent; `final` once the whole utterance has. Never after abort. */
   chunksSent(lastChunk: number, final: boolean): void;
+  /** The turn ended without its final report and not by abort (engine failure, stall): nothing more will be sent. */
+  abandoned(): void;
 }
 
 export type TurnOutcome =
@@ -103,7 +105,10 @@ export class UtteranceTurn {
         // the last moment (where several calls' chunks would queue up on the event loop and starve the playout).
         if (playout) next = guarded(pieces.next());
         for (const frame of framesOf(piece, pieceMs, this.plan)) {
-          if (!(await this.#waitForRoom(signal))) return { kind: 'stalled' };
+          if (!(await this.#waitForRoom(signal))) {
+            playout?.abandoned();
+            return { kind: 'stalled' };
+          }
           const out = playout ? padFrame(frame, this.plan.frameBytes, playout.padByte) : frame;
           if (playout) await playout.waitForRoom(out.ms, signal);
           if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
@@ -126,6 +131,7 @@ export class UtteranceTurn {
       return { kind: 'completed' };
     } catch (error) {
       if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
+      playout?.abandoned();
       return { kind: 'failed', error };
     } finally {
       // Stopping early drops the utterance's prefetched chunk (its engine job is abandoned).

@@ -118,7 +118,11 @@ function startSession(ctx: ApiContext, socket: WebSocket, account: Account, requ
       session.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The message could not be read.'));
     }
   });
-  socket.on('close', () => session.peerClosed());
+  // The transport owns its lifecycle line (a phone call's session logs none of its own): the code is ours or the client's.
+  socket.on('close', (code: number, reason: Buffer) => {
+    request.log.info({ accountId: account.id, code, reason: reason.toString(), utterances: session.utterances }, 'websocket session closed');
+    session.peerClosed();
+  });
   session.open();
   return session;
 }

@@ -319,6 +319,7 @@ export class TwilioMediaBridge implements CallMediaPort {
     const call = this.#call;
     if (!call) return this.#finishWithoutCall();
     await call.end(reason);
+    this.#log.info({ reason, utterances: call.utterances }, 'twilio call ended');
     this.#unregister?.();
     this.#unregister = undefined;
     this.close(reason);

@@ -12,6 +12,8 @@ import type { VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../
 import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../../src/session/call-events.js';
 import { CallSession, type CallSettings } from '../../../src/session/call-session.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';
+import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
+import type { TtsEngine } from '../../../src/engine/tts-engine.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
 
 const espeak = useEspeakEngine();
@@ -66,7 +68,7 @@ class ScriptedVad implements VoiceActivityDetectorFactory {
   async ready() {}
 }
 
-async function setup(settings: Partial<CallSettings> = {}) {
+async function setup(settings: Partial<CallSettings> = {}, engine: TtsEngine = espeak.engine) {
   const store = await MemoryStore.open();
   const account = await store.createAccount({ plan: 'growth', credits: 1_000_000 });
   const clock = new FakeClock();
@@ -76,7 +78,7 @@ async function setup(settings: Partial<CallSettings> = {}) {
     {
       admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
       voices: new VoiceResolver(catalog, store),
-      synthesis: new SynthesisService(espeak.engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
       clock,
       logger: pino({ level: 'silent' }),
       vad,
@@ -201,5 +203,35 @@ describe('CallSession', () => {
     expect(ports.hangups).toBe(1);
     await call.end('stop');
     expect(ports.ofType('call_ended')).toEqual([{ type: 'call_ended', reason: 'hangup' }]);
+  });
+
+  // Regression (review of 997d5df, §1.3): a turn refused by a full engine never sends its final mark. Its playback
+  // entry used to stay outstanding, so a draining hangup waited the full 30 s and later barge-ins were refused.
+  it('a turn that fails with tts_workers_busy is abandoned: a draining hangup goes ahead at once', async () => {
+    const full = new EspeakEngine({ workers: 1, maxQueue: 0, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
+    await full.start();
+    try {
+      const { call, ports, clock } = await setup({}, full);
+      const voice = catalog.embeddedParams('aarav')!;
+      // The only worker is busy and nothing may queue: the call's text is refused.
+      const occupying = full.synthesize(
+        { text: LONG, language: 'hi-IN', voiceName: 'aarav', voice, speed: 1, pitchShiftSemitones: 0 },
+        new AbortController().signal,
+      );
+      call.say({ text: 'यह वाक्य नहीं बोला जाएगा।', utteranceId: 'refused' });
+      await until(() => ports.ofType('error').length === 1, 'the refusal', clock, 0);
+      expect(ports.ofType('error')[0]).toMatchObject({ error: { code: 'internal_error' } });
+      expect(ports.mediaMs()).toBe(0);
+      const hangup = call.hangup(true);
+      // One poll of the drain, far less than its 30 s bound: nothing is outstanding, so it hangs up now.
+      await clock.advance(100);
+      await settle();
+      expect(ports.hangups).toBe(1);
+      await hangup;
+      await call.end('stop');
+      await occupying;
+    } finally {
+      await full.close();
+    }
   });
 });
