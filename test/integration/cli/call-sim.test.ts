@@ -85,7 +85,7 @@ function callSim(...args: string[]): Promise<{ code: number; stdout: string; std
 describe('raaga call-sim', () => {
   it('goes webhook → stream, talks over the bot, and prints the timeline, barge-in and what was heard', async () => {
     const out = join(dir, 'heard.wav');
-    const run = await callSim('--url', base, '--webhook', '--account', 'acct_sim', '--auth-token', AUTH_TOKEN, '--caller-say', 'रुकिए', '--at', '1s', '--dtmf', '5@0.5s', '--duration', '2s', '--param', 'voice=meera', '--out', out);
+    const run = await callSim('--url', base, '--webhook', '--account', 'acct_sim', '--auth-token', AUTH_TOKEN, '--caller-say', 'रुकिए', '--at', '1.5s', '--dtmf', '5@0.5s', '--duration', '2s', '--param', 'voice=meera', '--out', out);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(signatures).toEqual([
@@ -99,13 +99,14 @@ describe('raaga call-sim', () => {
     for (const kind of ['connected', 'start', 'first_media_in', 'dtmf_sent', 'caller_speech', 'clear_received', 'mark_echoed', 'stop_sent', 'closed']) {
       expect(run.stdout).toMatch(new RegExp(`^\\s+\\d+\\.\\d{3}s  ${kind}`, 'm'));
     }
+    // The caller talks at 1.5 s: the first mark (after 1 s of audio) has played by then, the other two are cleared.
     expect(run.stdout).toMatch(/marks {8}3 received, 3 echoed \(2 by clear\)/);
     expect(run.stdout).toMatch(/barge-in {5}clear \d+ ms after the first caller speech frame/);
     expect(run.stdout).toMatch(/playout {6}3\.00 s received, 1\.\d\d s cleared, 0 underrun\(s\)/);
     const heard = parseWav(new Uint8Array(await readFile(out)));
     expect(heard.sampleRateHz).toBe(8000);
+    // At least the 2 s the call lasted (a loaded machine can only make it end later).
     expect(heard.samples.length / 8000).toBeGreaterThan(1.9);
-    expect(heard.samples.length / 8000).toBeLessThan(2.2);
   });
 
   it('plays a WAV file as the caller and can drop the connection', async () => {
