@@ -1,5 +1,6 @@
-// `npm run build` (and `prepare`, so `npm ci` builds too): compiles src/ to dist/ and copies what the compiled code
-// reads from beside itself (worker bootstrap, playground and docs pages). Plain Node, so it needs nothing but tsc.
+// `npm run build` (and `prepare`, so `npm ci` builds too): compiles src/ to dist/, copies what the compiled code
+// reads from beside itself (worker bootstrap, playground and docs pages), and builds the client package
+// (packages/client). Plain Node, so it needs nothing but tsc.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,3 +24,7 @@ function copyAssets(dir) {
   }
 }
 copyAssets(src);
+
+// The client as a package of its own (packages/client, published as @raaga/client): JavaScript + declarations only.
+rmSync(join(root, 'packages/client/dist'), { recursive: true, force: true });
+execFileSync(process.execPath, [tsc, '-p', join(root, 'packages/client/tsconfig.json')], { stdio: 'inherit' });

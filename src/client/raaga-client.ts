@@ -62,7 +62,7 @@ export class RaagaClient {
   async generate(request: SynthesisRequest, options: CallOptions = {}): Promise<GenerateResult> {
     const response = await this.#request('POST', '/v1/tts/generate', request, options);
     const result = (await response.json()) as SynthesisResult;
-    return { ...result, bytes: Uint8Array.from(Buffer.from(result.audio, 'base64')), requestId: response.headers.get('x-request-id') ?? undefined };
+    return { ...result, bytes: fromBase64(result.audio), requestId: response.headers.get('x-request-id') ?? undefined };
   }
 
   /**
@@ -151,4 +151,12 @@ async function errorFrom(response: Response): Promise<RaagaApiError> {
     requestId,
     numberHeader(response, 'retry-after'),
   );
+}
+
+/** Base64 to bytes with what browsers and Node both have (no Buffer). */
+function fromBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }

@@ -1,22 +1,72 @@
-// The client's vocabulary, derived at compile time from the server's own zod schemas (type-only imports: nothing
-// of the server is loaded at run time), so a field renamed on the server breaks the client's build, not its users.
+// The client's vocabulary as plain types: the published client (@raaga/client) carries no server code and no zod.
+// test/unit/client/types-match-server.test.ts checks at compile time that each equals what the server's zod
+// schemas accept or send, so a field renamed on the server breaks the build, not the client's users.
 
-import type { z } from 'zod';
-import type { SynthesisResultSchema, VoicesByLanguageSchema, VoicesByVoiceSchema } from '../api/response-schemas.js';
-import type { SynthesisBodySchema } from '../api/synthesis-request.js';
-import type { ConfigMessageSchema } from '../api/websocket-messages.js';
-import type { WebSocketServerMessage } from '../api/websocket-server-messages.js';
+export type LanguageCode = 'en-IN' | 'hi-IN' | 'ta-IN' | 'te-IN' | 'kn-IN' | 'mr-IN' | 'gu-IN' | 'bn-IN';
+export type OutputFormat = 'mp3' | 'wav' | 'pcm' | 'mulaw';
+export type SampleRate = 8000 | 16000 | 24000 | 48000;
 
-/** The body of POST /v1/tts/generate and /v1/tts/stream. */
-export type SynthesisRequest = z.input<typeof SynthesisBodySchema>;
-export type SynthesisResult = z.output<typeof SynthesisResultSchema>;
-export type VoicesByLanguage = z.output<typeof VoicesByLanguageSchema>;
-export type VoicesByVoice = z.output<typeof VoicesByVoiceSchema>;
+/** Voice, language and audio settings shared by HTTP bodies and the WebSocket `config`. */
+interface VoiceAndAudio {
+  /** Must be 'raaga-v1'. */
+  model_id: string;
+  /** A preset voice name from GET /v1/voices, or a custom vc_ voice id. Required unless `voice_name` is sent. */
+  voice?: string | undefined;
+  /** Deprecated alias of `voice` (preset voices only). */
+  voice_name?: string | undefined;
+  language: LanguageCode;
+  output_format?: OutputFormat | undefined;
+  /** Hz; 24000 when absent. */
+  sample_rate?: number | undefined;
+  /** 0.5 to 2.0; 1 when absent. */
+  speed?: number | undefined;
+}
 
-/** A WebSocket `config` message without its `type`. */
-export type SessionConfig = Omit<z.input<typeof ConfigMessageSchema>, 'type'>;
+/** The body of POST /v1/tts/generate and /v1/tts/stream (`output_format` defaults to mp3). */
+export interface SynthesisRequest extends VoiceAndAudio {
+  text: string;
+}
 
-export type ServerMessage = WebSocketServerMessage;
+export interface SynthesisResult {
+  /** Base64 of the audio bytes. */
+  audio: string;
+  format: OutputFormat;
+  duration_seconds: number;
+  characters_used: number;
+}
+
+export type VoiceGender = 'male' | 'female';
+export type VoicesByLanguage = Record<LanguageCode, { voice_name: string; gender: VoiceGender }[]>;
+export type VoicesByVoice = Record<string, { gender: VoiceGender; languages: LanguageCode[] }>;
+
+/** A WebSocket `config` message without its `type` (`output_format` defaults to pcm there). */
+export type SessionConfig = VoiceAndAudio;
+
+export type ErrorCode =
+  | 'invalid_api_key'
+  | 'insufficient_credits'
+  | 'not_found'
+  | 'bad_request'
+  | 'text_too_long'
+  | 'voice_language_not_found'
+  | 'invalid_model_id'
+  | 'validation_error'
+  | 'missing_websocket_config'
+  | 'rate_limit_exceeded'
+  | 'concurrency_limit_exceeded'
+  | 'internal_error'
+  | 'tts_workers_busy'
+  | 'tts_workers_unconfigured'
+  | 'store_unavailable';
+
+export type ServerMessage =
+  | { type: 'connected'; user_id: string }
+  | { type: 'configured'; model_id: string; voice: string; language: string; output_format: OutputFormat; sample_rate: SampleRate; speed: number }
+  | { type: 'end_of_utterance'; characters_used: number; duration_seconds: number; truncated: boolean; reason?: 'step_budget_exceeded' | undefined }
+  | { type: 'cancellation'; characters_used: number; duration_seconds: number }
+  | { type: 'pong' }
+  | { type: 'error'; error: { code: ErrorCode; message: string; retry_after_seconds?: number | undefined } };
+
 export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
 export type ConfiguredMessage = ServerMessageOf<'configured'>;
 export type EndOfUtteranceMessage = ServerMessageOf<'end_of_utterance'>;

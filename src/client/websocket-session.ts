@@ -2,8 +2,8 @@
 // iterator, plus a result), cancel, ping, close. Replies come in order and are matched to waiting calls by kind;
 // a `text` refused by the rate or concurrency limit is re-sent after the wait the spec asks for (retry.ts).
 
-import WebSocket from 'ws';
 import { RaagaApiError, RaagaSessionClosedError } from './errors.js';
+import { messageData, openSocket, SOCKET_OPEN, type ClientSocket } from './open-socket.js';
 import { retryDecision, type RetryOptions } from './retry.js';
 import type { CancellationMessage, ConfiguredMessage, EndOfUtteranceMessage, ErrorMessage, ServerMessage, ServerMessageOf, SessionConfig } from './types.js';
 
@@ -39,7 +39,7 @@ const LIMIT_CODES: ReadonlySet<string> = new Set(['rate_limit_exceeded', 'concur
 export class RaagaSession {
   /** The authenticated account (`connected.user_id`). */
   readonly accountId: string;
-  readonly #socket: WebSocket;
+  readonly #socket: ClientSocket;
   readonly #retry: RetryOptions;
   readonly #listeners = new Map<keyof SessionEvents, Set<(payload: never) => void>>();
   readonly #configWaiters: Waiter<ConfiguredMessage>[] = [];
@@ -49,31 +49,46 @@ export class RaagaSession {
   #closed: { code: number; reason: string } | undefined;
   readonly #closedPromise: Promise<{ code: number; reason: string }>;
 
-  private constructor(socket: WebSocket, accountId: string, retry: RetryOptions) {
+  private constructor(socket: ClientSocket, accountId: string, retry: RetryOptions) {
     this.#socket = socket;
     this.accountId = accountId;
     this.#retry = retry;
     this.#closedPromise = new Promise((resolve) => {
-      socket.on('close', (code, reason) => {
-        this.#closed = { code, reason: reason.toString() };
+      socket.addEventListener('close', ({ code, reason }) => {
+        this.#closed = { code, reason };
         this.#failAll(new RaagaSessionClosedError(code, this.#closed.reason));
         this.#emit('close', this.#closed);
         resolve(this.#closed);
       });
     });
-    socket.on('message', (data, isBinary) => this.#receive(data as Buffer, isBinary));
+    socket.addEventListener('message', (event) => this.#receive(messageData(event.data)));
   }
 
   static async connect(options: SessionOptions): Promise<RaagaSession> {
-    const socket = new WebSocket(options.url, {
-      headers: { authorization: `Bearer ${options.apiKey}` },
-      handshakeTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    });
-    socket.on('error', () => undefined); // surfaced as the close below
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const socket = await openSocket(options.url, options.apiKey, connectTimeoutMs);
     const first = await new Promise<ServerMessage>((resolve, reject) => {
-      socket.once('message', (data) => resolve(JSON.parse(String(data)) as ServerMessage));
-      socket.once('close', (code, reason) => reject(new RaagaSessionClosedError(code, reason.toString())));
-      socket.once('error', (error) => reject(error));
+      // The standard WebSocket has no handshake timeout of its own.
+      const timer = setTimeout(() => {
+        socket.close();
+        reject(new Error(`no answer from ${options.url} within ${connectTimeoutMs} ms`));
+      }, connectTimeoutMs);
+      let settled = false;
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        clearTimeout(timer);
+        return true;
+      };
+      // These listeners stay on the socket: after the first message they do nothing.
+      socket.addEventListener('message', (event) => {
+        if (settle()) resolve(JSON.parse(String(messageData(event.data))) as ServerMessage);
+      });
+      socket.addEventListener('close', ({ code, reason }) => {
+        if (settle()) reject(new RaagaSessionClosedError(code, reason));
+      });
+      // An error is always followed by a close, which carries the code; nothing more to do here.
+      socket.addEventListener('error', () => undefined);
     });
     if (first.type !== 'connected') throw new Error(`expected 'connected', got '${first.type}'`);
     return new RaagaSession(socket, first.user_id, options.retry);
@@ -109,7 +124,7 @@ export class RaagaSession {
 
   /** Sends `disconnect` and resolves when the server has closed the socket (1000). */
   async close(): Promise<{ code: number; reason: string }> {
-    if (!this.#closed && this.#socket.readyState === WebSocket.OPEN) this.#socket.send(JSON.stringify({ type: 'disconnect' }));
+    if (!this.#closed && this.#socket.readyState === SOCKET_OPEN) this.#socket.send(JSON.stringify({ type: 'disconnect' }));
     return this.#closedPromise;
   }
 
@@ -154,14 +169,14 @@ export class RaagaSession {
     });
   }
 
-  #receive(data: Buffer, isBinary: boolean): void {
-    if (isBinary) {
-      const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  #receive(data: Uint8Array | string): void {
+    if (typeof data !== 'string') {
+      const bytes = data;
       this.#utterance?.push(bytes);
       this.#emit('audio', bytes);
       return;
     }
-    const message = JSON.parse(data.toString('utf8')) as ServerMessage;
+    const message = JSON.parse(data) as ServerMessage;
     switch (message.type) {
       case 'configured':
         this.#configWaiters.shift()?.resolve(message);
