@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { LANGUAGE_CODES } from '../languages.js';
-import { OUTPUT_FORMATS } from './synthesis-request.js';
+import { OUTPUT_FORMATS } from '../audio/formats.js';
 
 const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 

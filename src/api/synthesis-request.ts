@@ -2,14 +2,11 @@
 // another default format) and the ordered checks that map each failure to the spec's error code.
 
 import { z } from 'zod';
+import { OUTPUT_FORMATS, SAMPLE_RATES, type OutputFormat, type SampleRateHz } from '../audio/formats.js';
 import { ApiError } from '../errors.js';
 import { checkText } from '../core/text/text-limits.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 
-export const OUTPUT_FORMATS = ['mp3', 'wav', 'pcm', 'mulaw'] as const;
-export const SAMPLE_RATES = [8000, 16000, 24000, 48000] as const;
-export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
-export type SampleRate = (typeof SAMPLE_RATES)[number];
 
 const voiceField = z.string().min(1, 'must not be empty').max(200);
 
@@ -36,7 +33,7 @@ export const voiceAndAudioShape = {
 } as const;
 
 /** `output_format` with the default of its context (mp3 over HTTP, pcm on the WebSocket). */
-export function outputFormatWithDefault(format: OutputFormatName) {
+export function outputFormatWithDefault(format: OutputFormat) {
   return voiceAndAudioShape.output_format.meta({ description: 'mp3, wav, pcm (16-bit little-endian mono) or mulaw (G.711 µ-law).', default: format });
 }
 
@@ -61,8 +58,8 @@ export interface SynthesisParams {
   /** The requested voice: a preset name or a `vc_` id. */
   readonly voice: string;
   readonly language: LanguageCode;
-  readonly outputFormat: OutputFormatName;
-  readonly sampleRateHz: SampleRate;
+  readonly outputFormat: OutputFormat;
+  readonly sampleRateHz: SampleRateHz;
   readonly speed: number;
 }
 
@@ -89,7 +86,7 @@ export function validationError(error: z.ZodError): ApiError {
 /** Rules beyond the schema, in a fixed order so each input gets one stable code. */
 export function checkVoiceAndModel(
   input: z.infer<z.ZodObject<typeof voiceAndAudioShape>>,
-  defaults: { outputFormat: OutputFormatName },
+  defaults: { outputFormat: OutputFormat },
 ): SynthesisParams {
   if (input.model_id !== 'raaga-v1') {
     throw new ApiError('invalid_model_id', `Unsupported model_id '${input.model_id}'; the only model is 'raaga-v1'.`);
@@ -107,7 +104,7 @@ export function checkVoiceAndModel(
     voice,
     language: input.language,
     outputFormat: input.output_format ?? defaults.outputFormat,
-    sampleRateHz: (input.sample_rate ?? 24000) as SampleRate,
+    sampleRateHz: (input.sample_rate ?? 24000) as SampleRateHz,
     speed: input.speed ?? 1,
   };
 }

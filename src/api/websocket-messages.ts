@@ -2,7 +2,7 @@
 // message into a session event, or an ApiError the session answers with `error` (the socket stays open).
 
 import { z } from 'zod';
-import { ApiError } from '../errors.js';
+import { readTypedJson, unreadableMessage } from '../util/typed-json.js';
 import type { ClientEvent } from '../session/session-messages.js';
 import { checkVoiceAndModel, outputFormatWithDefault, validationError, voiceAndAudioShape } from './synthesis-request.js';
 
@@ -33,21 +33,9 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
 const MESSAGE_TYPES = ['config', 'text', 'cancel', 'ping', 'disconnect'] as const;
 
 export function parseClientMessage(raw: string): ClientEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new ApiError('validation_error', 'The message is not valid JSON; send one JSON object with a "type" field per message.');
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new ApiError('validation_error', 'The message must be a JSON object with a "type" field.');
-  }
-  const type: unknown = (json as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(type)) {
-    const shown = typeof type === 'string' ? `'${type.slice(0, 40)}'` : 'missing';
-    throw new ApiError('validation_error', `Message type ${shown} is not one of ${MESSAGE_TYPES.join(', ')}.`);
-  }
-  const parsed = ClientMessageSchema.safeParse(json);
+  const json = readTypedJson(raw, 'type', MESSAGE_TYPES);
+  if (!json.ok) throw unreadableMessage(json, MESSAGE_TYPES);
+  const parsed = ClientMessageSchema.safeParse(json.value);
   if (!parsed.success) throw validationError(parsed.error);
   const message = parsed.data;
   switch (message.type) {
@@ -59,3 +47,4 @@ export function parseClientMessage(raw: string): ClientEvent {
       return { type: message.type };
   }
 }
+

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import type { ServerMessage } from '../session/session-messages.js';
-import { OUTPUT_FORMATS, SAMPLE_RATES } from './synthesis-request.js';
+import { OUTPUT_FORMATS, SAMPLE_RATES } from '../audio/formats.js';
 
 const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 const seconds = z.number().min(0).meta({ description: 'Seconds of audio: samples ÷ sample rate, six decimals.' });

@@ -5,19 +5,11 @@ import { concatBytes, EMPTY_BYTES } from './bytes.js';
 import { Mp3StreamEncoder } from './mp3-encoder.js';
 import { pcm16ToMulaw } from './mulaw.js';
 import { pcm16ToBytesLE } from './pcm.js';
+import type { OutputFormat } from './formats.js';
 import { encodeWav, wavHeader } from './wav.js';
 
-export type OutputFormat = 'pcm' | 'wav' | 'mulaw' | 'mp3';
+export type { OutputFormat } from './formats.js';
 export type EncoderMode = 'complete' | 'streaming';
-
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['pcm', 'wav', 'mulaw', 'mp3'];
-
-export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
-  pcm: 'audio/pcm', // raw 16-bit little-endian mono; the rate travels out of band
-  wav: 'audio/wav',
-  mulaw: 'audio/basic', // RFC 2046 name for G.711 mu-law
-  mp3: 'audio/mpeg',
-};
 
 export interface AudioEncoder {
   readonly format: OutputFormat;

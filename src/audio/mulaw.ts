@@ -8,3 +8,12 @@ export function pcm16ToMulaw(pcm: Int16Array): Uint8Array {
 export function mulawToPcm16(bytes: Uint8Array): Int16Array {
   return alawmulaw.mulaw.decode(bytes);
 }
+
+/** 8 kHz mu-law is one byte per sample: 8 bytes per millisecond. */
+export const MULAW_BYTES_PER_MS = 8;
+/** The phone frame: 20 ms, the cadence every provider's media stream uses. */
+export const PHONE_FRAME_MS = 20;
+/** One phone frame of 8 kHz mu-law. */
+export const PHONE_FRAME_BYTES = PHONE_FRAME_MS * MULAW_BYTES_PER_MS;
+/** mu-law for +0: silence, to pad a frame or fill a gap. */
+export const MULAW_SILENCE = 0xff;

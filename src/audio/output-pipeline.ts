@@ -2,15 +2,15 @@
 // output rate and encode (speed is the engines' own: both have native rate control). Stateful across clauses, so joins are seamless.
 import { concatBytes, concatFloat32, EMPTY_BYTES } from './bytes.js';
 import { applyEdgeFades, normalizeLoudness, removeDc, trimSilence } from './clip-shaping.js';
-import { createEncoder, type AudioEncoder, type EncoderMode, type OutputFormat } from './encoder.js';
+import { createEncoder, type AudioEncoder, type EncoderMode } from './encoder.js';
+import type { OutputFormat, SampleRateHz } from './formats.js';
 import { floatToPcm16 } from './pcm.js';
 import { Resampler } from './resampler.js';
 
-export type OutputRateHz = 8000 | 16000 | 24000 | 48000;
 
 export interface OutputPipelineOptions {
   inputRateHz: number;
-  outputRateHz: OutputRateHz;
+  outputRateHz: SampleRateHz;
   format: OutputFormat;
   mode: EncoderMode;
 }

@@ -22,17 +22,6 @@ export interface Metrics {
   creditsConsumed(credits: number): void;
 }
 
-export const noopMetrics: Metrics = {
-  httpResponse: () => undefined,
-  sessionError: () => undefined,
-  timeToFirstAudio: () => undefined,
-  synthesized: () => undefined,
-  sessionOpened: () => undefined,
-  sessionClosed: () => undefined,
-  bargeIn: () => undefined,
-  creditsConsumed: () => undefined,
-};
-
 /** The metrics port plus what GET /metrics serves. */
 export interface ServerMetrics extends Metrics {
   render(): Promise<{ readonly contentType: string; readonly body: string }>;

@@ -4,6 +4,7 @@
 // (src/telephony/<provider>/) feed it parsed events and give it the ports of call-events.ts.
 
 import type { Metrics } from '../metrics/metrics.js';
+import { MULAW_SILENCE, PHONE_FRAME_MS } from '../audio/mulaw.js';
 import type { Account } from '../store/store.js';
 import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory } from './barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause } from './call-events.js';
@@ -15,10 +16,6 @@ import type { SessionSink } from './session-sink.js';
 import { SynthesisSession, type SessionDeps, type SessionPlayout, type TurnInfo } from './synthesis-session.js';
 import type { TurnPlayout } from './utterance-turn.js';
 
-/** Twilio's cadence: 20 ms = 160 bytes of 8 kHz mu-law. */
-export const CALL_FRAME_MS = 20;
-/** mu-law for +0: silence to pad a chunk's last frame to a whole 160 bytes. */
-const MULAW_SILENCE = 0xff;
 /** Texts an agent or API may queue behind the one speaking. */
 const MAX_QUEUED_TEXTS = 16;
 /** A draining hangup waits at most this long for the queued audio to play. */
@@ -75,7 +72,7 @@ export class CallSession {
     this.#media = media;
     this.#control = control;
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
-    const playout: SessionPlayout = { frameMs: CALL_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
+    const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
       { ...deps, playout, limits: { idleTimeoutMs: null, maxQueuedTexts: MAX_QUEUED_TEXTS } },
       account,

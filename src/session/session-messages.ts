@@ -1,10 +1,11 @@
 // The session's vocabulary: parsed client events in, spec-shaped server messages out. Transports parse
 // their own wire format into ClientEvent (JSON over /v1/tts/websocket, call events for phone bridges).
 
+import type { OutputFormat, SampleRateHz } from '../audio/formats.js';
 import type { LanguageCode } from '../languages.js';
 
-export type SessionAudioFormat = 'pcm' | 'wav' | 'mulaw' | 'mp3';
-export type SessionSampleRate = 8000 | 16000 | 24000 | 48000;
+export type SessionAudioFormat = OutputFormat;
+export type SessionSampleRate = SampleRateHz;
 
 /** A validated session config (model id already checked; the voice is resolved by the session). */
 export interface SessionConfig {

@@ -1,7 +1,7 @@
 // API key format, generation and hashing. The spec only says "fixed prefix + body"; `rk_live_` + base62 is ours.
 // Keys exist in clear only when generated (printed once); the store and logs only ever see the SHA-256 hash.
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'rk_live_';
 const BODY_LENGTH = 40;
@@ -9,7 +9,6 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Largest multiple of 62 that fits a byte: bytes at or above it are rejected so `% 62` stays uniform. */
 const UNBIASED_LIMIT = 248;
 const WELL_FORMED = /^rk_live_[A-Za-z0-9]{32,}$/;
-const HEX = /^[0-9a-f]*$/i;
 
 /** A fresh key: 40 base62 chars ≈ 238 bits of entropy. */
 export function generateApiKey(): string {
@@ -37,8 +36,3 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** Constant-time comparison of two hex strings; false for different lengths or non-hex input. */
-export function safeEqualHex(a: string, b: string): boolean {
-  if (a.length !== b.length || a.length % 2 !== 0 || !HEX.test(a) || !HEX.test(b)) return false;
-  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
-}

@@ -3,6 +3,7 @@
 // src/telephony/twilio/peer/, and returns its timeline and what the caller heard. The bot's speech is billed.
 
 import type { AddressInfo } from 'node:net';
+import { PHONE_FRAME_BYTES, PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mulawToPcm16 } from '../../audio/mulaw.js';
@@ -17,8 +18,6 @@ import type { ApiContext, TelephonyContext } from '../context.js';
 import { validationError } from '../synthesis-request.js';
 
 export const CALL_SIM_PATH = '/v1/playground/call-sim';
-const FRAME_MS = 20;
-const FRAME_SAMPLES = 160;
 /** RMS (of full scale) drawn as a full bar: speech peaks well below full scale. */
 const FULL_BAR_RMS = 0.25;
 
@@ -39,7 +38,7 @@ export const CallSimResultSchema = z
   .strictObject({
     call_sid: z.string(),
     duration_ms: z.number(),
-    frame_ms: z.literal(FRAME_MS),
+    frame_ms: z.literal(PHONE_FRAME_MS),
     heard_levels: z.array(z.number().min(0).max(1)).meta({ description: 'Level of what the caller heard, one per 20 ms frame (0 silent, 1 loud).' }),
     caller: z.strictObject({ start_ms: z.number(), end_ms: z.number(), text: z.string() }).nullable(),
     events: z.array(TimelineEventSchema).meta({ description: "The peer's timeline: start, first_media_in, mark_received, mark_echoed, clear_received, caller_speech, …" }),
@@ -71,9 +70,9 @@ function localBaseUrl(app: FastifyInstance): string {
 function frameLevels(mulaw: Uint8Array): number[] {
   const pcm = mulawToPcm16(mulaw);
   const levels: number[] = [];
-  for (let start = 0; start < pcm.length; start += FRAME_SAMPLES) {
+  for (let start = 0; start < pcm.length; start += PHONE_FRAME_BYTES) {
     let sum = 0;
-    const end = Math.min(pcm.length, start + FRAME_SAMPLES);
+    const end = Math.min(pcm.length, start + PHONE_FRAME_BYTES);
     for (let i = start; i < end; i++) sum += (pcm[i]! / 32768) ** 2;
     levels.push(Math.round(Math.min(1, Math.sqrt(sum / (end - start)) / FULL_BAR_RMS) * 1000) / 1000);
   }
@@ -140,7 +139,7 @@ async function simulateCall(app: FastifyInstance, ctx: ApiContext, telephony: Te
   return {
     call_sid: peer.start.callSid,
     duration_ms: request.duration_ms,
-    frame_ms: FRAME_MS,
+    frame_ms: PHONE_FRAME_MS,
     heard_levels: frameLevels(peer.heardMulaw(heardUntilMs)),
     caller: clip ? { start_ms: clip.atMs, end_ms: clip.atMs + clip.mulaw.length / 8, text: request.caller_text?.trim() ?? '' } : null,
     events: peer.timeline.map((event) => ({ at_ms: Math.round(event.atMs * 10) / 10, kind: event.kind, ...(event.detail === undefined ? {} : { detail: event.detail }) })),

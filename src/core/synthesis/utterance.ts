@@ -3,6 +3,7 @@
 // and keeps the counts that billing and `duration_seconds` need. Cancellation is the caller's AbortSignal.
 
 import { EMPTY_BYTES } from '../../audio/bytes.js';
+import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
 import { OutputPipeline } from '../../audio/output-pipeline.js';
 import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import type { LanguageCode } from '../../languages.js';
@@ -13,8 +14,8 @@ export interface UtteranceRequest {
   readonly text: string;
   readonly language: LanguageCode;
   readonly voice: ResolvedVoice;
-  readonly format: 'pcm' | 'wav' | 'mulaw' | 'mp3';
-  readonly sampleRateHz: 8000 | 16000 | 24000 | 48000;
+  readonly format: OutputFormat;
+  readonly sampleRateHz: SampleRateHz;
   readonly speed: number;
   /** `complete` builds one file (exact WAV header); `streaming` emits bytes chunk by chunk. */
   readonly mode: 'complete' | 'streaming';

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
+import { readTypedJson, unreadableMessage } from '../../util/typed-json.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import type { ClientEvent, SessionConfig } from '../../session/session-messages.js';
 
@@ -48,18 +49,9 @@ export type AgentCommand =
 
 /** One agent text message → a command; throws ApiError (`validation_error`, `invalid_model_id`) the call answers with `error`. */
 export function parseAgentMessage(raw: string): AgentCommand {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new ApiError('validation_error', 'The message is not valid JSON; send one JSON object with a "type" field per message.');
-  }
-  const type = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as { type?: unknown }).type : undefined;
-  if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type)) {
-    const shown = typeof type === 'string' ? `'${type.slice(0, 40)}'` : 'missing';
-    throw new ApiError('validation_error', `Message type ${shown} is not one of ${TYPES.join(', ')}.`);
-  }
-  const parsed = AgentMessageSchema.safeParse(json);
+  const json = readTypedJson(raw, 'type', TYPES);
+  if (!json.ok) throw unreadableMessage(json, TYPES);
+  const parsed = AgentMessageSchema.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') ?? '';

@@ -4,6 +4,7 @@
 // drops or goes silent ends the call like `stop` does, so nothing leaks.
 
 import type { RawData, WebSocket } from 'ws';
+import { MULAW_BYTES_PER_MS } from '../../audio/mulaw.js';
 import type { TelephonyConfig } from '../../config.js';
 import type { Admission } from '../../core/admission.js';
 import type { SynthesisService } from '../../core/synthesis/synthesis-service.js';
@@ -167,7 +168,7 @@ export class TwilioMediaBridge implements CallMediaPort {
         if (!decoded.ok) return this.#problem(decoded.problem, 'inbound media payload');
         // Twilio's timestamp is when the frame starts; the detector takes the time its last sample was spoken
         // (8 mu-law bytes per ms), so onset and reaction times are not 20 ms early.
-        this.#mediaAtMs = (message.media.timestamp ?? this.#mediaAtMs) + decoded.audio.length / 8;
+        this.#mediaAtMs = (message.media.timestamp ?? this.#mediaAtMs) + decoded.audio.length / MULAW_BYTES_PER_MS;
         if (this.#state === 'live') this.#call?.inboundAudio(decoded.audio, this.#mediaAtMs);
         return;
       }

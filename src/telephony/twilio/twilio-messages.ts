@@ -3,6 +3,8 @@
 // https://www.twilio.com/docs/voice/media-streams/websocket-messages
 
 import { z } from 'zod';
+import { PHONE_FRAME_BYTES } from '../../audio/mulaw.js';
+import { readTypedJson } from '../../util/typed-json.js';
 
 /** "1", "20" or 20: Twilio's examples send sequence numbers, chunks and timestamps as strings. */
 const Count = z.union([z.string().regex(/^\d{1,15}$/), z.number().int().nonnegative()]).transform(Number);
@@ -70,17 +72,13 @@ export type InboundProblem = 'invalid-json' | 'unknown-event' | 'invalid-shape';
 export type ParsedInbound = { readonly ok: true; readonly message: TwilioInbound } | { readonly ok: false; readonly problem: InboundProblem; readonly detail: string };
 
 export function parseTwilioMessage(raw: string): ParsedInbound {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return { ok: false, problem: 'invalid-json', detail: 'not JSON' };
+  const json = readTypedJson(raw, 'event', EVENTS);
+  if (!json.ok) {
+    if (json.problem === 'invalid-json') return { ok: false, problem: 'invalid-json', detail: 'not JSON' };
+    return { ok: false, problem: 'unknown-event', detail: json.problem === 'unknown-kind' ? (json.kind ?? 'no event field') : 'not an object' };
   }
-  const event = typeof json === 'object' && json !== null ? (json as { event?: unknown }).event : undefined;
-  if (typeof event !== 'string' || !EVENTS.has(event)) {
-    return { ok: false, problem: 'unknown-event', detail: typeof event === 'string' ? event.slice(0, 40) : 'no event field' };
-  }
-  const parsed = TwilioInboundSchema.safeParse(json);
+  const event = json.kind;
+  const parsed = TwilioInboundSchema.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, problem: 'invalid-shape', detail: `${event}: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}` };
@@ -89,7 +87,6 @@ export function parseTwilioMessage(raw: string): ParsedInbound {
 }
 
 /** 20 ms of 8 kHz mu-law. */
-export const MULAW_FRAME_BYTES = 160;
 
 export type DecodedPayload = { readonly ok: true; readonly audio: Uint8Array } | { readonly ok: false; readonly problem: 'not-base64' | 'bad-length' };
 
@@ -100,7 +97,7 @@ export function decodeMediaPayload(payload: string): DecodedPayload {
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
   const audio = Buffer.from(payload, 'base64');
   if (payload.length % 4 !== 0 || audio.length !== (payload.length / 4) * 3 - padding) return { ok: false, problem: 'not-base64' };
-  if (audio.length === 0 || audio.length % MULAW_FRAME_BYTES !== 0) return { ok: false, problem: 'bad-length' };
+  if (audio.length === 0 || audio.length % PHONE_FRAME_BYTES !== 0) return { ok: false, problem: 'bad-length' };
   return { ok: true, audio: new Uint8Array(audio.buffer, audio.byteOffset, audio.length) };
 }
 

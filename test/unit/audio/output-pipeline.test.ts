@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { trimSilence } from '../../../src/audio/clip-shaping.js';
 import type { OutputFormat } from '../../../src/audio/encoder.js';
 import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
-import { OutputPipeline, type OutputRateHz } from '../../../src/audio/output-pipeline.js';
+import type { SampleRateHz } from '../../../src/audio/formats.js';
+import { OutputPipeline } from '../../../src/audio/output-pipeline.js';
 import { bytesLEToPcm16, pcm16ToFloat } from '../../../src/audio/pcm.js';
 import { parseWav } from '../../../src/audio/wav.js';
 import { concat, concatBytes, decodeMp3, dominantFrequency, maxAbsDiff, tone } from './signal-helpers.js';
 
 const ENGINE_HZ = 22050;
-const RATES: OutputRateHz[] = [8000, 16000, 24000, 48000];
+const RATES: SampleRateHz[] = [8000, 16000, 24000, 48000];
 const FORMATS: OutputFormat[] = ['pcm', 'wav', 'mulaw', 'mp3'];
 const MP3_SLACK = 2 * 1152;
 
@@ -110,9 +111,9 @@ describe('OutputPipeline', () => {
 
   // A clause that starts at a waveform peak and stops mid-cycle: without edge fades the join would click.
   const abrupt = tone(440, ENGINE_HZ, Math.round(0.3 * ENGINE_HZ) + 7, 0.5, Math.PI / 2);
-  const joinCases: Array<[OutputFormat, OutputRateHz, number]> = [
-    ...RATES.map((r): [OutputFormat, OutputRateHz, number] => ['pcm', r, 1.05]),
-    ...RATES.map((r): [OutputFormat, OutputRateHz, number] => ['wav', r, 1.05]),
+  const joinCases: Array<[OutputFormat, SampleRateHz, number]> = [
+    ...RATES.map((r): [OutputFormat, SampleRateHz, number] => ['pcm', r, 1.05]),
+    ...RATES.map((r): [OutputFormat, SampleRateHz, number] => ['wav', r, 1.05]),
     ['mulaw', 8000, 1.3], // mu-law quantisation noise adds to sample-to-sample differences
   ];
   it.each(joinCases)('%s @ %i Hz: no click where back-to-back clauses join', async (format, rate, tolerance) => {

@@ -2,14 +2,11 @@
 // Twilio sends (silence, 0xFF, everywhere else), plus converters from WAV files and float samples to 8 kHz mu-law.
 
 import { concatFloat32 } from '../../../audio/bytes.js';
-import { mulawToPcm16, pcm16ToMulaw } from '../../../audio/mulaw.js';
+import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_BYTES, pcm16ToMulaw } from '../../../audio/mulaw.js';
 import { floatToPcm16, pcm16ToFloat } from '../../../audio/pcm.js';
 import { Resampler } from '../../../audio/resampler.js';
 import { parseWav } from '../../../audio/wav.js';
 
-export const FRAME_MS = 20;
-export const FRAME_BYTES = 160;
-export const MULAW_SILENCE = 0xff;
 const BYTES_PER_MS = 8;
 /** A sample louder than this (-40 dBFS) marks where speech begins in a clip, for the timeline. */
 const ONSET_LEVEL = 0.01;
@@ -59,12 +56,12 @@ export class CallerTrack {
   }
 
   frame(index: number): Uint8Array {
-    const out = new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
-    const frameStart = index * FRAME_BYTES;
+    const out = new Uint8Array(PHONE_FRAME_BYTES).fill(MULAW_SILENCE);
+    const frameStart = index * PHONE_FRAME_BYTES;
     for (const clip of this.clips) {
       const clipStart = Math.round(clip.atMs * BYTES_PER_MS);
       const from = Math.max(frameStart, clipStart);
-      const to = Math.min(frameStart + FRAME_BYTES, clipStart + clip.mulaw.length);
+      const to = Math.min(frameStart + PHONE_FRAME_BYTES, clipStart + clip.mulaw.length);
       if (from < to) out.set(clip.mulaw.subarray(from - clipStart, to - clipStart), from - frameStart);
     }
     return out;

@@ -2,6 +2,8 @@
 // numeric fields as strings like Twilio's own) and a loose reading of the ones a server sends back (media, mark, clear).
 // Kept apart from the bridge's zod schemas on purpose: the peer is an independent implementation to test against.
 
+import { readTypedJson } from '../../../util/typed-json.js';
+
 export interface StartInfo {
   readonly streamSid: string;
   readonly callSid: string;
@@ -61,24 +63,20 @@ export type ServerMessage =
 
 /** Reads one text frame from the server; anything Twilio would reject comes back as `other` with the reason. */
 export function parseServerMessage(text: string): ServerMessage {
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return { event: 'other', reason: 'not JSON' };
+  const json = readTypedJson(text, 'event', ['media', 'mark', 'clear']);
+  if (!json.ok) {
+    if (json.problem === 'unknown-kind') return { event: 'other', reason: `unknown event ${String(json.kind)}` };
+    return { event: 'other', reason: json.problem === 'invalid-json' ? 'not JSON' : 'not an object' };
   }
-  if (typeof message !== 'object' || message === null) return { event: 'other', reason: 'not an object' };
-  const m = message as { event?: unknown; media?: { payload?: unknown }; mark?: { name?: unknown } };
-  switch (m.event) {
+  const m = json.value as { media?: { payload?: unknown }; mark?: { name?: unknown } };
+  switch (json.kind) {
     case 'media':
       if (typeof m.media?.payload !== 'string') return { event: 'other', reason: 'media without payload' };
       return { event: 'media', payload: new Uint8Array(Buffer.from(m.media.payload, 'base64')) };
     case 'mark':
       if (typeof m.mark?.name !== 'string') return { event: 'other', reason: 'mark without name' };
       return { event: 'mark', name: m.mark.name };
-    case 'clear':
-      return { event: 'clear' };
     default:
-      return { event: 'other', reason: `unknown event ${String(m.event)}` };
+      return { event: 'clear' };
   }
 }

@@ -2,8 +2,7 @@
 // is already buffered, a mark is echoed once the audio sent before it has played (at once if nothing is buffered),
 // `clear` drops the buffered audio and returns every pending mark at once. Pure: callers pass the current time.
 
-/** 8 kHz mu-law: 8 bytes per millisecond. */
-const BYTES_PER_MS = 8;
+import { MULAW_BYTES_PER_MS as BYTES_PER_MS, MULAW_SILENCE } from '../../../audio/mulaw.js';
 
 interface Segment {
   readonly startMs: number;
@@ -114,7 +113,7 @@ export class PlayoutBuffer {
   /** The caller's ear from time 0 to `untilMs` as mu-law (silence 0xFF where nothing played); cleared audio excluded. */
   heard(untilMs: number): Uint8Array {
     const total = Math.max(0, Math.round(untilMs * BYTES_PER_MS));
-    const out = new Uint8Array(total).fill(0xff);
+    const out = new Uint8Array(total).fill(MULAW_SILENCE);
     for (const segment of this.segments) {
       const at = Math.round(segment.startMs * BYTES_PER_MS);
       if (at >= total) break;

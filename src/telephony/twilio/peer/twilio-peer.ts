@@ -8,7 +8,8 @@ import twilio from 'twilio';
 import WebSocket from 'ws';
 import { mulawToPcm16 } from '../../../audio/mulaw.js';
 import { encodeWav } from '../../../audio/wav.js';
-import { CallerTrack, FRAME_MS } from './caller-audio.js';
+import { PHONE_FRAME_MS } from '../../../audio/mulaw.js';
+import { CallerTrack } from './caller-audio.js';
 import {
   connectedMessage,
   dtmfMessage,
@@ -265,12 +266,12 @@ export class TwilioPeer {
     this.timer = undefined;
     if (this.stopped) return;
     const elapsed = this.elapsedMs();
-    while ((this.framesSent + 1) * FRAME_MS <= elapsed) {
+    while ((this.framesSent + 1) * PHONE_FRAME_MS <= elapsed) {
       const index = this.framesSent;
-      const frameStart = index * FRAME_MS;
+      const frameStart = index * PHONE_FRAME_MS;
       this.send(mediaMessage(++this.sequence, this.start.streamSid, index + 1, frameStart, this.caller.frame(index)));
       this.framesSent++;
-      while (this.pendingOnsets.length > 0 && this.pendingOnsets[0]!.atMs < frameStart + FRAME_MS) {
+      while (this.pendingOnsets.length > 0 && this.pendingOnsets[0]!.atMs < frameStart + PHONE_FRAME_MS) {
         const onset = this.pendingOnsets.shift()!;
         this.record('caller_speech', `${onset.label} (onset at ${onset.atMs.toFixed(0)} ms of audio)`);
       }
@@ -283,7 +284,7 @@ export class TwilioPeer {
   private schedule(): void {
     if (this.stopped || this.timer !== undefined) return;
     const elapsed = this.elapsedMs();
-    let next = (this.framesSent + 1) * FRAME_MS;
+    let next = (this.framesSent + 1) * PHONE_FRAME_MS;
     const markDue = this.playout.nextMarkDueMs();
     if (markDue !== undefined) next = Math.min(next, markDue);
     const dtmfDue = this.pendingDtmf[0]?.atMs;
