@@ -40,10 +40,9 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
     await peer.waitFor('first_media_in', 10_000);
 
     expect((await callControl(b, other.keys[0] as string, callSid, 'cancel')).status).toBe(404);
-    const started = Date.now();
+    // Nobody subscribes to an unknown call's channel: PUBLISH says so at once. Had the bus waited for its reply
+    // timeout instead, the answer would be 503 ("did not answer in time"), not 404.
     expect((await callControl(b, key, 'CA' + 'e'.repeat(32), 'cancel')).status).toBe(404);
-    // Nobody subscribes to an unknown call's channel: PUBLISH says so at once, no reply timeout.
-    expect(Date.now() - started).toBeLessThan(1000);
 
     expect((await callControl(b, key, callSid, 'cancel')).status).toBe(200);
     await peer.waitFor('clear_received', 5000);
