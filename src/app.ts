@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import './api/fastify-types.js';
 import { authenticate } from './api/auth.js';
 import type { ApiContext } from './api/context.js';
+import { registerOpenApi } from './api/docs/openapi.js';
 import { registerErrorHandling } from './api/error-handler.js';
+import { useZodSchemas } from './api/route-schemas.js';
 import { setRateLimitHeaders } from './api/rate-limit-headers.js';
 import { registerHealthRoutes } from './api/routes/health.js';
 import { registerMetricsRoute } from './api/routes/metrics.js';
@@ -67,16 +69,21 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   }
 
   registerErrorHandling(app, deps.maxBodyBytes);
-  registerMetricsRoute(app, deps);
-  registerWebPages(app);
-  registerHealthRoutes(app, deps);
-  registerVoicesRoute(app, deps, requireAccount);
-  registerSynthesisRoutes(app, deps, requireAccount);
-  registerTtsWebSocket(app, deps);
-  // After the WebSocket plugin, which the media stream route needs.
-  registerTwilioTelephony(app, deps);
-  registerCallControlRoutes(app, deps, requireAccount);
-  registerPlaygroundCallRoute(app, deps, requireAccount);
+  useZodSchemas(app);
+  registerOpenApi(app);
+  // In a plugin of their own so they are added after swagger has loaded and documents each of them.
+  void app.register(async (api) => {
+    registerMetricsRoute(api, deps);
+    registerWebPages(api);
+    registerHealthRoutes(api, deps);
+    registerVoicesRoute(api, deps, requireAccount);
+    registerSynthesisRoutes(api, deps, requireAccount);
+    registerTtsWebSocket(api, deps);
+    // After the WebSocket plugin, which the media stream route needs.
+    registerTwilioTelephony(api, deps);
+    registerCallControlRoutes(api, deps, requireAccount);
+    registerPlaygroundCallRoute(api, deps, requireAccount);
+  });
   return app;
 }
 

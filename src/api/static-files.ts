@@ -3,6 +3,8 @@
 // but this server's own scripts, styles and sockets (nothing is fetched from the internet, ever).
 
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { NO_KEY } from './route-schemas.js';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -50,12 +52,27 @@ function send(reply: FastifyReply, file: StaticFile): FastifyReply {
 /** `page` at `pageUrl`, and each of `assets` at `<assetPrefix>/<name>`. */
 export function registerStaticPage(
   app: FastifyInstance,
-  options: { readonly dir: string; readonly pageUrl: string; readonly page: string; readonly assetPrefix: string; readonly assets: readonly string[] },
+  options: {
+    readonly dir: string;
+    readonly pageUrl: string;
+    readonly page: string;
+    readonly assetPrefix: string;
+    readonly assets: readonly string[];
+    /** The page's entry in the OpenAPI document (its assets are left out). */
+    readonly doc: { readonly tag: string; readonly operationId: string; readonly summary: string };
+  },
 ): void {
   const page = load(options.dir, options.page);
-  app.get(options.pageUrl, async (_request, reply) => send(reply, page));
+  const schema = {
+    tags: [options.doc.tag],
+    operationId: options.doc.operationId,
+    summary: options.doc.summary,
+    security: NO_KEY,
+    response: { 200: { description: 'HTML.', content: { 'text/html': { schema: z.string() } } } },
+  };
+  app.get(options.pageUrl, { schema }, async (_request, reply) => send(reply, page));
   for (const name of options.assets) {
     const asset = load(options.dir, name);
-    app.get(`${options.assetPrefix}/${name}`, async (_request, reply) => send(reply, asset));
+    app.get(`${options.assetPrefix}/${name}`, { schema: { hide: true } }, async (_request, reply) => send(reply, asset));
   }
 }

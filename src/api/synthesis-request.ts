@@ -109,10 +109,11 @@ export function checkVoiceAndModel(
   };
 }
 
-export function parseSynthesisBody(body: unknown): SynthesisRequestParams {
-  const parsed = SynthesisBodySchema.safeParse(body);
-  if (!parsed.success) throw validationError(parsed.error);
-  const codePoints = checkText(parsed.data.text);
-  const params = checkVoiceAndModel(parsed.data, { outputFormat: 'mp3' });
-  return { ...params, text: parsed.data.text, codePoints };
+export type SynthesisBody = z.output<typeof SynthesisBodySchema>;
+
+/** The rules beyond the body's schema (which the route has already validated): text, then voice and model. */
+export function synthesisParams(body: SynthesisBody): SynthesisRequestParams {
+  const codePoints = checkText(body.text);
+  const params = checkVoiceAndModel(body, { outputFormat: 'mp3' });
+  return { ...params, text: body.text, codePoints };
 }

@@ -33,9 +33,3 @@ export function namedJsonSchemas(schemas: Readonly<Record<string, z.ZodType>>, i
   }
   return out;
 }
-
-/** One anonymous schema (a query parameter's), inline. */
-export function inlineJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
-  return rest;
-}

@@ -9,7 +9,8 @@ import { ApiError } from '../../errors.js';
 import type { CallCommand } from '../../store/call-control-bus.js';
 import { UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
-import { STRICT_BODY_ERRORS, validationError } from '../synthesis-request.js';
+import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
+import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
 
 const SayBodySchema = z.strictObject(
   { text: z.string({ error: 'is required and must be a string' }), interruptible: z.boolean().optional(), utterance_id: UTTERANCE_ID.optional() },
@@ -17,6 +18,9 @@ const SayBodySchema = z.strictObject(
 );
 const HangupBodySchema = z.strictObject({ drain: z.boolean().optional() }, STRICT_BODY_ERRORS);
 const CALL_SID = /^[A-Za-z0-9]{2,64}$/;
+const SayResultSchema = z.strictObject({ call_sid: z.string(), utterance_id: z.string().nullable(), status: z.literal('queued') });
+const CancelResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('cancelled') });
+const HangupResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('hanging_up') });
 
 type CallParams = { callSid: string };
 
@@ -38,28 +42,55 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     return result;
   };
 
-  app.post<{ Params: CallParams }>('/v1/calls/:callSid/say', { onRequest: requireAccount }, async (request, reply) => {
-    const parsed = SayBodySchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw validationError(parsed.error);
-    checkText(parsed.data.text);
-    const result = await send(request, {
-      type: 'say',
-      text: parsed.data.text,
-      interruptible: parsed.data.interruptible ?? true,
-      utteranceId: parsed.data.utterance_id,
-    });
-    return reply.code(202).send({ call_sid: request.params.callSid, utterance_id: result.utteranceId ?? null, status: 'queued' });
-  });
+  const doc = (operationId: string, summary: string) => ({ tags: ['calls'], operationId, summary });
+  const errors = errorResponses(['invalid_api_key', 'not_found', 'validation_error', 'store_unavailable']);
 
-  app.post<{ Params: CallParams }>('/v1/calls/:callSid/cancel', { onRequest: requireAccount }, async (request, reply) => {
-    await send(request, { type: 'cancel' });
-    return reply.code(200).send({ call_sid: request.params.callSid, status: 'cancelled' });
-  });
+  typed(app).post(
+    '/v1/calls/:callSid/say',
+    {
+      onRequest: requireAccount,
+      schema: {
+        ...doc('callSay', "Queue a text on a live call (like an agent's text); rate limit and credits apply when it starts."),
+        body: SayBodySchema,
+        response: { 202: jsonResponse('Queued.', SayResultSchema), ...errorResponses(['text_too_long']), ...errors },
+      },
+    },
+    async (request, reply) => {
+      checkText(request.body.text);
+      const result = await send(request as FastifyRequest<{ Params: CallParams }>, {
+        type: 'say',
+        text: request.body.text,
+        interruptible: request.body.interruptible ?? true,
+        utteranceId: request.body.utterance_id,
+      });
+      return reply.code(202).send({ call_sid: callSidOf(request), utterance_id: result.utteranceId ?? null, status: 'queued' });
+    },
+  );
 
-  app.post<{ Params: CallParams }>('/v1/calls/:callSid/hangup', { onRequest: requireAccount }, async (request, reply) => {
-    const parsed = HangupBodySchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw validationError(parsed.error);
-    await send(request, { type: 'hangup', drain: parsed.data.drain ?? true });
-    return reply.code(202).send({ call_sid: request.params.callSid, status: 'hanging_up' });
-  });
+  typed(app).post(
+    '/v1/calls/:callSid/cancel',
+    { onRequest: requireAccount, schema: { ...doc('callCancel', 'Stop what the call is saying and drop its queue.'), response: { 200: jsonResponse('Cancelled.', CancelResultSchema), ...errors } } },
+    async (request, reply) => {
+      await send(request as FastifyRequest<{ Params: CallParams }>, { type: 'cancel' });
+      return reply.code(200).send({ call_sid: callSidOf(request), status: 'cancelled' });
+    },
+  );
+
+  typed(app).post(
+    '/v1/calls/:callSid/hangup',
+    {
+      onRequest: requireAccount,
+      schema: {
+        ...doc('callHangup', 'Hang up, by default after what is queued has played (`drain`).'),
+        body: HangupBodySchema.optional(),
+        response: { 202: jsonResponse('Hanging up.', HangupResultSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await send(request as FastifyRequest<{ Params: CallParams }>, { type: 'hangup', drain: request.body?.drain ?? true });
+      return reply.code(202).send({ call_sid: callSidOf(request), status: 'hanging_up' });
+    },
+  );
 }
+
+const callSidOf = (request: { readonly params: unknown }): string => (request.params as CallParams).callSid;

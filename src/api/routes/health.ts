@@ -2,11 +2,21 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { ApiContext } from '../context.js';
+import { HealthSchema, ReadinessSchema } from '../response-schemas.js';
+import { jsonResponse, NO_KEY } from '../route-schemas.js';
 
 export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  const healthz = { tags: ['operations'], operationId: 'health', summary: 'Liveness.', security: NO_KEY, response: { 200: jsonResponse('Alive.', HealthSchema) } };
+  app.get('/healthz', { schema: healthz }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (_request, reply) => {
+  const readyz = {
+    tags: ['operations'],
+    operationId: 'ready',
+    summary: 'Readiness: engine warmed, store reachable, not shutting down.',
+    security: NO_KEY,
+    response: { 200: jsonResponse('Ready.', ReadinessSchema), 503: jsonResponse('Not ready.', ReadinessSchema) },
+  };
+  app.get('/readyz', { schema: readyz }, async (_request, reply) => {
     const engine = ctx.synthesis.isReady();
     let store = true;
     try {

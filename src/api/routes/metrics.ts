@@ -4,7 +4,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors.js';
+import { z } from 'zod';
 import type { ApiContext } from '../context.js';
+import { errorResponses } from '../route-schemas.js';
 import { sendApiError } from '../error-handler.js';
 
 export const METRICS_PATH = '/metrics';
@@ -18,7 +20,15 @@ function sameToken(given: string, expected: string): boolean {
 export function registerMetricsRoute(app: FastifyInstance, ctx: ApiContext): void {
   const { metrics, metricsToken } = ctx;
   if (!metrics) return;
-  app.get(METRICS_PATH, async (request, reply) => {
+  const schema = {
+    tags: ['operations'],
+    operationId: 'metrics',
+    summary: 'Prometheus metrics (text exposition format).',
+    description: 'Open unless the server has METRICS_TOKEN; then `Authorization: Bearer <METRICS_TOKEN>` is required.',
+    security: [{}, { metricsToken: [] }] as { [label: string]: string[] }[],
+    response: { 200: { description: 'Metrics.', content: { 'text/plain': { schema: z.string() } } }, ...errorResponses(['invalid_api_key']) },
+  };
+  app.get(METRICS_PATH, { schema }, async (request, reply) => {
     if (metricsToken !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
       if (!match?.[1] || !sameToken(match[1], metricsToken)) {

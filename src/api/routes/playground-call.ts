@@ -15,7 +15,7 @@ import { TwilioPeer } from '../../telephony/twilio/peer/twilio-peer.js';
 import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../telephony/twilio/peer/voice-webhook.js';
 import { storeCall } from '../../core/admission.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
-import { validationError } from '../synthesis-request.js';
+import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 
 export const CALL_SIM_PATH = '/v1/playground/call-sim';
 /** RMS (of full scale) drawn as a full bar: speech peaks well below full scale. */
@@ -101,11 +101,14 @@ async function callerClip(ctx: ApiContext, account: Account, request: z.output<t
   return { atMs: request.caller_at_ms, mulaw: Buffer.concat(parts), label: `"${text}"` };
 }
 
-async function simulateCall(app: FastifyInstance, ctx: ApiContext, telephony: TelephonyContext, httpRequest: FastifyRequest): Promise<CallSimResult> {
+async function simulateCall(
+  app: FastifyInstance,
+  ctx: ApiContext,
+  telephony: TelephonyContext,
+  httpRequest: Pick<FastifyRequest, 'account' | 'rateInfo'> & { readonly body: z.output<typeof CallSimRequestSchema> },
+): Promise<CallSimResult> {
   const account = httpRequest.account as Account;
-  const parsed = CallSimRequestSchema.safeParse(httpRequest.body);
-  if (!parsed.success) throw validationError(parsed.error);
-  const request = parsed.data;
+  const request = httpRequest.body;
   // The simulation itself counts as one request of the account's window (the call then pays its own way).
   const ticket = await ctx.admission.admit({ account, countRate: true, takeSlot: false, credits: 0 });
   httpRequest.rateInfo = ticket.rate;
@@ -159,5 +162,19 @@ async function simulateCall(app: FastifyInstance, ctx: ApiContext, telephony: Te
 export function registerPlaygroundCallRoute(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {
   const telephony = ctx.telephony;
   if (!telephony) return;
-  app.post(CALL_SIM_PATH, { onRequest }, (request) => simulateCall(app, ctx, telephony, request));
+  const schema = {
+    tags: ['playground'],
+    operationId: 'simulateCall',
+    summary: "Run one simulated phone call against this server and return its timeline (the playground's call view).",
+    description:
+      "Plays Twilio's side of a call (voice webhook, TwiML, media stream) over loopback for `duration_ms` of real time: the bot " +
+      "speaks the greeting, the simulated caller talks at `caller_at_ms`. Counts as one request of the rate window; the bot's " +
+      "speech is billed like any call (the simulated caller's is not). Only when telephony is enabled.",
+    body: CallSimRequestSchema,
+    response: {
+      200: jsonResponse('What happened on the line.', CallSimResultSchema),
+      ...errorResponses(['invalid_api_key', 'insufficient_credits', 'voice_language_not_found', 'validation_error', 'rate_limit_exceeded', 'concurrency_limit_exceeded', 'internal_error', 'store_unavailable']),
+    },
+  };
+  typed(app).post(CALL_SIM_PATH, { onRequest, schema }, (request) => simulateCall(app, ctx, telephony, request));
 }

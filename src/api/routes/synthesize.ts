@@ -3,13 +3,17 @@
 
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Ticket } from '../../core/admission.js';
 import type { Utterance } from '../../core/synthesis/utterance.js';
 import type { Account } from '../../store/store.js';
 import type { ApiContext } from '../context.js';
 import { engineErrorToApiError } from '../engine-errors.js';
 import { ABORT_REASONS, requestAbortSignal } from '../request-abort.js';
-import { parseSynthesisBody } from '../synthesis-request.js';
+import { SynthesisResultSchema } from '../response-schemas.js';
+import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
+import { RESPONSE_HEADERS_EXTENSION } from '../docs/openapi.js';
+import { SynthesisBodySchema, synthesisParams, type SynthesisBody } from '../synthesis-request.js';
 
 /** Rough speaking rate used for the duration estimate header (code points per second at speed 1). */
 const ESTIMATED_CODE_POINTS_PER_SECOND = 14;
@@ -22,9 +26,12 @@ interface Prepared {
   readonly speed: number;
 }
 
-async function prepare(ctx: ApiContext, request: FastifyRequest, mode: 'complete' | 'streaming'): Promise<Prepared> {
+/** What the handlers use of a request whose body the route's schema has validated. */
+type SynthesisRequest = Pick<FastifyRequest, 'account' | 'rateInfo' | 'log'> & { readonly body: SynthesisBody };
+
+async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'complete' | 'streaming'): Promise<Prepared> {
   const account = request.account as Account;
-  const params = parseSynthesisBody(request.body);
+  const params = synthesisParams(request.body);
   const voice = await ctx.voices.resolve(account, params.voice, params.language);
   const ticket = await ctx.admission.admit({ account, countRate: true, takeSlot: true, credits: params.codePoints });
   request.rateInfo = ticket.rate;
@@ -45,7 +52,7 @@ function seconds(ms: number): number {
   return Number((ms / 1000).toFixed(6));
 }
 
-async function generate(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply) {
+async function generate(ctx: ApiContext, request: SynthesisRequest, reply: FastifyReply) {
   const { ticket, utterance, codePoints, format } = await prepare(ctx, request, 'complete');
   const signal = requestAbortSignal(reply, ctx.shutdown);
   let charged = 0;
@@ -67,7 +74,7 @@ async function generate(ctx: ApiContext, request: FastifyRequest, reply: Fastify
   }
 }
 
-async function stream(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply) {
+async function stream(ctx: ApiContext, request: SynthesisRequest, reply: FastifyReply) {
   const { ticket, utterance, codePoints, speed } = await prepare(ctx, request, 'streaming');
   const signal = requestAbortSignal(reply, ctx.shutdown);
   const audio = utterance.audio(signal);
@@ -115,7 +122,62 @@ function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+const SYNTHESIS_ERRORS = errorResponses([
+  'invalid_api_key',
+  'insufficient_credits',
+  'text_too_long',
+  'voice_language_not_found',
+  'invalid_model_id',
+  'validation_error',
+  'rate_limit_exceeded',
+  'concurrency_limit_exceeded',
+  'internal_error',
+  'tts_workers_busy',
+  'tts_workers_unconfigured',
+  'store_unavailable',
+]);
+
 export function registerSynthesisRoutes(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {
-  app.post('/v1/tts/generate', { onRequest }, (request, reply) => generate(ctx, request, reply));
-  app.post('/v1/tts/stream', { onRequest }, (request, reply) => stream(ctx, request, reply));
+  typed(app).post(
+    '/v1/tts/generate',
+    {
+      onRequest,
+      schema: {
+        tags: ['synthesis'],
+        operationId: 'generate',
+        summary: 'Synthesize the whole text; the audio comes back base64-encoded in JSON.',
+        body: SynthesisBodySchema,
+        response: { 200: jsonResponse('The complete audio.', SynthesisResultSchema), ...SYNTHESIS_ERRORS },
+      },
+    },
+    (request, reply) => generate(ctx, request, reply),
+  );
+  typed(app).post(
+    '/v1/tts/stream',
+    {
+      onRequest,
+      schema: {
+        tags: ['synthesis'],
+        operationId: 'stream',
+        summary: 'Synthesize and send raw audio bytes as they are produced (chunked transfer).',
+        description:
+          'Every refusal (key, validation, rate, concurrency, credits, a full engine queue) comes back as an error envelope before any audio. ' +
+          'The exact duration follows as the HTTP trailer X-Audio-Duration-Seconds. A failure after audio started aborts the transfer.',
+        body: SynthesisBodySchema,
+        response: {
+          200: { description: 'Audio bytes in the requested format.', content: { 'application/octet-stream': { schema: AUDIO_BYTES } } },
+          ...SYNTHESIS_ERRORS,
+        },
+        [RESPONSE_HEADERS_EXTENSION]: {
+          'X-Characters-Used': { description: 'Code points a completed stream debits.', schema: { type: 'integer' } },
+          'X-Audio-Duration-Estimate-Seconds': { description: 'Estimate from the text length; informative only.', schema: { type: 'number' } },
+          Trailer: { description: 'X-Audio-Duration-Seconds: the exact duration, sent as a trailer after the last byte.', schema: { type: 'string' } },
+        },
+      },
+    },
+    (request, reply) => stream(ctx, request, reply),
+  );
 }
+
+/** Raw audio: documentation only (a stream is sent as it is). */
+const AUDIO_BYTES = z.string().meta({ contentMediaType: 'application/octet-stream' });

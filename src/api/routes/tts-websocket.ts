@@ -12,6 +12,8 @@ import { SynthesisSession } from '../../session/synthesis-session.js';
 import type { Account } from '../../store/store.js';
 import { authenticate } from '../auth.js';
 import type { ApiContext } from '../context.js';
+import { z } from 'zod';
+import { errorResponses } from '../route-schemas.js';
 import { MeteredSessionSink } from '../metered-session-sink.js';
 import { authorizationFromUpgrade, selectSubprotocol } from '../websocket-key-protocol.js';
 import { closeSocket, rawText } from '../../util/ws-socket.js';
@@ -56,6 +58,18 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
     scope.route({
       method: 'GET',
       url: WEBSOCKET_PATH,
+      schema: {
+        tags: ['synthesis'],
+        operationId: 'websocket',
+        summary: 'WebSocket session: config, then one sentence per text message, audio as binary frames.',
+        description:
+          'Upgrade with `Authorization: Bearer <key>`, or from a browser with the subprotocols `raaga` and `raaga.key.<key>` ' +
+          '(the server selects `raaga`). A bad key still gets 101, then close code 4001. Messages: asyncapi.json, docs/websocket.md.',
+        response: {
+          101: z.null().meta({ description: 'Switching protocols; the server sends `connected` (or closes with 4001 for a bad key).' }),
+          ...errorResponses(['bad_request']),
+        },
+      },
       onRequest: checkKey,
       // A plain GET (no Upgrade header) cannot speak the protocol.
       handler: async (request: FastifyRequest, reply: FastifyReply) => {

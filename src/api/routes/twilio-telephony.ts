@@ -21,6 +21,9 @@ export const MEDIA_PATH = `${TWILIO_PREFIX}/media`;
 type Form = Record<string, string>;
 type AccountParams = { accountId: string };
 
+/** Twilio's own webhooks and media stream: its wire format (docs/telephony.md), not part of the client API document. */
+const TWILIO_ONLY = { hide: true } as const;
+
 export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): void {
   const telephony = ctx.telephony;
   if (!telephony) return;
@@ -62,7 +65,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
 
     // The query is the call's settings, greeting text included: keep fastify's request lines (which log the URL)
     // off for this route; the one line below carries ids only.
-    scope.post<{ Params: AccountParams; Body: Form; Querystring: Form }>(`${TWILIO_PREFIX}/voice/:accountId`, { logLevel: 'warn' }, async (request, reply) => {
+    scope.post<{ Params: AccountParams; Body: Form; Querystring: Form }>(`${TWILIO_PREFIX}/voice/:accountId`, { logLevel: 'warn', schema: TWILIO_ONLY }, async (request, reply) => {
       const form = formOf(request.body);
       const checked = await checkWebhook(request, reply, form);
       if (!checked) return reply;
@@ -91,7 +94,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       return reply.type('text/xml; charset=utf-8').send(twiml);
     });
 
-    scope.post<{ Params: AccountParams; Body: Form }>(`${TWILIO_PREFIX}/status/:accountId`, async (request, reply) => {
+    scope.post<{ Params: AccountParams; Body: Form }>(`${TWILIO_PREFIX}/status/:accountId`, { schema: TWILIO_ONLY }, async (request, reply) => {
       const form = formOf(request.body);
       if (!(await checkWebhook(request, reply, form))) return reply;
       const fields = { accountId: request.params.accountId, callSid: form.CallSid, streamSid: form.StreamSid, event: form.StreamEvent };
@@ -149,7 +152,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     };
 
     for (const url of [MEDIA_PATH, `${MEDIA_PATH}/:accountId`]) {
-      scope.route({ method: 'GET', url, onRequest: checkUpgrade, handler: plainGet, wsHandler: onSocket });
+      scope.route({ method: 'GET', url, schema: TWILIO_ONLY, onRequest: checkUpgrade, handler: plainGet, wsHandler: onSocket });
     }
   });
 }

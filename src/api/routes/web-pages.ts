@@ -4,7 +4,10 @@
 
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { renderApiDocuments } from '../docs/api-documents.js';
+import { z } from 'zod';
+import { renderAsyncApi } from '../docs/api-documents.js';
+import { renderOpenApi } from '../docs/openapi.js';
+import { jsonResponse, NO_KEY } from '../route-schemas.js';
 import { registerStaticPage } from '../static-files.js';
 
 const PLAYGROUND_DIR = fileURLToPath(new URL('../playground/', import.meta.url));
@@ -17,10 +20,32 @@ export function registerWebPages(app: FastifyInstance): void {
     page: 'index.html',
     assetPrefix: '/playground',
     assets: ['favicon.svg', 'playground.css', 'main.js', 'api.js', 'audio-files.js', 'pcm-player.js', 'ws-speaker.js', 'call-timeline.js'],
+    doc: { tag: 'playground', operationId: 'playground', summary: 'The playground page (HTML; the key is typed into it, kept in sessionStorage).' },
   });
-  registerStaticPage(app, { dir: DOCS_PAGE_DIR, pageUrl: '/docs', page: 'docs.html', assetPrefix: '/docs', assets: ['docs.css', 'docs.js'] });
+  registerStaticPage(app, {
+    dir: DOCS_PAGE_DIR,
+    pageUrl: '/docs',
+    page: 'docs.html',
+    assetPrefix: '/docs',
+    assets: ['docs.css', 'docs.js'],
+    doc: { tag: 'operations', operationId: 'docsPage', summary: 'This reference as a page (HTML rendering /openapi.json and /asyncapi.json).' },
+  });
 
-  const documents = renderApiDocuments();
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(documents.openapi));
-  app.get('/asyncapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(documents.asyncapi));
+  const document = (operationId: string, summary: string, description: string) => ({
+    tags: ['operations'],
+    operationId,
+    summary,
+    security: NO_KEY,
+    response: { 200: jsonResponse(description, z.record(z.string(), z.unknown())) },
+  });
+  // Rendered once, on first request: by then every route has been added and swagger has seen it.
+  let openapi: string | undefined;
+  app.get('/openapi.json', { schema: document('openapi', 'This document.', 'OpenAPI 3.1.') }, async (_request, reply) => {
+    openapi ??= renderOpenApi(app);
+    return reply.type('application/json; charset=utf-8').send(openapi);
+  });
+  const asyncapi = renderAsyncApi();
+  app.get('/asyncapi.json', { schema: document('asyncapi', 'The AsyncAPI 3.0 document of the WebSocket protocol.', 'AsyncAPI 3.0.') }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(asyncapi),
+  );
 }
