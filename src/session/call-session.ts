@@ -9,6 +9,7 @@ import type { Account } from '../store/store.js';
 import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory } from './barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause } from './call-events.js';
 import { sleep, type Clock } from './clock.js';
+import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
@@ -74,7 +75,7 @@ export class CallSession {
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
     const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
-      { ...deps, playout, limits: { idleTimeoutMs: null, maxQueuedTexts: MAX_QUEUED_TEXTS } },
+      { ...deps, playout, textQueue: new CallTextQueue(MAX_QUEUED_TEXTS), limits: { idleTimeoutMs: null } },
       account,
       this.#sessionSink(),
     );

@@ -12,11 +12,6 @@ export interface SessionLimits {
   readonly maxBufferedBytes: number;
   /** Client events waiting to be handled beyond which the client is flooding: close 1008. */
   readonly maxPendingEvents: number;
-  /**
-   * Texts that may wait behind the running utterance. 0 (the WebSocket rule): a text while speaking is refused.
-   * Phone calls queue a few, so an agent or IVR can send sentences as they come and the caller hears no gap.
-   */
-  readonly maxQueuedTexts: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -28,5 +23,4 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   stallTimeoutMs: 30_000,
   maxBufferedBytes: 1024 * 1024,
   maxPendingEvents: 128,
-  maxQueuedTexts: 0,
 };

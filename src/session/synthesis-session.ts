@@ -3,7 +3,7 @@
 // and closed from anywhere. Client events are handled one at a time, in order; a running utterance does not
 // block the queue, so `cancel` and `ping` are answered while audio streams. The session holds one concurrency
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
-// Phone calls extend it (SessionPlayout, queued texts, `interrupt()` for barge-in); the WebSocket route uses none.
+// Phone calls extend it (SessionPlayout, their CallTextQueue, `interrupt()` for barge-in); the WebSocket route uses none.
 // ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
@@ -13,6 +13,7 @@ import { checkText } from '../core/text/text-limits.js';
 import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
 import { ApiError, isApiError } from '../errors.js';
 import type { Clock } from './clock.js';
+import type { CallTextQueue } from './call-text-queue.js';
 import { CLOSE_CODES } from './close-codes.js';
 import { framePlanFor, toSeconds } from './frame-plan.js';
 import { IdleTimer } from './idle-timer.js';
@@ -43,6 +44,8 @@ export interface SessionDeps {
   readonly limits?: Partial<SessionLimits>;
   /** Phone calls: paced, marked playout in frames of `frameMs` (absent: send as fast as the sink drains). */
   readonly playout?: SessionPlayout;
+  /** Phone calls: texts may wait behind the running one (absent, the WebSocket rule: a text while speaking is refused). */
+  readonly textQueue?: CallTextQueue;
 }
 
 /** What a phone call needs to know about a turn when it starts, to mark its chunks and judge barge-in. */
@@ -97,10 +100,8 @@ export class SynthesisSession {
   #turn: UtteranceTurn | undefined;
   #turnInfo: TurnInfo | undefined;
   #turnSeq = 0;
-  /** Texts waiting behind the running one (only with `maxQueuedTexts` > 0). */
-  readonly #textQueue: TextEvent[] = [];
-  /** Bumped by every barge-in, so a queued text whose admission was in flight does not start after it. */
-  #interruptEpoch = 0;
+  /** Phone calls only: the call's own queue of texts behind the running one. */
+  readonly #textQueue: CallTextQueue | undefined;
   /** Settles once the current turn has been answered (end, error or close). */
   #turnAnswered: Promise<void> = Promise.resolve();
   /** Settles once the current turn's pump has stopped pulling audio. */
@@ -121,6 +122,7 @@ export class SynthesisSession {
     this.#limits = { ...DEFAULT_SESSION_LIMITS, ...deps.limits };
     this.#account = account;
     this.#sink = sink;
+    this.#textQueue = deps.textQueue;
     this.#log = deps.logger;
     this.#closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.#idle = new IdleTimer(deps.clock, this.#limits.idleTimeoutMs, () => this.#close(CLOSE_CODES.normal, 'idle timeout', 'idle-timeout'));
@@ -244,18 +246,19 @@ export class SynthesisSession {
 
   async #onText(event: TextEvent): Promise<void> {
     if (this.#state === 'connected' || !this.#active) throw missingConfig('text');
-    if (this.#state === 'speaking' || this.#state === 'cancelling' || this.#textQueue.length > 0) {
-      if (this.#textQueue.length < this.#limits.maxQueuedTexts) {
-        checkText(event.text);
-        this.#textQueue.push(event);
-        return;
+    const queue = this.#textQueue;
+    if (this.#state === 'speaking' || this.#state === 'cancelling' || (queue?.length ?? 0) > 0) {
+      if (!queue) {
+        throw new ApiError(
+          'validation_error',
+          'An utterance is still in progress; wait for end_of_utterance or cancellation before sending the next text (texts are not queued).',
+        );
       }
-      throw new ApiError(
-        'validation_error',
-        this.#limits.maxQueuedTexts > 0
-          ? `${this.#limits.maxQueuedTexts} texts are already waiting; wait for end_of_utterance before sending more.`
-          : 'An utterance is still in progress; wait for end_of_utterance or cancellation before sending the next text (texts are not queued).',
-      );
+      checkText(event.text);
+      if (!queue.offer(event)) {
+        throw new ApiError('validation_error', `${queue.capacity} texts are already waiting; wait for end_of_utterance before sending more.`);
+      }
+      return;
     }
     await this.#startText(event);
   }
@@ -263,14 +266,14 @@ export class SynthesisSession {
   /** The next queued text, in order with the other events; a refusal answers that text and moves on. */
   async #startQueued(): Promise<void> {
     if (this.#state !== 'idle') return;
-    const next = this.#textQueue.shift();
+    const next = this.#textQueue?.next();
     if (!next) return;
     try {
       await this.#startText(next);
     } catch (error) {
       if (!isApiError(error)) throw error;
       this.#send({ ...errorMessage(error), ...idOf(next) });
-      if (this.#textQueue.length > 0) this.#enqueue(() => this.#startQueued());
+      if (this.#pendingTexts > 0) this.#enqueue(() => this.#startQueued());
     }
   }
 
@@ -279,13 +282,13 @@ export class SynthesisSession {
     if (!active) throw missingConfig('text');
     const { text } = event;
     const codePoints = checkText(text);
-    const epoch = this.#interruptEpoch;
+    const epoch = this.#textQueue?.epoch;
     const credits = await this.#deps.admission.admit({ account: this.#account, countRate: true, takeSlot: false, credits: codePoints });
     if (this.#isClosed()) {
       await credits.finish(0);
       return;
     }
-    if (epoch !== this.#interruptEpoch) {
+    if (epoch !== this.#textQueue?.epoch) {
       // The caller barged in while this queued text was being admitted: it never starts.
       await credits.finish(0);
       this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
@@ -332,7 +335,7 @@ export class SynthesisSession {
 
   async #onCancel(): Promise<void> {
     if (this.#state === 'connected') throw missingConfig('cancel');
-    const dropped = this.#textQueue.splice(0);
+    const dropped = this.#textQueue?.drain() ?? [];
     if (this.#stopTurn('client-cancel', dropped)) {
       await this.#turnAnswered;
       return;
@@ -383,8 +386,7 @@ export class SynthesisSession {
     const turn = this.#turn;
     const info = this.#turnInfo;
     if (!force && turn && info && !info.interruptible && !turn.audioDone) return false;
-    this.#interruptEpoch++;
-    const dropped = this.#textQueue.splice(0);
+    const dropped = this.#textQueue?.interrupt() ?? [];
     if (this.#stopTurn(force ? 'client-cancel' : 'barge-in', dropped)) return true;
     this.#answerDropped(dropped);
     return dropped.length > 0;
@@ -397,12 +399,16 @@ export class SynthesisSession {
 
   /** Texts waiting behind the running one. */
   get pendingTexts(): number {
-    return this.#textQueue.length;
+    return this.#pendingTexts;
+  }
+
+  get #pendingTexts(): number {
+    return this.#textQueue?.length ?? 0;
   }
 
   /** Nothing running, queued or still being handled: a draining hangup may go ahead. */
   get quiet(): boolean {
-    return this.#pending === 0 && this.#turn === undefined && this.#textQueue.length === 0;
+    return this.#pending === 0 && this.#turn === undefined && this.#pendingTexts === 0;
   }
 
   /** The running turn, for a phone call judging whether barge-in may cut it. */
@@ -458,7 +464,7 @@ export class SynthesisSession {
       this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
       return;
     }
-    if (this.#textQueue.length > 0) {
+    if (this.#pendingTexts > 0) {
       this.#enqueue(() => this.#startQueued());
       return;
     }
