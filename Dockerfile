@@ -4,6 +4,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
+COPY packages ./packages
 COPY src ./src
 RUN npm ci && npm prune --omit=dev && npm cache clean --force
 
