@@ -9,8 +9,6 @@ import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { ErrorEnvelopeSchema } from './response-schemas.js';
 import { validationError } from './synthesis-request.js';
 
-export type ZodApp = ReturnType<FastifyInstance['withTypeProvider']> & FastifyInstance;
-
 /** Zod validation with the spec's error envelope; JSON responses as they are (their schemas are documentation). */
 export function useZodSchemas(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema }) => (data: unknown) => {

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkText } from '../../core/text/text-limits.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, type ErrorCode } from '../../errors.js';
 import type { CallCommand } from '../../store/call-control-bus.js';
 import { UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
@@ -22,13 +22,15 @@ const SayResultSchema = z.strictObject({ call_sid: z.string(), utterance_id: z.s
 const CancelResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('cancelled') });
 const HangupResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('hanging_up') });
 
-type CallParams = { callSid: string };
+/** Any text: a CallSid of the wrong shape is answered like an unknown one (404), not as a validation error. */
+const CallParamsSchema = z.object({ callSid: z.string() });
+type CallRequest = Pick<FastifyRequest, 'account'> & { readonly params: z.output<typeof CallParamsSchema> };
 
 export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext, requireAccount: (request: FastifyRequest) => Promise<void>): void {
   const telephony = ctx.telephony;
   if (!telephony) return;
 
-  const send = async (request: FastifyRequest<{ Params: CallParams }>, command: CallCommand) => {
+  const send = async (request: CallRequest, command: CallCommand) => {
     const account = request.account;
     if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
     const { callSid } = request.params;
@@ -43,7 +45,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
   };
 
   const doc = (operationId: string, summary: string) => ({ tags: ['calls'], operationId, summary });
-  const errors = errorResponses(['invalid_api_key', 'not_found', 'validation_error', 'store_unavailable']);
+  const errors = (...more: ErrorCode[]) => errorResponses(['invalid_api_key', 'not_found', 'validation_error', 'store_unavailable', ...more]);
 
   typed(app).post(
     '/v1/calls/:callSid/say',
@@ -51,28 +53,32 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
       onRequest: requireAccount,
       schema: {
         ...doc('callSay', "Queue a text on a live call (like an agent's text); rate limit and credits apply when it starts."),
+        params: CallParamsSchema,
         body: SayBodySchema,
-        response: { 202: jsonResponse('Queued.', SayResultSchema), ...errorResponses(['text_too_long']), ...errors },
+        response: { 202: jsonResponse('Queued.', SayResultSchema), ...errors('text_too_long') },
       },
     },
     async (request, reply) => {
       checkText(request.body.text);
-      const result = await send(request as FastifyRequest<{ Params: CallParams }>, {
+      const result = await send(request, {
         type: 'say',
         text: request.body.text,
         interruptible: request.body.interruptible ?? true,
         utteranceId: request.body.utterance_id,
       });
-      return reply.code(202).send({ call_sid: callSidOf(request), utterance_id: result.utteranceId ?? null, status: 'queued' });
+      return reply.code(202).send({ call_sid: request.params.callSid, utterance_id: result.utteranceId ?? null, status: 'queued' });
     },
   );
 
   typed(app).post(
     '/v1/calls/:callSid/cancel',
-    { onRequest: requireAccount, schema: { ...doc('callCancel', 'Stop what the call is saying and drop its queue.'), response: { 200: jsonResponse('Cancelled.', CancelResultSchema), ...errors } } },
+    {
+      onRequest: requireAccount,
+      schema: { ...doc('callCancel', 'Stop what the call is saying and drop its queue.'), params: CallParamsSchema, response: { 200: jsonResponse('Cancelled.', CancelResultSchema), ...errors() } },
+    },
     async (request, reply) => {
-      await send(request as FastifyRequest<{ Params: CallParams }>, { type: 'cancel' });
-      return reply.code(200).send({ call_sid: callSidOf(request), status: 'cancelled' });
+      await send(request, { type: 'cancel' });
+      return reply.code(200).send({ call_sid: request.params.callSid, status: 'cancelled' });
     },
   );
 
@@ -82,15 +88,14 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
       onRequest: requireAccount,
       schema: {
         ...doc('callHangup', 'Hang up, by default after what is queued has played (`drain`).'),
+        params: CallParamsSchema,
         body: HangupBodySchema.optional(),
-        response: { 202: jsonResponse('Hanging up.', HangupResultSchema), ...errors },
+        response: { 202: jsonResponse('Hanging up.', HangupResultSchema), ...errors() },
       },
     },
     async (request, reply) => {
-      await send(request as FastifyRequest<{ Params: CallParams }>, { type: 'hangup', drain: request.body?.drain ?? true });
-      return reply.code(202).send({ call_sid: callSidOf(request), status: 'hanging_up' });
+      await send(request, { type: 'hangup', drain: request.body?.drain ?? true });
+      return reply.code(202).send({ call_sid: request.params.callSid, status: 'hanging_up' });
     },
   );
 }
-
-const callSidOf = (request: { readonly params: unknown }): string => (request.params as CallParams).callSid;
