@@ -66,6 +66,7 @@ export const ConfigSchema = z.object({
   TELEPHONY_DEFAULT_LANGUAGE: z.enum(LANGUAGE_CODES).default('hi-IN'),
   /** A media stream with no message from Twilio for this long is treated as dropped (Twilio sends every 20 ms). */
   TELEPHONY_STREAM_TIMEOUT_MS: intFromEnv(1000, 600_000).default(10_000),
+  TELEPHONY_START_TIMEOUT_MS: intFromEnv(500, 60_000).default(5000),
   TELEPHONY_AGENT_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(5000),
   /** Spoken when the agent's WebSocket fails or closes mid-call, before hanging up; empty: hang up at once. */
   TELEPHONY_AGENT_FALLBACK_MESSAGE: z.string().max(1000).default('Sorry, we are having technical trouble. Please call again later.'),
@@ -111,6 +112,8 @@ export interface TelephonyConfig {
   readonly defaultVoice: string;
   readonly defaultLanguage: string;
   readonly streamTimeoutMs: number;
+  /** A media connection must send its start (or the provider's equivalent) within this long, whatever else it sends. */
+  readonly startTimeoutMs: number;
   readonly agentConnectTimeoutMs: number;
   readonly agentFallbackMessage: string;
 }
@@ -164,6 +167,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       defaultVoice: e.TELEPHONY_DEFAULT_VOICE,
       defaultLanguage: e.TELEPHONY_DEFAULT_LANGUAGE,
       streamTimeoutMs: e.TELEPHONY_STREAM_TIMEOUT_MS,
+      startTimeoutMs: e.TELEPHONY_START_TIMEOUT_MS,
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
     },

@@ -3,6 +3,7 @@
 // keeps them inside the call's own AgentMessage type. (What the agent sends is parsed by telephony/agent/.)
 
 import { z } from 'zod';
+import { PROVIDER_NAMES } from '../telephony/stream-provider.js';
 import type { AgentMessage } from '../session/call-events.js';
 import {
   CancellationMessageSchema,
@@ -22,9 +23,10 @@ export const AgentErrorSchema = ErrorMessageSchema.extend({ utterance_id: uttera
 export const CallStartedSchema = z
   .strictObject({
     type: z.literal('call_started'),
-    call_sid: z.string(),
+    provider: z.enum(PROVIDER_NAMES).meta({ description: 'The telephony provider carrying the call.' }),
+    call_sid: z.string().meta({ description: "The provider's call id (Twilio CallSid, Exotel call_sid, Plivo CallUUID, Asterisk channel id, AudioSocket UUID); REST call control takes it." }),
     stream_sid: z.string(),
-    account_sid: z.string().meta({ description: "Twilio's account (AC…), not the Raaga account." }),
+    account_sid: z.string().meta({ description: "The provider's account (Twilio AC…, Exotel SID, Plivo auth id), not the Raaga account; empty when the provider sends none." }),
     from: z.string().nullable(),
     to: z.string().nullable(),
     custom_parameters: z.record(z.string(), z.string()).meta({ description: 'The stream\'s custom parameters, credentials removed.' }),

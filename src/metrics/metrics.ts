@@ -18,6 +18,8 @@ export interface Metrics {
   sessionOpened(kind: SessionKind): void;
   sessionClosed(kind: SessionKind): void;
   bargeIn(cause: string): void;
+  /** A provider reported a failed or broken media stream (Twilio stream-error callbacks, Plivo DroppedStream). */
+  telephonyStreamError(provider: string, code: string): void;
   /** Credits debited by one settled request or turn. */
   creditsConsumed(credits: number): void;
 }

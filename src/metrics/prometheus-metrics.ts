@@ -33,6 +33,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #computeSeconds: Counter<'engine'>;
   readonly #activeSessions: Gauge<'kind'>;
   readonly #bargeIns: Counter<'cause'>;
+  readonly #streamErrors: Counter<'provider' | 'code'>;
   readonly #credits: Counter;
 
   constructor(options: PrometheusMetricsOptions = {}) {
@@ -96,6 +97,12 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     for (const cause of ['speech', 'dtmf'] as const) this.#bargeIns.inc({ cause }, 0);
+    this.#streamErrors = new Counter({
+      name: 'raaga_telephony_stream_errors_total',
+      help: 'Media stream failures a provider reported (Twilio stream-error callbacks by error code, Plivo DroppedStream).',
+      labelNames: ['provider', 'code'],
+      registers,
+    });
     this.#credits = new Counter({ name: 'raaga_credits_consumed_total', help: 'Credits debited from accounts.', registers });
     const load = options.engineLoad;
     if (load) {
@@ -134,6 +141,10 @@ export class PrometheusMetrics implements Metrics {
 
   bargeIn(cause: string): void {
     this.#bargeIns.inc({ cause });
+  }
+
+  telephonyStreamError(provider: string, code: string): void {
+    this.#streamErrors.inc({ provider, code });
   }
 
   creditsConsumed(credits: number): void {

@@ -5,6 +5,8 @@ import type { ServerMessage } from './session-messages.js';
 
 /** Facts about the call from the provider's `start` (and the voice webhook's parameters). */
 export interface CallInfo {
+  /** Which provider carries the call (twilio, exotel, plivo, smartflo, asterisk, audiosocket). */
+  readonly provider: string;
   readonly callSid: string;
   readonly streamSid: string;
   /** The provider account (Twilio AC…), not the Raaga account. */
@@ -21,6 +23,7 @@ export type InterruptCause = 'speech' | 'dtmf' | 'cancel';
 export type CallEvent =
   | {
       readonly type: 'call_started';
+      readonly provider: string;
       readonly call_sid: string;
       readonly stream_sid: string;
       readonly account_sid: string;
@@ -48,10 +51,10 @@ export interface CallMediaPort {
   /** Whole 20 ms frames of 8 kHz mu-law. */
   sendMedia(bytes: Uint8Array): void;
   sendMark(name: string): void;
-  /** Drops every buffered frame at the provider; it then echoes every pending mark. */
+  /** Drops every buffered frame at the provider; pending marks are echoed (Twilio) or dropped (most others): the ledger ignores both. */
   sendClear(): void;
   bufferedBytes(): number;
-  /** Ends the stream from our side (the provider's TwiML continues after `<Connect>`). */
+  /** Ends the stream from our side (the provider's flow continues: TwiML after `<Connect>`, Exotel's next applet). */
   close(reason: string): void;
 }
 

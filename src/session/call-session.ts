@@ -135,6 +135,7 @@ export class CallSession {
     const { info } = this;
     agent.send({
       type: 'call_started',
+      provider: info.provider,
       call_sid: info.callSid,
       stream_sid: info.streamSid,
       account_sid: info.providerAccountId,

@@ -105,6 +105,20 @@ export interface TelephonySettings {
   /** Twilio API key (SK…) and secret: preferred REST credentials (revocable, unlike the auth token). */
   readonly twilioApiKey?: string;
   readonly twilioApiSecret?: string;
+  /** Exotel cannot sign: the `user:secret` the operator puts in the Voicebot applet's wss URL (sent as Basic auth). */
+  readonly exotelCredentials?: string;
+  /** Plivo (or Vobiz) auth id and token: X-Plivo-Signature-V3 on the answer URL and the stream; REST hangup. */
+  readonly plivoAuthId?: string;
+  readonly plivoAuthToken?: string;
+  /** The `user:secret` of Asterisk's websocket_client.conf (sent as Basic auth by chan_websocket). */
+  readonly asteriskCredentials?: string;
+  /** The secret path segment of the account's Smartflo stream URL (Smartflo neither signs nor sends credentials). */
+  readonly smartfloToken?: string;
+  /**
+   * Accept this account's webhooks and media streams without provider credentials (local development only):
+   * without it, an account with no credentials for a provider refuses that provider's requests.
+   */
+  readonly allowUnsigned?: boolean;
   /** Default call parameters (voice, language, agent_url, greeting, …) under the webhook's query. */
   readonly defaults?: Readonly<Record<string, string>>;
   readonly updatedAtMs: number;

@@ -10,7 +10,7 @@ import { CallerTrack } from '../../src/telephony/twilio/peer/caller-audio.js';
 import { CallerVoice } from '../../src/telephony/twilio/peer/caller-speech.js';
 import type { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
-import { eventually, LONG_GREETING, placeCall } from '../helpers/telephony.js';
+import { eventually, LONG_GREETING, placeCall, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 let server: TestServer;
@@ -43,7 +43,7 @@ async function withAgent<T>(run: (agent: FakeAgent) => Promise<T>): Promise<T> {
 }
 
 async function account() {
-  const created = await server.account('growth', 1_000_000);
+  const created = await unsignedAccount(server, 'growth', 1_000_000);
   return { id: created.id, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
 }
 

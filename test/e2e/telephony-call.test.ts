@@ -8,7 +8,7 @@ import { signCallToken } from '../../src/telephony/call-token.js';
 import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
-import { callControl, capturingLogger, eventually, LONG_GREETING, placeCall, RawStream } from '../helpers/telephony.js';
+import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING, placeCall, RawStream, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -22,7 +22,7 @@ const log = capturingLogger();
 beforeAll(async () => {
   api = await FakeTwilioApi.start();
   server = await startTestServer(
-    { TELEPHONY_STREAM_TIMEOUT_MS: '1500', TTS_WORKERS: '2' },
+    { TELEPHONY_STREAM_TIMEOUT_MS: '1500', TELEPHONY_START_TIMEOUT_MS: '1000', TTS_WORKERS: '2' },
     { logger: log.logger, app: (deps) => ({ telephony: { ...deps.telephony!, twilioApiBaseUrl: api.baseUrl } }) },
   );
 });
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function account(plan: 'free' | 'growth' = 'growth', credits = 100_000) {
-  const created = await server.account(plan, credits);
+  const created = await unsignedAccount(server, plan, credits);
   return {
     id: created.id,
     key: created.keys[0] as string,
@@ -58,7 +58,7 @@ const CALL_FORM = { CallSid: 'CA' + '1'.repeat(32), AccountSid: TWILIO_ACCOUNT, 
 
 /** How many times the bridge logged a bad-input kind (each must be logged once per stream). */
 const problems = (callSid?: string) =>
-  log.lines.filter((line) => line.msg === 'twilio stream: bad input ignored' && (callSid === undefined || line.callSid === callSid));
+  log.lines.filter((line) => line.msg === BAD_INPUT_LOG && (callSid === undefined || line.callSid === callSid));
 
 async function slotFree(accountId: string): Promise<boolean> {
   const result = await server.deps.store.admit({ accountId, limits: { requestsPerMinute: 1000, concurrentRequests: 1 }, countRate: false, slotHolderId: 'probe' });
@@ -84,6 +84,38 @@ describe('voice webhook', () => {
       expect(twiml).toContain(`<Parameter name="${name}" value="${value}"/>`);
     }
     expect(twiml).toMatch(/<Parameter name="raaga_token" value="rct1\.[\w-]+\.[\w-]+"\/>/);
+    // Unique per call (R12): a developer's own <Start><Stream> on the same call cannot collide with it.
+    expect(twiml).toContain(`name="raaga-${CALL_FORM.CallSid.slice(-12)}"`);
+  });
+
+  it('a console set to HTTP GET: the call fields arrive in the query, the signature covers the whole URL', async () => {
+    const { id } = await signedAccount();
+    const url = webhookUrl(id, `?voice=aarav&${form(CALL_FORM)}`);
+    expect((await fetch(url)).status).toBe(403);
+    const response = await fetch(url, { headers: { 'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, {}) } });
+    expect(response.status).toBe(200);
+    const twiml = await response.text();
+    expect(twiml).toContain('<Parameter name="voice" value="aarav"/>');
+    expect(twiml).toContain('<Parameter name="from" value="+919800000001"/>');
+    // Twilio's own fields are not call settings nor the developer's parameters.
+    expect(twiml).not.toContain('name="CallSid"');
+  });
+
+  it('an account without Twilio credentials that did not opt in to unsigned requests: webhook, status and media get 403', async () => {
+    const created = await server.account('growth', 1000);
+    const webhook = await fetch(webhookUrl(created.id), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    expect(webhook.status).toBe(403);
+    const status = await fetch(`${server.url}/v1/telephony/twilio/status/${created.id}`, { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    expect(status.status).toBe(403);
+    await expect(TwilioPeer.connect({ url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${created.id}` })).rejects.toThrow(/403/);
+    expect(log.lines.some((line) => line.accountId === created.id && /no twilio credentials/.test(String(line.msg)))).toBe(true);
+  });
+
+  it('reached through an HTTPS proxy without PUBLIC_URL: refused with a message that names PUBLIC_URL (R4)', async () => {
+    const { id } = await account();
+    const response = await fetch(webhookUrl(id), { method: 'POST', headers: { ...FORM_HEADERS, 'x-forwarded-proto': 'https' }, body: form(CALL_FORM) });
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as any).error.message).toMatch(/PUBLIC_URL is not set/);
   });
 
   it('unknown account: 404; a bad setting: 422 naming it; an unknown voice: 422 voice_language_not_found', async () => {
@@ -149,12 +181,11 @@ describe('X-Twilio-Signature', () => {
 });
 
 describe('who pays', () => {
-  it('a start without credentials, with a token for another call, or an expired token is closed with 1008', async () => {
+  it('a token for another call, an expired or forged token, or an unknown API key is closed with 1008', async () => {
     const { id } = await account();
     const base = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${id}`;
     const secret = server.deps.telephony!.callTokenSecret;
     const cases: Record<string, string>[] = [
-      { greeting: 'नमस्ते।' },
       { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '9'.repeat(32), expiresAtMs: Date.now() + 60_000 }) },
       { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '7'.repeat(32), expiresAtMs: Date.now() - 1 }) },
       { raaga_token: 'rct1.forged.token' },
@@ -314,9 +345,9 @@ describe('bad input and abrupt ends', () => {
     // Lines of this stream only (before `start` they carry neither CallSid nor StreamSid).
     const kinds = log.lines
       .slice(linesBefore)
-      .filter((line) => line.msg === 'twilio stream: bad input ignored' && (line.callSid === undefined || line.callSid === callSid))
+      .filter((line) => line.msg === BAD_INPUT_LOG && (line.callSid === undefined || line.callSid === callSid))
       .map((p) => p.problem);
-    for (const kind of ['invalid-json', 'unknown-event', 'media-before-start', 'binary-frame', 'not-base64', 'bad-length', 'second-start']) {
+    for (const kind of ['invalid-json', 'unknown-event', 'media-before-start', 'binary-frame', 'not-base64', 'second-start']) {
       expect(kinds.filter((k) => k === kind), kind).toHaveLength(1);
     }
     expect(problems(callSid).some((p) => p.problem === 'not-base64')).toBe(true);
@@ -335,6 +366,19 @@ describe('bad input and abrupt ends', () => {
     expect(billed).toBeGreaterThan(0);
     expect(billed).toBeLessThan(cp(LONG_GREETING));
     expect(problems(call.callSid).map((p) => p.problem)).toContain('dropped');
+  });
+
+  it('a socket that never sends start is closed by the start deadline, however much junk it sends (R3)', async () => {
+    const stream = RawStream.open(`${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`);
+    await stream.opened;
+    // Junk more often than the idle watchdog's period: it keeps the stream "alive" but must not extend the deadline.
+    const junk = setInterval(() => stream.send({ event: 'connected', protocol: 'Call', version: '1.0.0' }), 100);
+    try {
+      const closed = await stream.closed;
+      expect(closed).toEqual({ code: 1008, reason: 'no start' });
+    } finally {
+      clearInterval(junk);
+    }
   });
 
   it('a stream that goes silent without stop is ended after TELEPHONY_STREAM_TIMEOUT_MS', async () => {

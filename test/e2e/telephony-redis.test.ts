@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
-import { callControl, eventually, LONG_GREETING } from '../helpers/telephony.js';
+import { callControl, eventually, LONG_GREETING, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
 import { fetchStreamInstruction } from '../../src/telephony/twilio/peer/voice-webhook.js';
@@ -24,8 +24,8 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
   });
 
   it('webhook on B, stream on A; say and cancel sent to B reach the call; other accounts and unknown calls get 404', async () => {
-    const acct = await a.account('growth', 100_000);
-    const other = await b.account('growth', 100_000);
+    const acct = await unsignedAccount(a, 'growth', 100_000);
+    const other = await unsignedAccount(b, 'growth', 100_000);
     const key = acct.keys[0] as string;
     // B answers the webhook (mints the token); Twilio's stream lands on A (the token verifies there: shared secret).
     const instruction = await fetchStreamInstruction({ url: `${b.url}/v1/telephony/twilio/voice/${acct.id}` });

@@ -84,6 +84,19 @@ export class RawStream {
   }
 }
 
+/** The warning a media stream logs once per kind of bad input. */
+export const BAD_INPUT_LOG = 'media stream: bad input ignored';
+
+/**
+ * An account whose provider webhooks and streams are accepted without provider credentials (the documented
+ * development opt-in): most call tests are about the call, not about authentication.
+ */
+export async function unsignedAccount(server: TestServer, plan: 'free' | 'developer' | 'growth' = 'growth', credits = 100_000): Promise<{ id: string; keys: string[] }> {
+  const created = await server.account(plan, credits);
+  await server.deps.store.putTelephonySettings({ accountId: created.id, allowUnsigned: true, updatedAtMs: Date.now() });
+  return created;
+}
+
 /** A pino logger whose JSON lines are kept for assertions. */
 export function capturingLogger(): { logger: Logger; lines: Record<string, any>[] } {
   const lines: Record<string, any>[] = [];

@@ -1,7 +1,8 @@
 // POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as
-// Twilio would (webhook → TwiML → media stream, caller speech in real time, marks, clear) with the TwilioPeer of
+// Twilio would (the media stream with a freshly minted call token, caller speech in real time, marks, clear) with the TwilioPeer of
 // src/telephony/twilio/peer/, and returns its timeline and what the caller heard. The bot's speech is billed.
 
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { PHONE_FRAME_BYTES, PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -12,7 +13,10 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import type { Account } from '../../store/store.js';
 import { CallerTrack, type CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
 import { TwilioPeer } from '../../telephony/twilio/peer/twilio-peer.js';
-import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../telephony/twilio/peer/voice-webhook.js';
+import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
+import { signCallToken } from '../../telephony/call-token.js';
+import { streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
+import { MEDIA_PATH } from './twilio-telephony.js';
 import { storeCall } from '../../core/admission.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
@@ -119,21 +123,17 @@ async function simulateCall(
   const base = localBaseUrl(app);
   const settings = await storeCall(() => ctx.store.getTelephonySettings(account.id));
   const authToken = settings?.twilioAuthToken ?? undefined;
-  const query = new URLSearchParams({ voice: request.voice, language: request.language, greeting: request.greeting });
-  const webhookPath = `${VOICE_WEBHOOK_PATH}/${account.id}?${query}`;
-  // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
-  const instruction = await fetchStreamInstruction({
-    url: `${base}${webhookPath}`,
-    ...(authToken ? { authToken, signedUrl: `${telephony.config.publicUrl ?? base}${webhookPath}` } : {}),
-  });
-  const streamPath = new URL(instruction.streamUrl).pathname;
+  // What the voice webhook would answer, minted here: the account is already authenticated by its API key, so the
+  // simulation works whether or not the account configured Twilio credentials.
+  const callSid = `CA${randomBytes(16).toString('hex')}`;
+  const token = signCallToken(telephony.callTokenSecret, { accountId: account.id, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
   const peer = await TwilioPeer.connect({
-    url: `${base.replace(/^http/, 'ws')}${streamPath}`,
-    ...(authToken ? { signature: { authToken, url: instruction.streamUrl } } : {}),
-    customParameters: instruction.parameters,
+    url: `${base.replace(/^http/, 'ws')}${MEDIA_PATH}`,
+    // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
+    ...(authToken ? { signature: { authToken, url: streamUrlFor(telephony.config.publicUrl ?? base, MEDIA_PATH) } } : {}),
+    customParameters: { voice: request.voice, language: request.language, greeting: request.greeting, [TOKEN_PARAMETER]: token },
     caller: new CallerTrack(clip ? [clip] : []),
-    ...(instruction.params.CallSid ? { callSid: instruction.params.CallSid } : {}),
-    ...(instruction.params.AccountSid ? { accountSid: instruction.params.AccountSid } : {}),
+    callSid,
   });
   await peer.runUntil(request.duration_ms);
   const heardUntilMs = Math.min(peer.elapsedMs(), request.duration_ms);
@@ -167,7 +167,7 @@ export function registerPlaygroundCallRoute(app: FastifyInstance, ctx: ApiContex
     operationId: 'simulateCall',
     summary: "Run one simulated phone call against this server and return its timeline (the playground's call view).",
     description:
-      "Plays Twilio's side of a call (voice webhook, TwiML, media stream) over loopback for `duration_ms` of real time: the bot " +
+      "Plays Twilio's side of a call (the media stream, with a call token minted for it) over loopback for `duration_ms` of real time: the bot " +
       "speaks the greeting, the simulated caller talks at `caller_at_ms`. Counts as one request of the rate window; the bot's " +
       "speech is billed like any call (the simulated caller's is not). Only when telephony is enabled.",
     body: CallSimRequestSchema,

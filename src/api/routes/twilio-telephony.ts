@@ -1,61 +1,49 @@
-// The Twilio surface: the voice webhook answering TwiML, the stream status callback, and the media WebSocket.
-// Registered in a scope with its own form-urlencoded parser (Twilio posts forms; the rest of the API is JSON only).
-// Signatures are checked here (the public URL is an HTTP concern); the protocol lives in src/telephony/twilio/.
+// The Twilio surface (and Smartflo, its dialect): the voice webhook answering TwiML (POST or GET, R6), the stream
+// status callback (stream errors counted, R11), and the media WebSockets. Registered in a scope with its own
+// form-urlencoded parser (Twilio posts forms; the rest of the API is JSON only). Signatures are checked here
+// (the public URL is an HTTP concern); the protocol lives in src/telephony/twilio/.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
-import { ApiError, errorEnvelope } from '../../errors.js';
-import { monotonicClock } from '../../session/clock.js';
-import { ACCOUNT_ID_PATTERN } from '../../store/store.js';
+import { ApiError } from '../../errors.js';
 import { resolveCallParameters, TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
-import { TwilioMediaBridge, type UpgradeFacts } from '../../telephony/twilio/media-bridge.js';
+import { constantTimeEqual } from '../../telephony/provider-credentials.js';
+import type { StreamAdmission } from '../../telephony/stream-provider.js';
+import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
+import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
-import { storeCall } from '../../core/admission.js';
-import type { ApiContext, TelephonyContext } from '../context.js';
+import type { ApiContext } from '../context.js';
+import { publicOrigin } from '../public-origin.js';
+import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints } from './telephony-media.js';
 
 export const TWILIO_PREFIX = '/v1/telephony/twilio';
 export const MEDIA_PATH = `${TWILIO_PREFIX}/media`;
+export const SMARTFLO_MEDIA_PATH = '/v1/telephony/smartflo/media';
 
 type Form = Record<string, string>;
 type AccountParams = { accountId: string };
 
-/** Twilio's own webhooks and media stream: its wire format (docs/telephony.md), not part of the client API document. */
-const TWILIO_ONLY = { hide: true } as const;
-
 export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): void {
   const telephony = ctx.telephony;
   if (!telephony) return;
-  const bridges = new Set<TwilioMediaBridge>();
-  const upgrades = new WeakMap<FastifyRequest, UpgradeFacts>();
-  app.addHook('preClose', async () => {
-    for (const bridge of bridges) bridge.beginShutdown();
-  });
-
-  /** The origin Twilio dials: PUBLIC_URL, else this request's own scheme and Host (fine without a proxy). */
-  const origin = (request: FastifyRequest): string => telephony.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const origin = (request: FastifyRequest): string => publicOrigin(telephony.config, request);
 
   /**
-   * Unknown accounts are 404; a configured auth token makes a valid X-Twilio-Signature mandatory (403 otherwise).
-   * Returns the account and its telephony settings once the webhook is accepted, undefined once it was answered.
+   * The account may take Twilio requests (404/403 otherwise), and a configured auth token makes a valid
+   * X-Twilio-Signature mandatory (403). Returns the account and settings, undefined once answered.
    */
   const checkWebhook = async (request: FastifyRequest<{ Params: AccountParams }>, reply: FastifyReply, params: Form) => {
-    const { accountId } = request.params;
-    const account = ACCOUNT_ID_PATTERN.test(accountId) ? await storeCall(() => ctx.store.getAccount(accountId)) : null;
-    if (!account) {
-      const error = new ApiError('not_found', 'No such account for this Twilio webhook; the URL ends with the Raaga account id.');
-      await reply.code(error.status).send(errorEnvelope(error));
-      return undefined;
-    }
-    const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
+    const checked = await providerAccount(ctx, 'twilio', request.params.accountId, request, reply);
+    if (!checked) return undefined;
+    const authToken = checked.settings?.twilioAuthToken;
     const signature = request.headers['x-twilio-signature'];
-    if (settings?.twilioAuthToken && !isValidTwilioSignature(settings.twilioAuthToken, typeof signature === 'string' ? signature : undefined, origin(request) + request.url, params)) {
-      request.log.warn({ accountId }, 'twilio webhook with an invalid signature');
+    if (authToken && !isValidTwilioSignature(authToken, typeof signature === 'string' ? signature : undefined, origin(request) + request.url, params)) {
+      request.log.warn({ accountId: request.params.accountId }, 'twilio webhook with an invalid signature');
       await reply.code(403).send();
       return undefined;
     }
-    return { account, settings };
+    return checked;
   };
 
   void app.register(async (scope) => {
@@ -64,15 +52,18 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     });
 
     // The query is the call's settings, greeting text included: keep fastify's request lines (which log the URL)
-    // off for this route; the one line below carries ids only.
-    scope.post<{ Params: AccountParams; Body: Form; Querystring: Form }>(`${TWILIO_PREFIX}/voice/:accountId`, { logLevel: 'warn', schema: TWILIO_ONLY }, async (request, reply) => {
-      const form = formOf(request.body);
-      const checked = await checkWebhook(request, reply, form);
+    // off for this route; the one line below carries ids only. A console set to HTTP GET sends the call's fields
+    // in the query and signs the URL with no body parameters.
+    const voiceWebhook = async (request: FastifyRequest<{ Params: AccountParams; Body: Form | undefined; Querystring: Form }>, reply: FastifyReply) => {
+      const isGet = request.method === 'GET';
+      const form = isGet ? formOf(request.query) : formOf(request.body);
+      const checked = await checkWebhook(request, reply, isGet ? {} : form);
       if (!checked) return reply;
       const { accountId } = request.params;
       const callSid = form.CallSid;
       if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
-      const query = formOf(request.query);
+      // On GET, Twilio's own fields share the query with the call settings; they are not settings.
+      const query = isGet ? withoutTwilioFields(formOf(request.query)) : formOf(request.query);
       const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, compact({ from: form.From, to: form.To })]);
       if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
       await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
@@ -83,6 +74,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       try {
         twiml = streamTwiml({
           streamUrl: streamUrlFor(base, `${MEDIA_PATH}/${accountId}`),
+          streamName: `raaga-${callSid.slice(-12)}`,
           parameters,
           statusCallback: `${base}${TWILIO_PREFIX}/status/${accountId}`,
         });
@@ -92,87 +84,79 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       }
       app.log.info({ reqId: request.id, accountId, callSid }, 'twilio voice webhook answered');
       return reply.type('text/xml; charset=utf-8').send(twiml);
-    });
+    };
+    for (const method of ['POST', 'GET'] as const) {
+      scope.route({ method, url: `${TWILIO_PREFIX}/voice/:accountId`, logLevel: 'warn', schema: PROVIDER_ONLY, handler: voiceWebhook });
+    }
 
-    scope.post<{ Params: AccountParams; Body: Form }>(`${TWILIO_PREFIX}/status/:accountId`, { schema: TWILIO_ONLY }, async (request, reply) => {
+    scope.post<{ Params: AccountParams; Body: Form }>(`${TWILIO_PREFIX}/status/:accountId`, { schema: PROVIDER_ONLY }, async (request, reply) => {
       const form = formOf(request.body);
       if (!(await checkWebhook(request, reply, form))) return reply;
       const fields = { accountId: request.params.accountId, callSid: form.CallSid, streamSid: form.StreamSid, event: form.StreamEvent };
-      if (form.StreamEvent === 'stream-error') request.log.warn({ ...fields, error: form.StreamError }, 'twilio stream error');
-      else request.log.info(fields, 'twilio stream status');
+      if (form.StreamEvent === 'stream-error') {
+        // StreamError is Twilio's error code (31920-class): counted so a failing stream setup shows on /metrics.
+        ctx.metrics?.telephonyStreamError('twilio', /^\d{5}$/.test(form.StreamError ?? '') ? (form.StreamError as string) : 'unknown');
+        request.log.warn({ ...fields, error: form.StreamError }, 'twilio stream error');
+      } else {
+        request.log.info(fields, 'twilio stream status');
+      }
       return reply.code(204).send();
     });
 
-    const plainGet = async (_request: FastifyRequest, reply: FastifyReply) => {
-      const error = new ApiError('bad_request', `${MEDIA_PATH} is a Twilio Media Streams WebSocket endpoint.`);
-      return reply.code(error.status).send(errorEnvelope(error));
-    };
-
     /** Before the upgrade: on the account path, a configured auth token requires a valid signature (403 otherwise). */
-    const checkUpgrade = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const admitTwilio = async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {
       const path = request.url.split('?')[0] ?? '';
-      const signature = request.headers['x-twilio-signature'];
+      const header = request.headers['x-twilio-signature'];
+      const signature = typeof header === 'string' ? header : undefined;
+      const signedUrl = streamUrlFor(origin(request), path);
       const accountId = (request.params as Partial<AccountParams>).accountId;
-      const facts: UpgradeFacts = {
-        pathAccountId: accountId,
-        signatureChecked: false,
-        signature: typeof signature === 'string' ? signature : undefined,
-        signedUrl: streamUrlFor(origin(request), path),
-      };
-      if (accountId !== undefined) {
-        const known = ACCOUNT_ID_PATTERN.test(accountId) && (await storeCall(() => ctx.store.getAccount(accountId))) !== null;
-        if (!known) {
-          await reply.code(404).send(errorEnvelope(new ApiError('not_found', 'No such account for this media stream URL.')));
-          return;
-        }
-        const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
-        if (settings?.twilioAuthToken) {
-          // Twilio signs stream URLs without a query string; one here cannot be Twilio's.
-          if (request.url.includes('?') || !isValidTwilioSignature(settings.twilioAuthToken, facts.signature, facts.signedUrl, {})) {
-            request.log.warn({ accountId }, 'twilio media upgrade with an invalid signature');
-            await reply.code(403).send();
-            return;
-          }
-          upgrades.set(request, { ...facts, signatureChecked: true });
-          return;
-        }
+      if (accountId === undefined) {
+        // The generic path: the start's API key or call token names the account; its auth token, if any, is checked then.
+        return {
+          accountId: undefined,
+          accountVerified: false,
+          callToken: undefined,
+          query: {},
+          verifyAtStart: (settings) =>
+            settings?.twilioAuthToken && !isValidTwilioSignature(settings.twilioAuthToken, signature, signedUrl, {}) ? 'invalid X-Twilio-Signature' : undefined,
+        };
       }
-      upgrades.set(request, facts);
+      const checked = await providerAccount(ctx, 'twilio', accountId, request, reply);
+      if (!checked) return undefined;
+      const authToken = checked.settings?.twilioAuthToken;
+      // Twilio signs stream URLs without a query string; one here cannot be Twilio's.
+      if (authToken && (request.url.includes('?') || !isValidTwilioSignature(authToken, signature, signedUrl, {}))) {
+        request.log.warn({ accountId }, 'twilio media upgrade with an invalid signature');
+        await reply.code(403).send();
+        return undefined;
+      }
+      return { accountId, accountVerified: true, callToken: undefined, query: {} };
     };
 
-    const onSocket = (socket: WebSocket, request: FastifyRequest): void => {
-      const facts = upgrades.get(request);
-      if (!facts) {
-        socket.close(1011, 'internal error');
-        return;
+    /** Smartflo neither signs nor sends credentials: the account's secret path segment is the proof. */
+    const admitSmartflo = async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {
+      const { accountId, secret } = request.params as { accountId: string; secret: string };
+      const checked = await providerAccount(ctx, 'smartflo', accountId, request, reply);
+      if (!checked) return undefined;
+      const expected = checked.settings?.smartfloToken;
+      if (expected !== undefined && !constantTimeEqual(secret, expected)) {
+        request.log.warn({ accountId }, 'smartflo media upgrade with a wrong stream secret');
+        await reply.code(403).send();
+        return undefined;
       }
-      const bridge = new TwilioMediaBridge(bridgeDeps(ctx, telephony), socket, facts, request.log);
-      bridges.add(bridge);
-      void bridge.done.then(() => bridges.delete(bridge));
+      return { accountId, accountVerified: true, callToken: undefined, query: queryOf(request) };
     };
 
-    for (const url of [MEDIA_PATH, `${MEDIA_PATH}/:accountId`]) {
-      scope.route({ method: 'GET', url, schema: TWILIO_ONLY, onRequest: checkUpgrade, handler: plainGet, wsHandler: onSocket });
-    }
+    registerMediaEndpoints(scope, ctx, telephony, [
+      { provider: twilioProvider({ apiBaseUrl: telephony.twilioApiBaseUrl }), paths: [MEDIA_PATH, `${MEDIA_PATH}/:accountId`], admit: admitTwilio },
+      { provider: smartfloProvider, paths: [`${SMARTFLO_MEDIA_PATH}/:accountId/:secret`], admit: admitSmartflo },
+    ]);
   });
 }
 
-function bridgeDeps(ctx: ApiContext, telephony: TelephonyContext) {
-  return {
-    store: ctx.store,
-    admission: ctx.admission,
-    voices: ctx.voices,
-    synthesis: ctx.synthesis,
-    shutdown: ctx.shutdown,
-    clock: telephony.clock ?? monotonicClock,
-    now: Date.now,
-    vad: telephony.vad,
-    config: telephony.config,
-    callTokenSecret: telephony.callTokenSecret,
-    calls: telephony.calls,
-    twilioApiBaseUrl: telephony.twilioApiBaseUrl,
-    metrics: ctx.metrics,
-  };
+/** Fields Twilio adds to every webhook (CallSid, From, To, …): capitalised, unlike call settings. */
+function withoutTwilioFields(query: Form): Form {
+  return Object.fromEntries(Object.entries(query).filter(([name]) => !/^[A-Z]/.test(name)));
 }
 
 function formOf(value: unknown): Form {

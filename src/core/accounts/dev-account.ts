@@ -1,5 +1,5 @@
 // First-run convenience: a developer account with one key when the store is empty, so a fresh checkout can
-// make a request without provisioning anything.
+// make a request (or a simulated phone call) without provisioning anything.
 
 import { generateApiKey, hashApiKey } from '../../store/api-key.js';
 import type { Store } from '../../store/store.js';
@@ -20,5 +20,8 @@ export async function ensureDevAccount(store: Store): Promise<DevAccount | null>
   const account = await store.createAccount({ id: DEV_ACCOUNT_ID, plan: 'developer', credits: DEV_ACCOUNT_CREDITS });
   const key = generateApiKey();
   await store.addKeyHash(account.id, hashApiKey(key));
+  // A local development convenience: provider webhooks and streams work without provider credentials
+  // (raaga call-sim, a tunnel to a trial number). Real accounts are secure by default.
+  await store.putTelephonySettings({ accountId: account.id, allowUnsigned: true, updatedAtMs: Date.now() });
   return { accountId: account.id, credits: account.credits, key };
 }

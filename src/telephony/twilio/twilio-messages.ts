@@ -1,9 +1,10 @@
-// Twilio Media Streams on the wire (bidirectional <Connect><Stream>): zod schemas of what Twilio sends, lenient
-// where Twilio is (numeric fields arrive as strings, extra fields may appear), and the three messages we send.
+// Twilio Media Streams on the wire (bidirectional <Connect><Stream>), and Tata Smartflo's dialect of it: zod
+// schemas of what they send, lenient where they are (numeric fields arrive as strings, extra fields may appear,
+// Smartflo's start adds from/to/direction and describes the format by bit rate), and the messages we send.
 // https://www.twilio.com/docs/voice/media-streams/websocket-messages
+// https://docs.smartflo.tatatelebusiness.com/docs/bi-directional-audio-streaming-integration-document
 
 import { z } from 'zod';
-import { PHONE_FRAME_BYTES } from '../../audio/mulaw.js';
 import { readTypedJson } from '../../util/typed-json.js';
 
 /** "1", "20" or 20: Twilio's examples send sequence numbers, chunks and timestamps as strings. */
@@ -21,12 +22,16 @@ export const StartSchema = z.object({
     accountSid: Sid,
     callSid: Sid,
     tracks: z.array(z.string()).optional(),
+    /** Smartflo only: Twilio's start has no numbers (they come with the voice webhook). */
+    from: z.string().max(200).optional(),
+    to: z.string().max(200).optional(),
     customParameters: z.record(z.string(), z.string()).optional(),
     mediaFormat: z
       .object({
         encoding: z.string(),
         sampleRate: z.union([z.number(), z.string()]).transform(Number),
-        channels: z.union([z.number(), z.string()]).transform(Number),
+        /** Twilio sends channels; Smartflo sends bitRate/bitDepth instead (mono either way). */
+        channels: z.union([z.number(), z.string()]).transform(Number).optional(),
       })
       .optional(),
   }),
@@ -86,25 +91,25 @@ export function parseTwilioMessage(raw: string): ParsedInbound {
   return { ok: true, message: parsed.data };
 }
 
-/** 20 ms of 8 kHz mu-law. */
+export type DecodedPayload = { readonly ok: true; readonly audio: Uint8Array } | { readonly ok: false; readonly problem: 'not-base64' | 'empty' };
 
-export type DecodedPayload = { readonly ok: true; readonly audio: Uint8Array } | { readonly ok: false; readonly problem: 'not-base64' | 'bad-length' };
-
-/** Inbound audio: base64 of a whole number of 160-byte frames (what Twilio sends every 20 ms). */
+/** Inbound audio: base64 of any number of bytes (Twilio sends 160 every 20 ms, Smartflo 800 every 100 ms; the stream re-frames). */
 export function decodeMediaPayload(payload: string): DecodedPayload {
   // Node's decoder skips characters outside the alphabet, so a payload with any decodes short: comparing lengths
   // checks every character natively (a regex here cost ~2 % of the event loop at 16 calls).
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
   const audio = Buffer.from(payload, 'base64');
   if (payload.length % 4 !== 0 || audio.length !== (payload.length / 4) * 3 - padding) return { ok: false, problem: 'not-base64' };
-  if (audio.length === 0 || audio.length % PHONE_FRAME_BYTES !== 0) return { ok: false, problem: 'bad-length' };
+  if (audio.length === 0) return { ok: false, problem: 'empty' };
   return { ok: true, audio: new Uint8Array(audio.buffer, audio.byteOffset, audio.length) };
 }
 
 // ---- what we send -------------------------------------------------------------------------------------
 
-export function mediaMessage(streamSid: string, audio: Uint8Array): string {
-  return JSON.stringify({ event: 'media', streamSid, media: { payload: Buffer.from(audio.buffer, audio.byteOffset, audio.length).toString('base64') } });
+/** `chunk`: Smartflo requires an incrementing counter on every outbound media message; Twilio takes none. */
+export function mediaMessage(streamSid: string, audio: Uint8Array, chunk?: number): string {
+  const payload = Buffer.from(audio.buffer, audio.byteOffset, audio.length).toString('base64');
+  return JSON.stringify({ event: 'media', streamSid, media: chunk === undefined ? { payload } : { payload, chunk } });
 }
 
 export function markMessage(streamSid: string, name: string): string {

@@ -9,6 +9,8 @@ export const MAX_PARAMETER_CHARS = 499;
 export interface StreamTwiml {
   /** wss://host/v1/telephony/twilio/media[/accountId] (ws:// only for local simulators). */
   readonly streamUrl: string;
+  /** Unique per call (R12): Twilio rejects a second stream of the same name on one call. */
+  readonly streamName?: string;
   readonly parameters: Readonly<Record<string, string>>;
   /** Absolute URL for stream-started/stopped/error callbacks. */
   readonly statusCallback?: string;
@@ -25,7 +27,7 @@ export function streamTwiml(spec: StreamTwiml): string {
   const response = new twilio.twiml.VoiceResponse();
   const stream = response.connect().stream({
     url: spec.streamUrl,
-    name: 'raaga',
+    name: spec.streamName ?? 'raaga',
     ...(spec.statusCallback ? { statusCallback: spec.statusCallback, statusCallbackMethod: 'POST' as const } : {}),
   });
   for (const [name, value] of Object.entries(spec.parameters)) {

@@ -49,11 +49,12 @@ describe('parseTwilioMessage', () => {
 });
 
 describe('decodeMediaPayload', () => {
-  it('accepts whole 160-byte frames only, in strict base64', () => {
+  it('accepts any non-empty payload in strict base64 (the stream re-frames, R10)', () => {
     expect(decodeMediaPayload(Buffer.alloc(160, 0xff).toString('base64'))).toMatchObject({ ok: true });
     expect(decodeMediaPayload(Buffer.alloc(320).toString('base64'))).toMatchObject({ ok: true });
-    expect(decodeMediaPayload(Buffer.alloc(100).toString('base64'))).toEqual({ ok: false, problem: 'bad-length' });
-    expect(decodeMediaPayload('')).toEqual({ ok: false, problem: 'bad-length' });
+    const odd = decodeMediaPayload(Buffer.alloc(100, 0x7f).toString('base64'));
+    expect(odd.ok && [...odd.audio]).toEqual(Array(100).fill(0x7f));
+    expect(decodeMediaPayload('')).toEqual({ ok: false, problem: 'empty' });
     expect(decodeMediaPayload('not base64!')).toEqual({ ok: false, problem: 'not-base64' });
     expect(decodeMediaPayload('AAA')).toEqual({ ok: false, problem: 'not-base64' });
   });

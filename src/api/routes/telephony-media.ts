@@ -1,0 +1,108 @@
+// What every provider's media endpoint does at the HTTP layer, written once: the account in the URL must exist
+// (404) and take this provider's requests (403 without credentials unless it opted in), the provider's own upgrade
+// check runs, and the socket becomes a MediaStream. Live streams are told to finish on server shutdown.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { storeCall } from '../../core/admission.js';
+import { ApiError, errorEnvelope } from '../../errors.js';
+import { monotonicClock } from '../../session/clock.js';
+import { ACCOUNT_ID_PATTERN, type Account, type TelephonySettings } from '../../store/store.js';
+import { MediaStream, type MediaStreamDeps } from '../../telephony/media-stream.js';
+import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
+import type { ProviderName, StreamAdmission, StreamProvider } from '../../telephony/stream-provider.js';
+import { webSocketStream } from '../../telephony/stream-socket.js';
+import type { ApiContext, TelephonyContext } from '../context.js';
+
+/** Provider-only surfaces (webhooks, media streams): their wire formats are in docs/telephony.md, not the API document. */
+export const PROVIDER_ONLY = { hide: true } as const;
+
+export interface ProviderAccount {
+  readonly account: Account;
+  readonly settings: TelephonySettings | null;
+}
+
+/**
+ * The account a provider URL names, once it may take this provider's requests; otherwise the request is answered
+ * (404 unknown account, 403 no credentials and no opt-in) and undefined returned.
+ */
+export async function providerAccount(ctx: ApiContext, provider: ProviderName, accountId: string, request: FastifyRequest, reply: FastifyReply): Promise<ProviderAccount | undefined> {
+  const account = ACCOUNT_ID_PATTERN.test(accountId) ? await storeCall(() => ctx.store.getAccount(accountId)) : null;
+  if (!account) {
+    await reply.code(404).send(errorEnvelope(new ApiError('not_found', `No such account for this ${provider} URL; the URL names the Raaga account id.`)));
+    return undefined;
+  }
+  const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
+  if (!providerRequestsAllowed(provider, settings)) {
+    request.log.warn({ accountId, provider }, `${provider} request refused: the account has no ${provider} credentials (raaga telephony set) and does not allow unsigned requests`);
+    await reply.code(403).send();
+    return undefined;
+  }
+  return { account, settings };
+}
+
+export interface MediaEndpoint {
+  readonly provider: StreamProvider;
+  /** fastify route paths of the WebSocket. */
+  readonly paths: readonly string[];
+  /** The provider's upgrade check: the admission, or undefined once it answered the request itself. */
+  readonly admit: (request: FastifyRequest, reply: FastifyReply) => Promise<StreamAdmission | undefined>;
+}
+
+/** Registers each endpoint's WebSocket route; a plain GET (no upgrade) is a 400 that says what the URL is for. */
+export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, telephony: TelephonyContext, endpoints: readonly MediaEndpoint[]): void {
+  const streams = new Set<MediaStream>();
+  const admissions = new WeakMap<FastifyRequest, StreamAdmission>();
+  scope.addHook('preClose', async () => {
+    for (const stream of streams) stream.beginShutdown();
+  });
+  const deps = mediaStreamDeps(ctx, telephony);
+  for (const endpoint of endpoints) {
+    const { provider } = endpoint;
+    const onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const admission = await endpoint.admit(request, reply);
+      if (admission) admissions.set(request, admission);
+    };
+    const plainGet = async (_request: FastifyRequest, reply: FastifyReply) => {
+      const error = new ApiError('bad_request', `This is a ${provider.name} media stream WebSocket endpoint; open it with a WebSocket upgrade.`);
+      return reply.code(error.status).send(errorEnvelope(error));
+    };
+    const onSocket = (socket: WebSocket, request: FastifyRequest): void => {
+      const admission = admissions.get(request);
+      if (!admission) {
+        socket.close(1011, 'internal error');
+        return;
+      }
+      const stream = new MediaStream(deps, webSocketStream(socket), provider, admission, request.log);
+      streams.add(stream);
+      void stream.done.then(() => streams.delete(stream));
+    };
+    for (const url of endpoint.paths) {
+      // The URL may carry call settings (greeting text) and secrets: fastify's request lines stay off; the stream logs ids.
+      scope.route({ method: 'GET', url, logLevel: 'warn', schema: PROVIDER_ONLY, onRequest, handler: plainGet, wsHandler: onSocket });
+    }
+  }
+}
+
+export function mediaStreamDeps(ctx: ApiContext, telephony: TelephonyContext): MediaStreamDeps {
+  return {
+    store: ctx.store,
+    admission: ctx.admission,
+    voices: ctx.voices,
+    synthesis: ctx.synthesis,
+    shutdown: ctx.shutdown,
+    clock: telephony.clock ?? monotonicClock,
+    now: Date.now,
+    vad: telephony.vad,
+    config: telephony.config,
+    callTokenSecret: telephony.callTokenSecret,
+    calls: telephony.calls,
+    metrics: ctx.metrics,
+  };
+}
+
+/** The query string of a request as a flat record (repeated names: the last wins). */
+export function queryOf(request: FastifyRequest): Record<string, string> {
+  const at = request.url.indexOf('?');
+  return at < 0 ? {} : Object.fromEntries(new URLSearchParams(request.url.slice(at + 1)));
+}

@@ -1,0 +1,127 @@
+// A phone call put together once for every provider: the call's settings layered (server < account defaults <
+// connection query < the provider's start parameters), a CallSession speaking into the stream's media port, the
+// agent link when the call has one, and registration on the call-control bus so REST say/cancel/hangup reach it.
+
+import type { TelephonyConfig } from '../config.js';
+import type { Admission } from '../core/admission.js';
+import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
+import type { VoiceResolver } from '../core/voice-resolver.js';
+import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
+import type { CallControlPort, CallMediaPort } from '../session/call-events.js';
+import { CallSession, type CallSessionDeps } from '../session/call-session.js';
+import type { Clock } from '../session/clock.js';
+import type { CallCommand, CallCommandResult, CallControlBus } from '../store/call-control-bus.js';
+import type { Account, TelephonySettings } from '../store/store.js';
+import { AgentLink } from './agent/agent-link.js';
+import { CREDENTIAL_PARAMETERS, resolveCallParameters } from './call-parameters.js';
+import type { StreamStart } from './stream-events.js';
+import type { ProviderName } from './stream-provider.js';
+
+export interface CallLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+  child(bindings: Record<string, unknown>): CallLogger;
+}
+
+export interface CallAssemblyDeps {
+  readonly admission: Pick<Admission, 'admit'>;
+  readonly voices: Pick<VoiceResolver, 'resolve'>;
+  readonly synthesis: Pick<SynthesisService, 'utterance'>;
+  readonly shutdown?: AbortSignal | undefined;
+  readonly clock: Clock;
+  readonly vad: VoiceActivityDetectorFactory | undefined;
+  readonly config: TelephonyConfig;
+  readonly calls: CallControlBus;
+  /** Passed to each call (active calls, barge-ins, first audio); absent: not measured. */
+  readonly metrics?: CallSessionDeps['metrics'];
+}
+
+export interface CallRequest {
+  readonly provider: ProviderName;
+  readonly account: Account;
+  readonly settings: TelephonySettings | null;
+  readonly start: StreamStart;
+  /** Parameters of the connection URL, under the provider's start parameters. */
+  readonly query: Readonly<Record<string, string>>;
+  readonly media: CallMediaPort;
+  readonly control: CallControlPort;
+  readonly logger: CallLogger;
+}
+
+export type AssembledCall =
+  /** `ended`: the call stopped before it was live (no slot, unknown voice, store down). */
+  | { readonly kind: 'live'; readonly call: CallSession; readonly unregister: () => void }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'not-started'; readonly call: CallSession; readonly reason: string };
+
+/** Builds and starts the call; on 'live' the greeting is speaking and the agent is being dialled. */
+export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest): Promise<AssembledCall> {
+  const { start, account } = request;
+  const resolved = resolveCallParameters(deps.config, [request.settings?.defaults, request.query, start.parameters]);
+  if (!resolved.ok) return { kind: 'refused', reason: resolved.message };
+  const p = resolved.value;
+  // The agent sees what the provider carried (settings included), never a credential.
+  const custom = Object.fromEntries(Object.entries({ ...request.query, ...start.parameters }).filter(([name]) => !CREDENTIAL_PARAMETERS.has(name)));
+  const call = new CallSession(
+    {
+      admission: deps.admission,
+      voices: deps.voices,
+      synthesis: deps.synthesis,
+      clock: deps.clock,
+      logger: request.logger,
+      ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
+      // VAD runs when something listens: speech barge-in, or an agent that wants speech events.
+      vad: p.bargeIn === 'none' || p.bargeIn === 'dtmf' ? (p.agentUrl ? deps.vad : undefined) : deps.vad,
+      playoutAheadMs: deps.config.playoutAheadMs,
+      metrics: deps.metrics,
+    },
+    account,
+    {
+      provider: request.provider,
+      callSid: start.callId,
+      streamSid: start.streamId,
+      providerAccountId: start.providerAccountId,
+      from: p.from ?? start.from,
+      to: p.to ?? start.to,
+      customParameters: custom,
+    },
+    {
+      config: { modelId: 'raaga-v1', voice: p.voice, language: p.language, outputFormat: 'mulaw', sampleRateHz: 8000, speed: p.speed },
+      bargeIn: { mode: p.bargeIn, minSpeechMs: p.minSpeechMs, onlyWhileBotSpeaking: p.onlyWhileBotSpeaking },
+      greeting: p.greeting === undefined ? undefined : { text: p.greeting, interruptible: p.greetingInterruptible },
+      fallbackMessage: p.fallbackMessage,
+    },
+    request.media,
+    request.control,
+  );
+  const started = await call.start();
+  if (!started.ok) return { kind: 'not-started', call, reason: started.reason };
+  const unregister = await deps.calls.register(start.callId, account.id, (command) => runCommand(call, command));
+  request.logger.info({ voice: p.voice, language: p.language, bargeIn: p.bargeIn, agent: p.agentUrl !== undefined }, 'call started');
+  if (p.agentUrl && !call.ended) {
+    new AgentLink(call, {
+      url: p.agentUrl,
+      connectTimeoutMs: deps.config.agentConnectTimeoutMs,
+      callSid: start.callId,
+      wantsAudio: p.agentAudio,
+      logger: request.logger,
+    });
+  }
+  return { kind: 'live', call, unregister };
+}
+
+/** REST call control, whichever instance received the request. */
+async function runCommand(call: CallSession, command: CallCommand): Promise<CallCommandResult> {
+  if (call.ended) return { ok: false, reason: 'not_found', message: 'The call has ended.' };
+  switch (command.type) {
+    case 'say':
+      return { ok: true, utteranceId: call.say(command) };
+    case 'cancel':
+      call.cancel();
+      return { ok: true };
+    case 'hangup':
+      void call.hangup(command.drain);
+      return { ok: true };
+  }
+}

@@ -1,0 +1,274 @@
+// One provider media stream bound to one call, the same for every provider: the codec turns frames into stream
+// events; `start` must come within the start deadline (junk does not extend it, R3), is authenticated, and the
+// call is assembled; caller audio is re-framed into 20 ms frames (R10); the call's audio, marks and clears go
+// back through the codec. Bad input is logged once per kind and ignored; a stream that drops or goes silent
+// ends the call like `stop` does, so nothing leaks (the slot is freed and produced audio billed).
+
+import type { CallMediaPort } from '../session/call-events.js';
+import type { CallSession } from '../session/call-session.js';
+import type { ClockTimer } from '../session/clock.js';
+import type { Store } from '../store/store.js';
+import { assembleCall, type CallAssemblyDeps, type CallLogger } from './call-assembly.js';
+import { authenticateStream } from './stream-authentication.js';
+import type { StreamCodec, StreamEvent, StreamStart, WireFrame } from './stream-events.js';
+import type { StreamAdmission, StreamProvider } from './stream-provider.js';
+import type { StreamSocket } from './stream-socket.js';
+import { InboundFramer, isSupportedWireFormat } from './wire-audio.js';
+
+export interface MediaStreamDeps extends CallAssemblyDeps {
+  readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings'>;
+  /** Wall clock (epoch ms) for call-token expiry. */
+  readonly now: () => number;
+  readonly callTokenSecret: string;
+}
+
+type State = 'awaiting-start' | 'starting' | 'live' | 'stopped';
+
+/** 1008 (policy) for refusals and timeouts, 1000 otherwise; 1011 when we failed. */
+const REFUSED = 1008;
+const INTERNAL_ERROR = 1011;
+
+export class MediaStream implements CallMediaPort {
+  readonly #deps: MediaStreamDeps;
+  readonly #socket: StreamSocket;
+  readonly #provider: StreamProvider;
+  readonly #admission: StreamAdmission;
+  readonly #codec: StreamCodec;
+  #state: State = 'awaiting-start';
+  #start: StreamStart | undefined;
+  #framer: InboundFramer | undefined;
+  #call: CallSession | undefined;
+  #unregister: (() => void) | undefined;
+  #log: CallLogger;
+  readonly #reported = new Set<string>();
+  #lastMessageAt: number;
+  #watchdog: ClockTimer | undefined;
+  #startDeadline: ClockTimer | undefined;
+  #stopReceived = false;
+  #socketClosed = false;
+  #timedOut: string | undefined;
+  readonly #done: Promise<void>;
+  #resolveDone: () => void = () => undefined;
+
+  constructor(deps: MediaStreamDeps, socket: StreamSocket, provider: StreamProvider, admission: StreamAdmission, logger: CallLogger) {
+    this.#deps = deps;
+    this.#socket = socket;
+    this.#provider = provider;
+    this.#admission = admission;
+    this.#codec = provider.createCodec();
+    this.#log = logger.child({ provider: provider.name });
+    this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
+    this.#lastMessageAt = deps.clock.now();
+    socket.onFrame((data, isBinary) => this.#onFrame(data, isBinary));
+    socket.onClose(() => this.#onSocketClosed());
+    this.#startDeadline = deps.clock.setTimeout(() => this.#noStart(), deps.config.startTimeoutMs);
+    this.#armWatchdog();
+  }
+
+  /** Resolves when the connection is closed and the call (if any) has settled its credits and freed its slot. */
+  get done(): Promise<void> {
+    return this.#done;
+  }
+
+  get call(): CallSession | undefined {
+    return this.#call;
+  }
+
+  /** Server shutdown: the call ends after its current utterance. */
+  beginShutdown(): void {
+    if (this.#call) this.#call.beginShutdown();
+    else this.close('server shutting down');
+  }
+
+  // ---- CallMediaPort -------------------------------------------------------------------------------------
+
+  sendMedia(bytes: Uint8Array): void {
+    this.#send(this.#codec.media(bytes));
+  }
+
+  sendMark(name: string): void {
+    this.#send(this.#codec.mark(name));
+  }
+
+  sendClear(): void {
+    this.#send(this.#codec.clear());
+  }
+
+  bufferedBytes(): number {
+    return this.#socket.bufferedBytes();
+  }
+
+  close(reason: string, code = 1000): void {
+    this.#socket.close(code, reason);
+  }
+
+  #send(frames: readonly WireFrame[]): void {
+    if (!this.#socket.open) return;
+    for (const frame of frames) this.#socket.send(frame);
+  }
+
+  // ---- inbound ---------------------------------------------------------------------------------------
+
+  #onFrame(data: Uint8Array, isBinary: boolean): void {
+    this.#lastMessageAt = this.#deps.clock.now();
+    const decoded = this.#codec.decode(data, isBinary);
+    if (!decoded.ok) return this.#problem(decoded.problem, decoded.detail);
+    this.#onEvent(decoded.event);
+  }
+
+  #onEvent(event: StreamEvent): void {
+    if (this.#state === 'stopped') {
+      if (event.type !== 'notice') this.#problem('after-stop', event.type);
+      return;
+    }
+    const beforeStart = this.#state === 'awaiting-start';
+    switch (event.type) {
+      case 'notice':
+        return;
+      case 'start':
+        if (!beforeStart) return this.#problem('second-start', 'a stream has one start');
+        this.#state = 'starting';
+        if (this.#startDeadline) this.#deps.clock.clearTimeout(this.#startDeadline);
+        this.#start = event.start;
+        this.#log = this.#log.child({ callSid: event.start.callId });
+        void this.#begin(event.start).catch((error: unknown) => {
+          this.#log.error({ err: error }, 'stream start failed');
+          this.close('internal error', INTERNAL_ERROR);
+        });
+        return;
+      case 'audio': {
+        if (beforeStart) return this.#problem('media-before-start', 'media before start');
+        const frames = this.#framer?.push(event.audio, event.atMs) ?? [];
+        if (this.#state !== 'live') return;
+        for (const frame of frames) this.#call?.inboundAudio(frame.mulaw, frame.endMs);
+        return;
+      }
+      case 'dtmf':
+        if (beforeStart) return this.#problem('dtmf-before-start', 'dtmf before start');
+        if (this.#state === 'live') this.#call?.dtmf(event.digit);
+        return;
+      case 'played':
+        if (beforeStart) return this.#problem('mark-before-start', 'playback acknowledgement before start');
+        this.#call?.markEchoed(event.name);
+        return;
+      case 'stop':
+        this.#stopReceived = true;
+        this.#state = 'stopped';
+        void this.#end('stop');
+        return;
+    }
+  }
+
+  /** Each kind of bad input is logged once per stream, with the call id when known; the stream goes on. */
+  #problem(kind: string, detail: string): void {
+    if (this.#reported.has(kind)) return;
+    this.#reported.add(kind);
+    this.#log.warn({ problem: kind, detail, callSid: this.#start?.callId, streamSid: this.#start?.streamId }, 'media stream: bad input ignored');
+  }
+
+  async #begin(start: StreamStart): Promise<void> {
+    const refused = (why: string): void => {
+      this.#log.warn({ why }, 'media stream refused');
+      this.#state = 'stopped';
+      this.close(why, REFUSED);
+    };
+    if (start.unsupportedFormat !== undefined || !isSupportedWireFormat(start)) {
+      return refused(`unsupported media format ${start.unsupportedFormat ?? `${start.encoding}/${start.sampleRateHz}`}`);
+    }
+    this.#framer = new InboundFramer(start);
+    const payer = await authenticateStream(this.#deps, this.#admission, start);
+    if (typeof payer === 'string') return refused(payer);
+    if (this.#stopReceived || !this.#socket.open) return this.#finishWithoutCall();
+    this.#log = this.#log.child({ accountId: payer.account.id });
+    const assembled = await assembleCall(this.#deps, {
+      provider: this.#provider.name,
+      account: payer.account,
+      settings: payer.settings,
+      start,
+      query: this.#admission.query,
+      media: this,
+      control: this.#provider.callControl({
+        settings: payer.settings,
+        start,
+        closeStream: (reason) => this.close(reason),
+        hangupStream: (reason) => {
+          this.#send(this.#codec.hangup());
+          this.close(reason);
+        },
+      }),
+      logger: this.#log,
+    });
+    if (assembled.kind === 'refused') return refused(assembled.reason);
+    this.#call = assembled.call;
+    if (assembled.kind === 'not-started') {
+      // Over the concurrency limit, unknown voice, store down: the call cannot speak, so the stream ends and the
+      // provider's flow goes on (TwiML after <Connect>, Exotel's next applet).
+      this.#log.warn({ why: assembled.reason }, 'call could not start');
+      await this.#end('start refused');
+      return;
+    }
+    this.#unregister = assembled.unregister;
+    if (this.#stopReceived || assembled.call.ended) {
+      await this.#end(this.#stopReceived ? 'stop' : 'ended');
+      return;
+    }
+    this.#state = 'live';
+  }
+
+  // ---- ending ----------------------------------------------------------------------------------------
+
+  #noStart(): void {
+    this.#startDeadline = undefined;
+    if (this.#state !== 'awaiting-start') return;
+    this.#timedOut = 'no start';
+    this.#problem('no-start', `no start within ${this.#deps.config.startTimeoutMs} ms of the connection`);
+    this.#state = 'stopped';
+    this.close('no start', REFUSED);
+  }
+
+  #onSocketClosed(): void {
+    this.#socketClosed = true;
+    if (this.#watchdog) this.#deps.clock.clearTimeout(this.#watchdog);
+    if (this.#startDeadline) this.#deps.clock.clearTimeout(this.#startDeadline);
+    if (!this.#stopReceived && this.#timedOut === undefined && this.#call && !this.#call.ended) this.#problem('dropped', 'connection closed without stop');
+    void this.#end(this.#stopReceived ? 'stop' : (this.#timedOut ?? 'dropped'));
+  }
+
+  /** Ends the call (bills produced audio, frees the slot) and the connection; safe to call repeatedly. */
+  async #end(reason: string): Promise<void> {
+    this.#state = 'stopped';
+    const call = this.#call;
+    if (!call) return this.#finishWithoutCall();
+    await call.end(reason);
+    this.#log.info({ reason, utterances: call.utterances }, 'call ended');
+    this.#unregister?.();
+    this.#unregister = undefined;
+    this.close(reason);
+    this.#resolveDone();
+  }
+
+  #finishWithoutCall(): void {
+    this.#state = 'stopped';
+    this.close('stream ended');
+    this.#socket.onClose(() => this.#resolveDone());
+  }
+
+  /** Providers send caller audio for the life of a call: a long silence means the stream is dead. */
+  #armWatchdog(): void {
+    const timeoutMs = this.#deps.config.streamTimeoutMs;
+    const check = (): void => {
+      this.#watchdog = undefined;
+      if (this.#socketClosed) return;
+      const idleMs = this.#deps.clock.now() - this.#lastMessageAt;
+      if (idleMs >= timeoutMs) {
+        this.#problem('stream-silent', `no message for ${Math.round(idleMs)} ms`);
+        this.#timedOut = 'stream timeout';
+        this.close('stream timeout', REFUSED);
+        this.#socket.terminate();
+        return;
+      }
+      this.#watchdog = this.#deps.clock.setTimeout(check, Math.max(100, timeoutMs - idleMs));
+    };
+    this.#watchdog = this.#deps.clock.setTimeout(check, timeoutMs);
+  }
+}

@@ -1,0 +1,43 @@
+// What makes one provider different from another, and nothing more: its codec (wire messages to and from
+// stream events), how it ends or moves a call (REST or its own control frames), and what its connection proved
+// before the first frame. Everything else about a call is src/telephony/media-stream.ts and call-assembly.ts.
+
+import type { CallControlPort } from '../session/call-events.js';
+import type { TelephonySettings } from '../store/store.js';
+import type { StreamCodec, StreamStart } from './stream-events.js';
+
+export const PROVIDER_NAMES = ['twilio', 'smartflo', 'exotel', 'plivo', 'asterisk', 'audiosocket'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** What the connection established before any frame (HTTP upgrade checks, or the TCP peer's address). */
+export interface StreamAdmission {
+  /** The account named by the connection's path (or the AudioSocket listener's account); undefined on generic paths. */
+  readonly accountId: string | undefined;
+  /**
+   * The account's own provider credentials were verified at the connection (signature, Basic credentials, path
+   * secret), or the account opted in to unauthenticated streams: the path's account pays without a call token.
+   */
+  readonly accountVerified: boolean;
+  /** A call token carried in the URL path (Plivo, whose extraHeaders cannot hold one). */
+  readonly callToken: string | undefined;
+  /** Call parameters from the connection URL's query (Exotel custom parameters, Asterisk v(...), Plivo). */
+  readonly query: Readonly<Record<string, string>>;
+  /** A check only `start` can complete (Twilio's signature on the generic path); returns why it failed. */
+  readonly verifyAtStart?: ((settings: TelephonySettings | null) => string | undefined) | undefined;
+}
+
+export interface CallControlContext {
+  readonly settings: TelephonySettings | null;
+  readonly start: StreamStart;
+  /** Ends the media stream from our side (what a provider without REST control does on hangup). */
+  readonly closeStream: (reason: string) => void;
+  /** Sends the codec's own hangup frames (Asterisk HANGUP, AudioSocket 0x00) and closes. */
+  readonly hangupStream: (reason: string) => void;
+}
+
+export interface StreamProvider {
+  readonly name: ProviderName;
+  /** A fresh codec for one stream. */
+  createCodec(): StreamCodec;
+  callControl(context: CallControlContext): CallControlPort;
+}

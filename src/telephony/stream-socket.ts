@@ -1,0 +1,50 @@
+// The one thing a media stream needs of its connection, whatever carries it: a WebSocket (every provider but one)
+// or a TCP socket (Asterisk AudioSocket). Frames in, frames out, close, and how much is still unsent.
+
+import WebSocket, { type RawData } from 'ws';
+import { closeSocket } from '../util/ws-socket.js';
+import type { WireFrame } from './stream-events.js';
+
+export interface StreamSocket {
+  readonly open: boolean;
+  send(frame: WireFrame): void;
+  /** Bytes accepted by send() and not yet handed to the network. */
+  bufferedBytes(): number;
+  /** A polite close (the peer gets a reason where the transport has one). */
+  close(code: number, reason: string): void;
+  /** Drops the connection at once. */
+  terminate(): void;
+  onFrame(handler: (data: Uint8Array, isBinary: boolean) => void): void;
+  onClose(handler: () => void): void;
+}
+
+/** A `ws` server-side socket as a StreamSocket. */
+export function webSocketStream(socket: WebSocket): StreamSocket {
+  socket.on('error', () => undefined);
+  return {
+    get open() {
+      return socket.readyState === WebSocket.OPEN;
+    },
+    send(frame) {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (typeof frame === 'string') socket.send(frame);
+      else socket.send(frame, { binary: true });
+    },
+    bufferedBytes: () => socket.bufferedAmount,
+    close: (code, reason) => closeSocket(socket, code, reason),
+    terminate: () => socket.terminate(),
+    onFrame(handler) {
+      socket.on('message', (data: RawData, isBinary: boolean) => handler(rawBytes(data), isBinary));
+    },
+    onClose(handler) {
+      if (socket.readyState === WebSocket.CLOSED) queueMicrotask(handler);
+      else socket.once('close', handler);
+    },
+  };
+}
+
+function rawBytes(data: RawData): Uint8Array {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return new Uint8Array(data);
+}
