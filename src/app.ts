@@ -17,6 +17,7 @@ import { registerPlaygroundCallRoute } from './api/routes/playground-call.js';
 import { registerSynthesisRoutes } from './api/routes/synthesize.js';
 import { registerTtsWebSocket } from './api/routes/tts-websocket.js';
 import { registerTwilioTelephony } from './api/routes/twilio-telephony.js';
+import { registerIndiaTelephony } from './api/routes/india-telephony.js';
 import { registerCallControlRoutes } from './api/routes/calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
 import { registerWebPages } from './api/routes/web-pages.js';
@@ -81,6 +82,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerTtsWebSocket(api, deps);
     // After the WebSocket plugin, which the media stream route needs.
     registerTwilioTelephony(api, deps);
+    registerIndiaTelephony(api, deps);
     registerCallControlRoutes(api, deps, requireAccount);
     registerPlaygroundCallRoute(api, deps, requireAccount);
   });

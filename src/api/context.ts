@@ -25,6 +25,8 @@ export interface TelephonyContext {
   readonly clock?: Clock;
   /** Tests only: a loopback server standing in for api.twilio.com. */
   readonly twilioApiBaseUrl?: string | undefined;
+  /** Tests only: a loopback server standing in for api.plivo.com. */
+  readonly plivoApiBaseUrl?: string | undefined;
 }
 
 /** WebSocket session settings; everything has a default (tests inject a fake clock and short limits). */

@@ -50,7 +50,8 @@ export type AgentMessage = Exclude<ServerMessage, { type: 'connected' }> | CallE
 export interface CallMediaPort {
   /** Whole 20 ms frames of 8 kHz mu-law. */
   sendMedia(bytes: Uint8Array): void;
-  sendMark(name: string): void;
+  /** `final`: the utterance's last mark (a provider that batches audio flushes it then). */
+  sendMark(name: string, final: boolean): void;
   /** Drops every buffered frame at the provider; pending marks are echoed (Twilio) or dropped (most others): the ledger ignores both. */
   sendClear(): void;
   bufferedBytes(): number;

@@ -318,7 +318,7 @@ export class CallSession {
           if (this.#speaking && !this.#settings.bargeIn.onlyWhileBotSpeaking) queueMicrotask(() => this.#bargeIn('speech'));
         }
       },
-      chunksSent: (lastChunk, final) => this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name),
+      chunksSent: (lastChunk, final) => this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name, final),
       // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
       // non-interruptible turn would shield every later utterance from barge-in.
       abandoned: () => ledger.abandon(turn.seq),

@@ -86,8 +86,8 @@ export class MediaStream implements CallMediaPort {
     this.#send(this.#codec.media(bytes));
   }
 
-  sendMark(name: string): void {
-    this.#send(this.#codec.mark(name));
+  sendMark(name: string, final: boolean): void {
+    this.#send(this.#codec.mark(name, final));
   }
 
   sendClear(): void {

@@ -46,8 +46,8 @@ export interface StreamCodec {
   decode(data: Uint8Array, isBinary: boolean): DecodeResult;
   /** Bot audio: whole 20 ms frames of 8 kHz mu-law (the codec transcodes and re-chunks as its provider needs). */
   media(mulaw: Uint8Array): WireFrame[];
-  /** A mark after the audio sent so far; a codec that buffers audio flushes it first. */
-  mark(name: string): WireFrame[];
+  /** A mark after the audio sent so far; `final` ends an utterance, so a codec that holds audio flushes it then. */
+  mark(name: string, final: boolean): WireFrame[];
   /** Drop everything buffered at the provider (and anything the codec still holds). */
   clear(): WireFrame[];
   /** Frames that end the call from our side, when the protocol has them (Asterisk HANGUP); else none. */

@@ -17,7 +17,8 @@ const SayBodySchema = z.strictObject(
   STRICT_BODY_ERRORS,
 );
 const HangupBodySchema = z.strictObject({ drain: z.boolean().optional() }, STRICT_BODY_ERRORS);
-const CALL_SID = /^[A-Za-z0-9]{2,64}$/;
+/** Any provider's call id: Twilio CallSid, Plivo CallUUID (hyphens), Asterisk channel id (dots), AudioSocket UUID. */
+const CALL_SID = /^[A-Za-z0-9][A-Za-z0-9._:-]{1,127}$/;
 const SayResultSchema = z.strictObject({ call_sid: z.string(), utterance_id: z.string().nullable(), status: z.literal('queued') });
 const CancelResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('cancelled') });
 const HangupResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('hanging_up') });

@@ -14,6 +14,7 @@ import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
 import type { ApiContext } from '../context.js';
+import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
 import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints } from './telephony-media.js';
 
@@ -21,7 +22,6 @@ export const TWILIO_PREFIX = '/v1/telephony/twilio';
 export const MEDIA_PATH = `${TWILIO_PREFIX}/media`;
 export const SMARTFLO_MEDIA_PATH = '/v1/telephony/smartflo/media';
 
-type Form = Record<string, string>;
 type AccountParams = { accountId: string };
 
 export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): void {
@@ -63,7 +63,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       const callSid = form.CallSid;
       if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
       // On GET, Twilio's own fields share the query with the call settings; they are not settings.
-      const query = isGet ? withoutTwilioFields(formOf(request.query)) : formOf(request.query);
+      const query = isGet ? withoutProviderFields(formOf(request.query)) : formOf(request.query);
       const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, compact({ from: form.From, to: form.To })]);
       if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
       await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
@@ -152,18 +152,4 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       { provider: smartfloProvider, paths: [`${SMARTFLO_MEDIA_PATH}/:accountId/:secret`], admit: admitSmartflo },
     ]);
   });
-}
-
-/** Fields Twilio adds to every webhook (CallSid, From, To, …): capitalised, unlike call settings. */
-function withoutTwilioFields(query: Form): Form {
-  return Object.fromEntries(Object.entries(query).filter(([name]) => !/^[A-Z]/.test(name)));
-}
-
-function formOf(value: unknown): Form {
-  if (typeof value !== 'object' || value === null) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}
-
-function compact(record: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
 }

@@ -64,7 +64,7 @@ export class TwilioCodec implements StreamCodec {
     return [mediaMessage(this.#streamSid, mulaw, this.dialect === 'smartflo' ? ++this.#chunk : undefined)];
   }
 
-  mark(name: string): WireFrame[] {
+  mark(name: string, _final: boolean): WireFrame[] {
     return [markMessage(this.#streamSid, name)];
   }
 

@@ -1,0 +1,134 @@
+// The Indian providers' surfaces: Exotel's Voicebot stream (Basic credentials from the applet URL), Plivo's answer
+// URL, status callback and stream (X-Plivo-Signature-V3, call token in the path), and Asterisk chan_websocket
+// (Basic credentials from websocket_client.conf, call settings as URI parameters). The protocols live in
+// src/telephony/<provider>/; the media streams are the shared ones of telephony-media.ts.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { asteriskProvider } from '../../telephony/asterisk/asterisk-provider.js';
+import { resolveCallParameters } from '../../telephony/call-parameters.js';
+import { signCallToken } from '../../telephony/call-token.js';
+import { exotelProvider } from '../../telephony/exotel/exotel-provider.js';
+import { plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
+import { plivoProvider } from '../../telephony/plivo/plivo-provider.js';
+import { isValidPlivoSignature } from '../../telephony/plivo/plivo-signature.js';
+import { matchesBasicCredentials } from '../../telephony/provider-credentials.js';
+import type { ProviderName, StreamAdmission } from '../../telephony/stream-provider.js';
+import type { TelephonySettings } from '../../store/store.js';
+import type { ApiContext } from '../context.js';
+import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
+import { publicOrigin } from '../public-origin.js';
+import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints } from './telephony-media.js';
+
+export const EXOTEL_MEDIA_PATH = '/v1/telephony/exotel/media';
+export const PLIVO_PREFIX = '/v1/telephony/plivo';
+export const ASTERISK_MEDIA_PATH = '/v1/telephony/asterisk/media';
+
+type AccountParams = { accountId: string };
+
+export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): void {
+  const telephony = ctx.telephony;
+  if (!telephony) return;
+  const origin = (request: FastifyRequest): string => publicOrigin(telephony.config, request);
+
+  /** Exotel and Asterisk cannot sign: the account's `user:secret`, sent as Basic auth, is the check. */
+  const admitBasic =
+    (provider: ProviderName, stored: (settings: TelephonySettings | null) => string | undefined) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {
+      const { accountId } = request.params as AccountParams;
+      const checked = await providerAccount(ctx, provider, accountId, request, reply);
+      if (!checked) return undefined;
+      const expected = stored(checked.settings);
+      if (expected !== undefined && !matchesBasicCredentials(request.headers.authorization, expected)) {
+        request.log.warn({ accountId, provider }, `${provider} media upgrade with missing or wrong Basic credentials`);
+        await reply.code(401).header('www-authenticate', 'Basic realm="raaga"').send();
+        return undefined;
+      }
+      return { accountId, accountVerified: true, callToken: undefined, query: queryOf(request) };
+    };
+
+  /** Plivo's signature over the URL it requested (and the form fields of a POST), when the account has its token. */
+  const plivoSigned = (request: FastifyRequest, settings: TelephonySettings | null, params: Form): boolean => {
+    const authToken = settings?.plivoAuthToken;
+    if (authToken === undefined) return true;
+    const header = request.headers['x-plivo-signature-v3'] ?? request.headers['x-plivo-signature-ma-v3'];
+    const nonce = request.headers['x-plivo-signature-v3-nonce'];
+    const method = request.method === 'POST' ? 'POST' : 'GET';
+    const url = `${origin(request).replace(/^http/, request.raw.headers.upgrade ? 'ws' : 'http')}${request.url}`;
+    return isValidPlivoSignature(authToken, typeof header === 'string' ? header : undefined, { method, url, nonce: typeof nonce === 'string' ? nonce : '', params });
+  };
+
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    // The answer URL: the call's settings from its query and the account's defaults, a call token bound to the
+    // CallUUID in the stream URL's path (extraHeaders cannot carry it), the settings in its query.
+    const answer = async (request: FastifyRequest<{ Params: AccountParams }>, reply: FastifyReply) => {
+      const isGet = request.method === 'GET';
+      const form = isGet ? formOf(request.query) : formOf(request.body);
+      const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);
+      if (!checked) return reply;
+      if (!plivoSigned(request, checked.settings, isGet ? {} : form)) {
+        request.log.warn({ accountId: request.params.accountId }, 'plivo answer request with an invalid signature');
+        return reply.code(403).send();
+      }
+      const callUuid = form.CallUUID;
+      if (!callUuid || !/^[A-Za-z0-9-]{8,64}$/.test(callUuid)) throw new ApiError('bad_request', 'CallUUID is missing: this endpoint is a Plivo answer URL.');
+      // On GET, Plivo's own fields (capitalised) share the query with the call settings.
+      const query = withoutProviderFields(formOf(request.query));
+      const numbers = compact({ from: form.From, to: form.To });
+      const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, numbers]);
+      if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
+      await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
+      const { accountId } = request.params;
+      const token = signCallToken(telephony.callTokenSecret, { accountId, callSid: callUuid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+      const settings = new URLSearchParams({ ...query, ...numbers }).toString();
+      const base = origin(request);
+      const xml = plivoStreamXml({
+        streamUrl: `${base.replace(/^http/, 'ws')}${PLIVO_PREFIX}/media/${accountId}/${token}${settings ? `?${settings}` : ''}`,
+        statusCallbackUrl: `${base}${PLIVO_PREFIX}/status/${accountId}`,
+      });
+      app.log.info({ reqId: request.id, accountId, callSid: callUuid }, 'plivo answer URL answered');
+      return reply.type('application/xml; charset=utf-8').send(xml);
+    };
+    for (const method of ['POST', 'GET'] as const) {
+      scope.route({ method, url: `${PLIVO_PREFIX}/answer/:accountId`, logLevel: 'warn', schema: PROVIDER_ONLY, handler: answer });
+    }
+
+    scope.post<{ Params: AccountParams; Body: Form }>(`${PLIVO_PREFIX}/status/:accountId`, { schema: PROVIDER_ONLY }, async (request, reply) => {
+      const form = formOf(request.body);
+      const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);
+      if (!checked) return reply;
+      if (!plivoSigned(request, checked.settings, form)) return reply.code(403).send();
+      const fields = { accountId: request.params.accountId, callSid: form.CallUUID, streamId: form.StreamID, event: form.Event };
+      if (form.Event === 'DroppedStream' || form.Event === 'DegradedStream') {
+        ctx.metrics?.telephonyStreamError('plivo', form.Event);
+        request.log.warn(fields, 'plivo stream error');
+      } else {
+        request.log.info(fields, 'plivo stream status');
+      }
+      return reply.code(204).send();
+    });
+
+    const admitPlivo = async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {
+      const { accountId, token } = request.params as { accountId: string; token: string };
+      const checked = await providerAccount(ctx, 'plivo', accountId, request, reply);
+      if (!checked) return undefined;
+      if (!plivoSigned(request, checked.settings, {})) {
+        request.log.warn({ accountId }, 'plivo media upgrade with an invalid signature');
+        await reply.code(403).send();
+        return undefined;
+      }
+      // The token (bound to the CallUUID at the answer URL) is checked against the stream's start.
+      return { accountId, accountVerified: false, callToken: token, query: queryOf(request) };
+    };
+
+    registerMediaEndpoints(scope, ctx, telephony, [
+      { provider: exotelProvider, paths: [`${EXOTEL_MEDIA_PATH}/:accountId`], admit: admitBasic('exotel', (s) => s?.exotelCredentials) },
+      { provider: plivoProvider({ apiBaseUrl: telephony.plivoApiBaseUrl }), paths: [`${PLIVO_PREFIX}/media/:accountId/:token`], admit: admitPlivo },
+      { provider: asteriskProvider, paths: [`${ASTERISK_MEDIA_PATH}/:accountId`], admit: admitBasic('asterisk', (s) => s?.asteriskCredentials) },
+    ]);
+  });
+}

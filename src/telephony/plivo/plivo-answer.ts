@@ -1,0 +1,26 @@
+// The answer XML Plivo fetches for an inbound call: a bidirectional <Stream> to Raaga's media endpoint, mu-law
+// 8 kHz (what the call speaks, so no transcoding), keepCallAlive so the call lives as long as the stream. The call
+// token travels in the stream URL's path (Plivo's extraHeaders allow only [A-Za-z0-9]), the call's settings in its
+// query. https://docs.plivo.com/docs/voice/xml/audiostream
+
+export interface PlivoStreamXml {
+  /** wss://host/v1/telephony/plivo/media/{account}/{token}?settings… */
+  readonly streamUrl: string;
+  readonly statusCallbackUrl: string;
+}
+
+export function plivoStreamXml(spec: PlivoStreamXml): string {
+  const attributes = [
+    'bidirectional="true"',
+    'audioTrack="inbound"',
+    'keepCallAlive="true"',
+    'contentType="audio/x-mulaw;rate=8000"',
+    `statusCallbackUrl="${escapeXml(spec.statusCallbackUrl)}"`,
+    'statusCallbackMethod="POST"',
+  ].join(' ');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Stream ${attributes}>${escapeXml(spec.streamUrl)}</Stream></Response>`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
