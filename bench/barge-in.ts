@@ -1,5 +1,5 @@
 // Barge-in reaction on phone calls, end to end: a server process (src/main.ts, Silero VAD, 300 ms send-ahead),
-// simulated Twilio peers (src/telephony/twilio/peer/) and a conversational agent in this process. Each call's agent
+// simulated Twilio peers (src/telephony/peer/) and a conversational agent in this process. Each call's agent
 // speaks a long interruptible prompt; the caller says "रुको, मुझे कुछ और पूछना है।" at a varied moment. Measured from
 // the caller's speech onset in the inbound audio (its first audible sample, on the stream's clock):
 //  → `clear` received by the peer, → `cancellation` and → `interrupted` received by the agent (p50/p95), the peer's
@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MULAW_SILENCE } from '../src/audio/mulaw.js';
-import { CallerTrack } from '../src/telephony/twilio/peer/caller-audio.js';
-import { CallerVoice } from '../src/telephony/twilio/peer/caller-speech.js';
-import { TwilioPeer } from '../src/telephony/twilio/peer/twilio-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/peer/voice-webhook.js';
+import { CallerTrack } from '../src/telephony/peer/caller-audio.js';
+import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
+import { CallPeer } from '../src/telephony/peer/call-peer.js';
+import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
@@ -106,7 +106,7 @@ async function bargeIn(index: number): Promise<BargeIn> {
   });
   const callSid = instruction.params.CallSid as string;
   const call = agentCall(callSid);
-  const peer = await TwilioPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller });
+  const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller });
   // The stream's time zero on this process's performance clock.
   const originMs = performance.now() - peer.elapsedMs();
   try {

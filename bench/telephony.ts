@@ -1,5 +1,5 @@
 // Phone calls against a real server process (bench/lib/server-process.ts: embedded store, Silero VAD), driven by
-// simulated Twilio peers (src/telephony/twilio/peer/) and a fake agent in this process:
+// simulated Twilio peers (src/telephony/peer/) and a fake agent in this process:
 //  1. agent `text` → first media frame at the peer, over BENCH_TEXTS texts;
 //  2. capacity: simultaneous calls with the bot speaking continuously and VAD running on caller speech, ramped until
 //     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms.
@@ -12,10 +12,10 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CallerTrack, type CallerClip } from '../src/telephony/twilio/peer/caller-audio.js';
-import { CallerVoice } from '../src/telephony/twilio/peer/caller-speech.js';
-import { TwilioPeer } from '../src/telephony/twilio/peer/twilio-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/peer/voice-webhook.js';
+import { CallerTrack, type CallerClip } from '../src/telephony/peer/caller-audio.js';
+import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
+import { CallPeer } from '../src/telephony/peer/call-peer.js';
+import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
@@ -65,11 +65,11 @@ async function say(call: { callSid: string; key: string }, body: object): Promis
 }
 
 let callCount = 0;
-async function placeCall(query: Record<string, string>, caller?: CallerTrack): Promise<{ peer: TwilioPeer; callSid: string; key: string }> {
+async function placeCall(query: Record<string, string>, caller?: CallerTrack): Promise<{ peer: CallPeer; callSid: string; key: string }> {
   const account = server.accounts[callCount++ % server.accounts.length]!;
   const instruction = await fetchStreamInstruction({ url: `${base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams(query)}` });
   const callSid = instruction.params.CallSid as string;
-  const peer = await TwilioPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, ...(caller ? { caller } : {}) });
+  const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, ...(caller ? { caller } : {}) });
   return { peer, callSid, key: account.key };
 }
 

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitUtterance } from '../../src/core/text/split-utterance.js';
 import { catalogPath } from '../../src/deps.js';
-import { CallerTrack } from '../../src/telephony/twilio/peer/caller-audio.js';
-import { CallerVoice } from '../../src/telephony/twilio/peer/caller-speech.js';
-import type { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
+import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
+import { CallerVoice } from '../../src/telephony/peer/caller-speech.js';
+import type { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { eventually, LONG_GREETING, placeCall, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -48,7 +48,7 @@ async function account() {
 }
 
 /** The index in the peer's inbound log of its first `clear`. */
-const clearIndex = (peer: TwilioPeer) => peer.inbound.findIndex((entry) => entry.event === 'clear');
+const clearIndex = (peer: CallPeer) => peer.inbound.findIndex((entry) => entry.event === 'clear');
 
 /** The source text of chunks 0..k of the greeting, as the server cuts it. */
 function heardUpTo(lastChunk: number): string {

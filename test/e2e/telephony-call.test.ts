@@ -5,7 +5,7 @@
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/telephony/call-token.js';
-import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
+import { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
 import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING, placeCall, RawStream, unsignedAccount } from '../helpers/telephony.js';
@@ -107,7 +107,7 @@ describe('voice webhook', () => {
     expect(webhook.status).toBe(403);
     const status = await fetch(`${server.url}/v1/telephony/twilio/status/${created.id}`, { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
     expect(status.status).toBe(403);
-    await expect(TwilioPeer.connect({ url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${created.id}` })).rejects.toThrow(/403/);
+    await expect(CallPeer.connect({ url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${created.id}` })).rejects.toThrow(/403/);
     expect(log.lines.some((line) => line.accountId === created.id && /no twilio credentials/.test(String(line.msg)))).toBe(true);
   });
 
@@ -161,8 +161,8 @@ describe('X-Twilio-Signature', () => {
   it('media upgrade on the account path: unsigned gets 403 (no socket); signed over the wss URL, the call runs', async () => {
     const acct = await signedAccount();
     const streamUrl = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${acct.id}`;
-    await expect(TwilioPeer.connect({ url: streamUrl })).rejects.toThrow(/403/);
-    await expect(TwilioPeer.connect({ url: streamUrl, signature: { authToken: 'wrong-token-wrong-token-wrong-tok' } })).rejects.toThrow(/403/);
+    await expect(CallPeer.connect({ url: streamUrl })).rejects.toThrow(/403/);
+    await expect(CallPeer.connect({ url: streamUrl, signature: { authToken: 'wrong-token-wrong-token-wrong-tok' } })).rejects.toThrow(/403/);
     const call = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
     await call.peer.waitFor('first_media_in', 10_000);
     await call.peer.stop();
@@ -170,7 +170,7 @@ describe('X-Twilio-Signature', () => {
 
   it('generic media path with an API key: a bad signature closes the stream at start (1008), nothing is spoken', async () => {
     const acct = await signedAccount();
-    const peer = await TwilioPeer.connect({
+    const peer = await CallPeer.connect({
       url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`,
       signature: { authToken: 'wrong-token-wrong-token-wrong-tok' },
       customParameters: { raaga_api_key: acct.key, greeting: 'नमस्ते।' },
@@ -192,7 +192,7 @@ describe('who pays', () => {
       { raaga_api_key: 'rk_live_' + 'x'.repeat(40) },
     ];
     for (const customParameters of cases) {
-      const peer = await TwilioPeer.connect({ url: base, callSid: 'CA' + '7'.repeat(32), customParameters: { ...customParameters, greeting: 'नमस्ते।' } });
+      const peer = await CallPeer.connect({ url: base, callSid: 'CA' + '7'.repeat(32), customParameters: { ...customParameters, greeting: 'नमस्ते।' } });
       expect(await peer.closed).toBe(1008);
       expect(peer.summary().mediaReceived).toBe(0);
     }
@@ -202,7 +202,7 @@ describe('who pays', () => {
   it('an API key parameter on the generic path (developer TwiML) bills that key\'s account', async () => {
     const acct = await account();
     const greeting = 'आपका स्वागत है।';
-    const peer = await TwilioPeer.connect({ url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`, customParameters: { raaga_api_key: acct.key, greeting } });
+    const peer = await CallPeer.connect({ url: `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media`, customParameters: { raaga_api_key: acct.key, greeting } });
     await peer.waitFor('mark_echoed', 10_000);
     await peer.stop();
     await eventually(async () => (await acct.balance()) === 100_000 - cp(greeting), 'greeting billed');

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
 import { callControl, eventually, LONG_GREETING, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
-import { fetchStreamInstruction } from '../../src/telephony/twilio/peer/voice-webhook.js';
+import { CallPeer } from '../../src/telephony/peer/call-peer.js';
+import { fetchStreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
 
 const redis = await useTestRedis('telephony across instances');
 
@@ -31,7 +31,7 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
     const instruction = await fetchStreamInstruction({ url: `${b.url}/v1/telephony/twilio/voice/${acct.id}` });
     const callSid = instruction.params.CallSid as string;
     const streamUrl = instruction.streamUrl.replace(b.url.replace('http', 'ws'), a.url.replace('http', 'ws'));
-    const peer = await TwilioPeer.connect({ url: streamUrl, callSid, customParameters: instruction.parameters });
+    const peer = await CallPeer.connect({ url: streamUrl, callSid, customParameters: instruction.parameters });
     await eventually(() => a.deps.telephony!.calls.localCalls() === 1, 'call held by A');
     expect(b.deps.telephony!.calls.localCalls()).toBe(0);
 

@@ -1,12 +1,12 @@
-// Telephony test plumbing over the real peer (src/telephony/twilio/peer/): a call from the voice webhook to a live
+// Telephony test plumbing over the real peer (src/telephony/peer/): a call from the voice webhook to a live
 // media stream, a raw media socket for malformed-input tests, a log capture, and REST call control.
 
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import WebSocket from 'ws';
-import type { CallerTrack } from '../../src/telephony/twilio/peer/caller-audio.js';
-import { TwilioPeer } from '../../src/telephony/twilio/peer/twilio-peer.js';
-import { fetchStreamInstruction, type StreamInstruction } from '../../src/telephony/twilio/peer/voice-webhook.js';
+import type { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
+import { CallPeer } from '../../src/telephony/peer/call-peer.js';
+import { fetchStreamInstruction, type StreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
 import type { TestServer } from './test-server.js';
 
 export interface CallOptions {
@@ -18,7 +18,7 @@ export interface CallOptions {
 }
 
 export interface TestCall {
-  readonly peer: TwilioPeer;
+  readonly peer: CallPeer;
   readonly instruction: StreamInstruction;
   readonly callSid: string;
 }
@@ -29,7 +29,7 @@ export async function placeCall(server: TestServer, accountId: string, options: 
   const url = `${server.url}/v1/telephony/twilio/voice/${accountId}${query ? `?${query}` : ''}`;
   const instruction = await fetchStreamInstruction({ url, ...(options.authToken ? { authToken: options.authToken } : {}) });
   const callSid = instruction.params.CallSid as string;
-  const peer = await TwilioPeer.connect({
+  const peer = await CallPeer.connect({
     url: instruction.streamUrl,
     callSid,
     customParameters: instruction.parameters,

@@ -1,6 +1,6 @@
 // POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as
-// Twilio would (the media stream with a freshly minted call token, caller speech in real time, marks, clear) with the TwilioPeer of
-// src/telephony/twilio/peer/, and returns its timeline and what the caller heard. The bot's speech is billed.
+// Twilio would (the media stream with a freshly minted call token, caller speech in real time, marks, clear) with the CallPeer of
+// src/telephony/peer/, and returns its timeline and what the caller heard. The bot's speech is billed.
 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -11,8 +11,8 @@ import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import type { Account } from '../../store/store.js';
-import { CallerTrack, type CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
-import { TwilioPeer } from '../../telephony/twilio/peer/twilio-peer.js';
+import { CallerTrack, type CallerClip } from '../../telephony/peer/caller-audio.js';
+import { CallPeer } from '../../telephony/peer/call-peer.js';
 import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
 import { streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
@@ -127,7 +127,7 @@ async function simulateCall(
   // simulation works whether or not the account configured Twilio credentials.
   const callSid = `CA${randomBytes(16).toString('hex')}`;
   const token = signCallToken(telephony.callTokenSecret, { accountId: account.id, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
-  const peer = await TwilioPeer.connect({
+  const peer = await CallPeer.connect({
     url: `${base.replace(/^http/, 'ws')}${MEDIA_PATH}`,
     // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
     ...(authToken ? { signature: { authToken, url: streamUrlFor(telephony.config.publicUrl ?? base, MEDIA_PATH) } } : {}),

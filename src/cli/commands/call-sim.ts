@@ -1,13 +1,13 @@
 // `raaga call-sim`: plays Twilio's role in one phone call against any Raaga server (no public URL needed): opens the
 // media stream directly or through the voice webhook, talks as the caller in real time, listens like Twilio, and
-// prints the timeline and a summary. The peer itself lives in src/telephony/twilio/peer/.
+// prints the timeline and a summary. The peer itself lives in src/telephony/peer/.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../../languages.js';
 import { API_KEY_PARAMETER } from '../../telephony/call-parameters.js';
-import type { CallerClip } from '../../telephony/twilio/peer/caller-audio.js';
-import type { PeerSummary, TimelineEvent } from '../../telephony/twilio/peer/twilio-peer.js';
+import type { CallerClip } from '../../telephony/peer/caller-audio.js';
+import type { PeerSummary, TimelineEvent } from '../../telephony/peer/call-peer.js';
 import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
 import { singleCommand, UsageError } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
@@ -133,11 +133,11 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
     const out = optionalString(parsed, 'out');
 
     // Loaded here, not at the top: twilio, ws and the engine would slow every other `raaga` command's start.
-    const [{ CallerTrack, wavToMulaw }, { CallerVoice }, { TwilioPeer }, { fetchStreamInstruction }] = await Promise.all([
-      import('../../telephony/twilio/peer/caller-audio.js'),
-      import('../../telephony/twilio/peer/caller-speech.js'),
-      import('../../telephony/twilio/peer/twilio-peer.js'),
-      import('../../telephony/twilio/peer/voice-webhook.js'),
+    const [{ CallerTrack, wavToMulaw }, { CallerVoice }, { CallPeer }, { fetchStreamInstruction }] = await Promise.all([
+      import('../../telephony/peer/caller-audio.js'),
+      import('../../telephony/peer/caller-speech.js'),
+      import('../../telephony/peer/call-peer.js'),
+      import('../../telephony/twilio/voice-webhook-client.js'),
     ]);
     const clips: CallerClip[] = [];
     if (callerWav !== undefined) clips.push({ atMs, mulaw: wavToMulaw(new Uint8Array(await readFile(callerWav))), label: callerWav });
@@ -177,7 +177,7 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       ctx.out(`TwiML: stream ${instruction.streamUrl} with ${Object.keys(instruction.parameters).length} parameter(s)`);
     }
 
-    const peer = await TwilioPeer.connect({
+    const peer = await CallPeer.connect({
       url: connectUrl,
       ...(authToken === undefined ? {} : { signature: { authToken, url: signedUrl } }),
       customParameters,

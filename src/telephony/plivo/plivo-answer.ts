@@ -3,6 +3,8 @@
 // token travels in the stream URL's path (Plivo's extraHeaders allow only [A-Za-z0-9]), the call's settings in its
 // query. https://docs.plivo.com/docs/voice/xml/audiostream
 
+import { escapeXml } from '../../util/xml-entities.js';
+
 export interface PlivoStreamXml {
   /** wss://host/v1/telephony/plivo/media/{account}/{token}?settings… */
   readonly streamUrl: string;
@@ -19,8 +21,4 @@ export function plivoStreamXml(spec: PlivoStreamXml): string {
     'statusCallbackMethod="POST"',
   ].join(' ');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Stream ${attributes}>${escapeXml(spec.streamUrl)}</Stream></Response>`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }

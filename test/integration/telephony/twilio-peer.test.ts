@@ -9,9 +9,9 @@ import twilio from 'twilio';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { parseWav } from '../../../src/audio/wav.js';
-import { CallerTrack } from '../../../src/telephony/twilio/peer/caller-audio.js';
-import { TwilioPeer } from '../../../src/telephony/twilio/peer/twilio-peer.js';
-import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../../src/telephony/twilio/peer/voice-webhook.js';
+import { CallerTrack } from '../../../src/telephony/peer/caller-audio.js';
+import { CallPeer } from '../../../src/telephony/peer/call-peer.js';
+import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../../src/telephony/twilio/voice-webhook-client.js';
 
 type Json = Record<string, any>;
 
@@ -91,13 +91,13 @@ async function scriptedServer(onConnection: (connection: Connection) => void | P
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('TwilioPeer', () => {
+describe('CallPeer', () => {
   it('opens like Twilio (signed), then sends 20 ms media frames in real time and stop', async () => {
     const authToken = 'test-auth-token';
     const publicUrl = 'wss://raaga.example/v1/telephony/twilio/media';
     const server = await scriptedServer(() => undefined);
     const clip = new Uint8Array(400).fill(0x05);
-    const peer = await TwilioPeer.connect({
+    const peer = await CallPeer.connect({
       url: server.url,
       signature: { authToken, url: publicUrl },
       customParameters: { voice: 'meera', language: 'hi-IN' },
@@ -162,7 +162,7 @@ describe('TwilioPeer', () => {
         echoes.push({ name: echo.message.mark.name, afterMs: echo.atMs - sentAt });
       }
     });
-    const peer = await TwilioPeer.connect({ url: server.url });
+    const peer = await CallPeer.connect({ url: server.url });
     await peer.runUntil(600);
     await peer.stop();
     // Order, and a lower bound only: the mark behind 300 ms of audio cannot come back before that audio played.
@@ -202,7 +202,7 @@ describe('TwilioPeer', () => {
       const echo = await c.next('mark');
       echoes.push({ name: echo.message.mark.name, atMs: echo.atMs });
     });
-    const peer = await TwilioPeer.connect({ url: server.url });
+    const peer = await CallPeer.connect({ url: server.url });
     await peer.waitFor('mark_echoed', 3000, (detail) => detail === 'c');
     await peer.stop();
     expect(echoes.map((e) => e.name)).toEqual(['a', 'b', 'c']);
@@ -232,7 +232,7 @@ describe('TwilioPeer', () => {
       }
       c.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'end' } });
     });
-    const peer = await TwilioPeer.connect({ url: server.url });
+    const peer = await CallPeer.connect({ url: server.url });
     await peer.waitFor('mark_echoed', 3000);
     await peer.stop();
     // Lower bounds only: a loaded machine makes the server later still, never earlier.
@@ -242,7 +242,7 @@ describe('TwilioPeer', () => {
 
   it('sends DTMF at its time and can drop the socket without stop', async () => {
     const server = await scriptedServer(() => undefined);
-    const peer = await TwilioPeer.connect({ url: server.url, dtmf: [{ digit: '5', atMs: 100 }] });
+    const peer = await CallPeer.connect({ url: server.url, dtmf: [{ digit: '5', atMs: 100 }] });
     const connection = server.connections[0]!;
     const dtmf = await connection.next('dtmf');
     expect(dtmf.message).toMatchObject({ event: 'dtmf', streamSid: peer.start.streamSid, dtmf: { track: 'inbound_track', digit: '5' } });
@@ -255,7 +255,7 @@ describe('TwilioPeer', () => {
 
   it('fails to connect when the server refuses the upgrade', async () => {
     const server = await scriptedServer(() => undefined, () => false);
-    await expect(TwilioPeer.connect({ url: server.url })).rejects.toThrow(/403/);
+    await expect(CallPeer.connect({ url: server.url })).rejects.toThrow(/403/);
   });
 });
 

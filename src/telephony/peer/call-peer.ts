@@ -1,25 +1,21 @@
-// A simulated Twilio on one bidirectional Media Stream: connects to a Raaga media WebSocket (optionally signed),
-// sends connected/start, then the caller's 20 ms media frames in real time against a monotonic clock, DTMF and stop;
-// plays the server's audio out virtually (PlayoutBuffer), echoes marks and honours clear as Twilio does, and keeps a
-// timeline of it all. Used by `raaga call-sim` and by the telephony tests; it knows nothing of the server's insides.
+// A simulated provider on one bidirectional media stream, in any provider's dialect (src/telephony/<provider>/
+// *-peer-dialect.ts): connects to a Raaga media WebSocket (with the provider's credentials), sends its opening,
+// then the caller's audio in real time against a monotonic clock, in the provider's message size (20 ms for
+// Twilio, 100 ms for Exotel and Smartflo), DTMF and stop; plays the server's audio out virtually (PlayoutBuffer),
+// acknowledges marks once their audio has played and honours clear as the provider does (Twilio echoes pending
+// marks, the others drop them), and keeps a timeline of it all. Used by `raaga call-sim`, the playground and the
+// telephony tests; it knows nothing of the server's insides.
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
 import WebSocket from 'ws';
-import { mulawToPcm16 } from '../../../audio/mulaw.js';
-import { encodeWav } from '../../../audio/wav.js';
-import { PHONE_FRAME_MS } from '../../../audio/mulaw.js';
+import { mulawToPcm16 } from '../../audio/mulaw.js';
+import { encodeWav } from '../../audio/wav.js';
+import { PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import { CallerTrack } from './caller-audio.js';
-import {
-  connectedMessage,
-  dtmfMessage,
-  markEchoMessage,
-  mediaMessage,
-  parseServerMessage,
-  type StartInfo,
-  startMessage,
-  stopMessage,
-} from './peer-messages.js';
+import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
+import type { WireFrame } from '../stream-events.js';
+import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 
 export type TimelineKind =
@@ -31,6 +27,7 @@ export type TimelineKind =
   | 'mark_received'
   | 'mark_echoed'
   | 'clear_received'
+  | 'hangup_received'
   | 'bad_message'
   | 'stop_sent'
   | 'dropped'
@@ -49,9 +46,13 @@ export type InboundRecord =
   | { readonly atMs: number; readonly event: 'mark'; readonly name: string }
   | { readonly atMs: number; readonly event: 'clear' };
 
-export interface TwilioPeerOptions {
+export interface CallPeerOptions {
   /** The media WebSocket to dial, e.g. ws://127.0.0.1:8080/v1/telephony/twilio/media. */
   readonly url: string;
+  /** The provider's protocol; Twilio's by default. */
+  readonly dialect?: PeerDialect;
+  /** Extra upgrade headers (Exotel and Asterisk Basic credentials, Plivo's signature). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Signs the upgrade with X-Twilio-Signature over `url` (the wss URL the server validates; defaults to the dialled URL). */
   readonly signature?: { readonly authToken: string; readonly url?: string };
   readonly streamSid?: string;
@@ -93,18 +94,18 @@ function sid(prefix: string): string {
   return prefix + randomBytes(16).toString('hex');
 }
 
-export class TwilioPeer {
+export class CallPeer {
   readonly timeline: TimelineEvent[] = [];
   /** Every media, mark and clear from the server in arrival order (e.g. to check nothing old follows a clear). */
   readonly inbound: InboundRecord[] = [];
-  readonly start: StartInfo;
+  readonly start: PeerCall;
+  readonly dialect: PeerDialect;
   /** Resolves with the close code when the socket closes, whoever closed it. */
   readonly closed: Promise<number>;
   private readonly playout: PlayoutBuffer;
   private readonly caller: CallerTrack;
   private readonly now: () => number;
   private originMs = 0;
-  private sequence = 0;
   private framesSent = 0;
   private mediaReceived = 0;
   private marksReceived = 0;
@@ -121,13 +122,14 @@ export class TwilioPeer {
 
   private constructor(
     private readonly socket: WebSocket,
-    options: TwilioPeerOptions,
+    options: CallPeerOptions,
   ) {
     this.now = options.now ?? (() => performance.now());
     this.caller = options.caller ?? new CallerTrack();
     this.playout = new PlayoutBuffer(options.underrunToleranceMs ?? 0);
     this.pendingDtmf = [...(options.dtmf ?? [])].sort((a, b) => a.atMs - b.atMs);
     this.pendingOnsets = this.caller.onsets();
+    this.dialect = options.dialect ?? new TwilioPeerDialect();
     this.start = {
       streamSid: options.streamSid ?? sid('MZ'),
       callSid: options.callSid ?? sid('CA'),
@@ -146,8 +148,8 @@ export class TwilioPeer {
   }
 
   /** Dials the server, sends connected and start, and starts sending the caller's frames. Rejects if the upgrade fails. */
-  static async connect(options: TwilioPeerOptions): Promise<TwilioPeer> {
-    const headers: Record<string, string> = {};
+  static async connect(options: CallPeerOptions): Promise<CallPeer> {
+    const headers: Record<string, string> = { ...options.headers };
     if (options.signature) {
       headers['X-Twilio-Signature'] = twilio.getExpectedTwilioSignature(options.signature.authToken, options.signature.url ?? options.url, {});
     }
@@ -157,7 +159,7 @@ export class TwilioPeer {
       socket.once('error', (error) => reject(new Error(`cannot open ${options.url}: ${error.message}`)));
     });
     socket.on('error', () => undefined);
-    const peer = new TwilioPeer(socket, options);
+    const peer = new CallPeer(socket, options);
     peer.begin();
     return peer;
   }
@@ -170,7 +172,7 @@ export class TwilioPeer {
   /** Presses a key now. */
   sendDtmf(digit: string): void {
     if (this.stopped) return;
-    this.send(dtmfMessage(++this.sequence, this.start.streamSid, digit));
+    this.send(this.dialect.dtmf(this.start, digit));
     this.record('dtmf_sent', digit);
   }
 
@@ -206,7 +208,7 @@ export class TwilioPeer {
   /** Ends the stream as Twilio does when the call ends: `stop`, then a normal close. */
   async stop(): Promise<void> {
     if (this.stopped || this.closeCode !== undefined) return this.closed.then(() => undefined);
-    this.send(stopMessage(++this.sequence, this.start));
+    this.sendOptional(this.dialect.stop(this.start));
     this.record('stop_sent');
     this.halt();
     this.socket.close(1000, 'stream stopped');
@@ -254,24 +256,28 @@ export class TwilioPeer {
 
   private begin(): void {
     this.originMs = this.now();
-    this.send(connectedMessage());
+    for (const frame of this.dialect.opening(this.start)) this.send(frame);
     this.record('connected');
-    this.send(startMessage(++this.sequence, this.start));
     this.record('start', this.start.callSid);
     this.schedule();
   }
 
-  /** Sends every frame whose 20 ms have elapsed (frame n leaves at (n+1)*20 ms), due DTMF and due mark echoes. */
+  /**
+   * Sends every media message whose audio has elapsed (a message of F ms covering [nF, (n+1)F) leaves at (n+1)F),
+   * due DTMF and due mark acknowledgements.
+   */
   private tick(): void {
     this.timer = undefined;
     if (this.stopped) return;
     const elapsed = this.elapsedMs();
-    while ((this.framesSent + 1) * PHONE_FRAME_MS <= elapsed) {
-      const index = this.framesSent;
-      const frameStart = index * PHONE_FRAME_MS;
-      this.send(mediaMessage(++this.sequence, this.start.streamSid, index + 1, frameStart, this.caller.frame(index)));
-      this.framesSent++;
-      while (this.pendingOnsets.length > 0 && this.pendingOnsets[0]!.atMs < frameStart + PHONE_FRAME_MS) {
+    const perMessage = this.framesPerMessage();
+    while ((this.framesSent + perMessage) * PHONE_FRAME_MS <= elapsed) {
+      const first = this.framesSent;
+      const frames = Array.from({ length: perMessage }, (_, i) => this.caller.frame(first + i));
+      this.send(this.dialect.media(this.start, first / perMessage, first * PHONE_FRAME_MS, perMessage === 1 ? frames[0]! : Buffer.concat(frames)));
+      this.framesSent += perMessage;
+      const endMs = this.framesSent * PHONE_FRAME_MS;
+      while (this.pendingOnsets.length > 0 && this.pendingOnsets[0]!.atMs < endMs) {
         const onset = this.pendingOnsets.shift()!;
         this.record('caller_speech', `${onset.label} (onset at ${onset.atMs.toFixed(0)} ms of audio)`);
       }
@@ -284,7 +290,7 @@ export class TwilioPeer {
   private schedule(): void {
     if (this.stopped || this.timer !== undefined) return;
     const elapsed = this.elapsedMs();
-    let next = (this.framesSent + 1) * PHONE_FRAME_MS;
+    let next = (this.framesSent + this.framesPerMessage()) * PHONE_FRAME_MS;
     const markDue = this.playout.nextMarkDueMs();
     if (markDue !== undefined) next = Math.min(next, markDue);
     const dtmfDue = this.pendingDtmf[0]?.atMs;
@@ -298,26 +304,25 @@ export class TwilioPeer {
 
   private echo(name: string, byClear: boolean): void {
     if (this.stopped) return;
-    this.send(markEchoMessage(++this.sequence, this.start.streamSid, name));
+    this.send(this.dialect.played(this.start, name));
     this.marksEchoed++;
     if (byClear) this.marksEchoedByClear++;
     this.record('mark_echoed', byClear ? `${name} (cleared)` : name);
   }
 
+  private framesPerMessage(): number {
+    return Math.max(1, Math.round(this.dialect.inboundFrameMs / PHONE_FRAME_MS));
+  }
+
   private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
     const elapsed = this.elapsedMs();
-    if (isBinary) {
-      // Twilio answers binary frames with error 31950 and ignores them.
-      this.badMessages++;
-      this.record('bad_message', 'binary frame');
-      return;
-    }
-    const message = parseServerMessage(data.toString());
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    const message = this.dialect.read(bytes, isBinary);
     switch (message.event) {
       case 'media':
-        this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.payload.length });
+        this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.mulaw.length });
         if (this.mediaReceived++ === 0) this.record('first_media_in');
-        this.playout.media(message.payload, elapsed);
+        this.playout.media(message.mulaw, elapsed);
         break;
       case 'mark':
         this.inbound.push({ atMs: elapsed, event: 'mark', name: message.name });
@@ -330,7 +335,14 @@ export class TwilioPeer {
         this.clears++;
         this.record('clear_received');
         this.echoDueMarks(elapsed);
-        for (const name of this.playout.clear(elapsed)) this.echo(name, true);
+        for (const name of this.playout.clear(elapsed)) if (this.dialect.clearEchoesMarks) this.echo(name, true);
+        this.sendOptional(this.dialect.clearAcknowledgement(this.start));
+        break;
+      case 'hangup':
+        // Asterisk hangs the channel up, which closes the socket.
+        this.record('hangup_received');
+        this.halt();
+        this.socket.close(1000, 'hangup');
         break;
       case 'other':
         this.badMessages++;
@@ -345,8 +357,14 @@ export class TwilioPeer {
     this.schedule();
   }
 
-  private send(message: object): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  private sendOptional(frame: WireFrame | undefined): void {
+    if (frame !== undefined) this.send(frame);
+  }
+
+  private send(frame: WireFrame): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (typeof frame === 'string') this.socket.send(frame);
+    else this.socket.send(frame, { binary: true });
   }
 
   private halt(): void {

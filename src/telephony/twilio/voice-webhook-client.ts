@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
+import { decodeXml } from '../../util/xml-entities.js';
 
 export const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
 
@@ -24,16 +25,6 @@ export interface StreamInstruction {
   readonly parameters: Readonly<Record<string, string>>;
   /** The form fields that were posted (CallSid etc.), to reuse in the stream's `start`. */
   readonly params: Readonly<Record<string, string>>;
-}
-
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeXml(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity: string) => {
-    if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(parseInt(entity.slice(1), 10));
-    return ENTITIES[entity] ?? whole;
-  });
 }
 
 function attributes(tag: string): Record<string, string> {
