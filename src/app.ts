@@ -32,6 +32,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.maxBodyBytes,
+    // Plivo's stream URL carries the call token (~180 characters) as a path segment; fastify's default is 100.
+    maxParamLength: 512,
     // Honour a sane client X-Request-Id so logs join across systems; otherwise make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -1,0 +1,168 @@
+// The behaviour every provider shares, run over each provider's real protocol: the simulated provider (CallPeer in
+// that provider's dialect, reached the way the provider reaches Raaga, with its credentials) against a real server.
+// A greeting plays and is acknowledged and billed; a key press cuts it (clear, nothing of it after the clear,
+// `interrupted` with what was heard); caller speech cuts it through the provider's own audio format (Exotel sends
+// PCM16 every 100 ms); REST say and hangup reach the call; a drop frees the slot; bad credentials are refused.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogPath } from '../../src/deps.js';
+import type { TelephonySettings } from '../../src/store/store.js';
+import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
+import { CallerVoice } from '../../src/telephony/peer/caller-speech.js';
+import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../../src/telephony/peer/dial-provider.js';
+import { FakeAgent } from '../helpers/fake-agent.js';
+import { callControl, eventually, LONG_GREETING } from '../helpers/telephony.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const SECRETS = {
+  twilio: { settings: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' }, credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } },
+  smartflo: { settings: { smartfloToken: 'sf_0123456789abcdefghijklmn' }, credentials: { smartfloToken: 'sf_0123456789abcdefghijklmn' } },
+  exotel: { settings: { exotelCredentials: 'exo-user:exo-secret-123' }, credentials: { basic: 'exo-user:exo-secret-123' } },
+  plivo: { settings: { plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX', plivoAuthToken: 'plivo-token-0123456789' }, credentials: { plivoAuthToken: 'plivo-token-0123456789' } },
+  asterisk: { settings: { asteriskCredentials: 'asterisk:ast-secret-99' }, credentials: { basic: 'asterisk:ast-secret-99' } },
+} satisfies Record<SimulatedProvider, { settings: Partial<TelephonySettings>; credentials: ProviderCredentials }>;
+
+const WRONG: Record<SimulatedProvider, ProviderCredentials> = {
+  twilio: { twilioAuthToken: 'wrong-token-wrong-token-wrong-tok' },
+  smartflo: { smartfloToken: 'sf_wrongwrongwrongwrongwrong' },
+  exotel: { basic: 'exo-user:not-the-secret' },
+  plivo: { plivoAuthToken: 'not-the-plivo-token-00' },
+  asterisk: { basic: 'asterisk:not-the-secret' },
+};
+
+let server: TestServer;
+let plivoApi: Server;
+/** Requests the loopback stand-in for api.plivo.com received: method, path, Authorization. */
+const plivoRequests: { method: string; url: string; authorization: string | undefined }[] = [];
+let voice: CallerVoice;
+let interruption: Uint8Array;
+const cp = (text: string) => [...text].length;
+
+beforeAll(async () => {
+  plivoApi = createServer((request, response) => {
+    plivoRequests.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization });
+    response.statusCode = 204;
+    response.end();
+  });
+  await new Promise<void>((resolve) => plivoApi.listen(0, '127.0.0.1', resolve));
+  const plivoApiBaseUrl = `http://127.0.0.1:${(plivoApi.address() as AddressInfo).port}`;
+  server = await startTestServer({ TTS_WORKERS: '2' }, { app: (deps) => ({ telephony: { ...deps.telephony!, plivoApiBaseUrl } }) });
+  await server.deps.telephony!.vad!.ready();
+  voice = await CallerVoice.start(catalogPath(server.deps.config));
+  interruption = await voice.say({ text: 'रुको, मुझे कुछ और पूछना है।', language: 'hi-IN' });
+});
+afterAll(async () => {
+  await voice?.close();
+  await server?.close();
+  await new Promise((resolve) => plivoApi?.close(resolve));
+});
+
+async function providerAccount(provider: SimulatedProvider) {
+  const created = await server.account('growth', 1_000_000);
+  await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, updatedAtMs: Date.now() });
+  return { id: created.id, key: created.keys[0] as string, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
+}
+
+async function slotFree(accountId: string): Promise<boolean> {
+  const result = await server.deps.store.admit({ accountId, limits: { requestsPerMinute: 1000, concurrentRequests: 1 }, countRate: false, slotHolderId: 'probe' });
+  if (result.ok) await server.deps.store.releaseSlot(accountId, 'probe');
+  return result.ok;
+}
+
+function dial(provider: SimulatedProvider, accountId: string, params: Record<string, string>, extra: { caller?: CallerTrack; dtmf?: { digit: string; atMs: number }[] } = {}) {
+  return dialProvider({ provider, baseUrl: server.url, accountId, credentials: SECRETS[provider].credentials, params, ...extra });
+}
+
+describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
+  it('the greeting plays whole: acknowledged, utterance_played, billed once; the slot is free after the stop', async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await providerAccount(provider);
+      const greeting = 'नमस्ते, आपका स्वागत है।';
+      const { peer, callId } = await dial(provider, acct.id, { greeting, agent_url: agent.url });
+      const started = await agent.waitFor('call_started');
+      expect(started).toMatchObject({ provider, call_sid: callId });
+      const played = await agent.waitFor('utterance_played');
+      expect(played).toMatchObject({ utterance_id: 'greeting' });
+      expect(played.duration_ms).toBeGreaterThan(500);
+      expect(peer.summary().badMessages).toBe(0);
+      // What the caller heard is speech, not silence.
+      const heard = peer.heardMulaw();
+      expect(heard.filter((byte) => byte !== 0xff && byte !== 0x7f).length).toBeGreaterThan(heard.length / 10);
+      await peer.stop();
+      if (provider === 'plivo' || provider === 'asterisk') await peer.drop();
+      await eventually(() => slotFree(acct.id), 'slot freed');
+      await eventually(async () => (await acct.balance()) === 1_000_000 - cp(greeting), 'greeting billed once');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a key press cuts the greeting: clear, nothing of it after the clear, interrupted with what was heard', async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await providerAccount(provider);
+      const { peer } = await dial(provider, acct.id, { greeting: LONG_GREETING, agent_url: agent.url, barge_in: 'dtmf' }, { dtmf: [{ digit: '5', atMs: 2500 }] });
+      await peer.waitFor('clear_received', 20_000);
+      const interrupted = await agent.waitFor('interrupted');
+      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf' });
+      expect(interrupted.played_ms).toBeGreaterThan(0);
+      expect(LONG_GREETING.startsWith(interrupted.heard_text)).toBe(true);
+      expect(await agent.waitFor('dtmf')).toMatchObject({ digit: '5' });
+      // Everything the peer received after the clear: no audio of the cut greeting.
+      const clearAt = peer.inbound.findIndex((entry) => entry.event === 'clear');
+      await peer.runUntil(peer.elapsedMs() + 300);
+      expect(peer.inbound.slice(clearAt + 1).filter((entry) => entry.event === 'media')).toHaveLength(0);
+      expect(agent.events.some((event) => event.type === 'utterance_played' && event.utterance_id === 'greeting')).toBe(false);
+      await peer.drop();
+      await eventually(() => slotFree(acct.id), 'slot freed after the drop');
+      expect(1_000_000 - (await acct.balance())).toBeLessThan(cp(LONG_GREETING));
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("caller speech cuts the greeting through the provider's own audio format", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await providerAccount(provider);
+      const { peer } = await dial(provider, acct.id, { greeting: LONG_GREETING, agent_url: agent.url }, { caller: new CallerTrack([{ atMs: 3000, mulaw: interruption, label: 'रुको' }]) });
+      await peer.waitFor('clear_received', 20_000);
+      expect(await agent.waitFor('speech_started')).toMatchObject({ type: 'speech_started' });
+      expect(await agent.waitFor('interrupted')).toMatchObject({ utterance_id: 'greeting', cause: 'speech' });
+      await peer.drop();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('REST say reaches the call by its provider call id; REST hangup ends it', async () => {
+    const acct = await providerAccount(provider);
+    const { peer, callId } = await dial(provider, acct.id, {});
+    await eventually(async () => !(await slotFree(acct.id)), 'the call is live');
+    const said = await callControl(server, acct.key, callId, 'say', { text: 'आपका ओटीपी 4 8 2 9 है।' });
+    expect(said).toMatchObject({ status: 202, json: { call_sid: callId, status: 'queued' } });
+    await peer.waitFor('first_media_in', 20_000);
+    const hung = await callControl(server, acct.key, callId, 'hangup', { drain: false });
+    expect(hung.status).toBe(202);
+    if (provider === 'plivo') {
+      // With its auth id and token, Raaga asks Plivo's REST API to end the call; Plivo then closes the stream.
+      const expected = { method: 'DELETE', url: `/v1/Account/MAXXXXXXXXXXXXXXXXXX/Call/${callId}/`, authorization: `Basic ${Buffer.from('MAXXXXXXXXXXXXXXXXXX:plivo-token-0123456789').toString('base64')}` };
+      await eventually(() => plivoRequests.some((request) => request.url === expected.url), 'Plivo hangup request');
+      expect(plivoRequests.find((request) => request.url === expected.url)).toEqual(expected);
+      await peer.drop();
+    }
+    // Asterisk gets HANGUP and hangs up; Twilio (REST not configured here), Exotel and Smartflo see their stream closed.
+    await peer.closed;
+    if (provider === 'asterisk') expect(peer.timeline.some((event) => event.kind === 'hangup_received')).toBe(true);
+    await eventually(() => slotFree(acct.id), 'slot freed after hangup');
+  });
+
+  it('wrong credentials are refused at the upgrade; no call starts', async () => {
+    const acct = await providerAccount(provider);
+    await expect(dialProvider({ provider, baseUrl: server.url, accountId: acct.id, credentials: WRONG[provider], params: { greeting: 'नमस्ते।' } })).rejects.toThrow(/40[13]/);
+    expect(await slotFree(acct.id)).toBe(true);
+  });
+});
