@@ -1,34 +1,39 @@
-// `raaga call-sim`: plays Twilio's role in one phone call against any Raaga server (no public URL needed): opens the
-// media stream directly or through the voice webhook, talks as the caller in real time, listens like Twilio, and
-// prints the timeline and a summary. The peer itself lives in src/telephony/peer/.
+// `raaga call-sim`: plays a provider's role (Twilio, Smartflo, Exotel, Plivo, Asterisk) in one phone call against
+// any Raaga server (no public URL needed): reaches the stream as that provider does, talks as the caller in real
+// time, listens like the provider, and prints the timeline and a summary. The peer lives in src/telephony/peer/.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../../languages.js';
-import { API_KEY_PARAMETER } from '../../telephony/call-parameters.js';
+import { SIMULATED_PROVIDERS, type SimulatedProvider } from '../../telephony/peer/dial-provider-names.js';
 import type { CallerClip } from '../../telephony/peer/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../telephony/peer/call-peer.js';
 import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
 import { singleCommand, UsageError } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
-const MEDIA_PATH = '/v1/telephony/twilio/media';
 const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
 
-const HELP = `Usage: raaga call-sim --url <base> [options]
+const HELP = `Usage: raaga call-sim --url <base> [--provider <name>] [options]
 
-Plays Twilio's side of one phone call against a Raaga server: opens the media stream (directly, or through the
-voice webhook with --webhook), sends the caller's audio in real time, plays the bot's audio out as Twilio does
-(marks echoed once their audio has played, clear honoured), then prints a timeline and a summary.
+Plays a provider's side of one phone call against a Raaga server, exactly as that provider speaks: reaches the
+stream the way it does (Twilio's voice webhook with --webhook, Plivo's answer URL, Exotel/Asterisk/Smartflo
+straight to the account's stream), sends the caller's audio in real time in the provider's message size and
+format, plays the bot's audio out as the provider does (marks acknowledged once their audio has played; clear
+drops pending marks, or echoes them on Twilio), then prints a timeline and a summary.
 
 Options:
   --url <base>              Raaga base URL, e.g. http://127.0.0.1:8080 (required)
+  --provider <name>         twilio (default), smartflo, exotel, plivo or asterisk
+  --basic <user:secret>     Exotel or Asterisk: the account's Basic credentials
+  --plivo-auth-token <t>    Plivo: sign the answer URL and the stream (X-Plivo-Signature-V3)
+  --smartflo-token <t>      Smartflo: the account's stream secret
   --webhook                 POST ${VOICE_WEBHOOK_PATH}/<account> first and open the stream its TwiML names
-  --account <id>            The Raaga account whose voice webhook answers (required with --webhook)
+  --account <id>            The Raaga account (required with --webhook and for every provider but Twilio)
   --api-key <key>           Without --webhook: the API key the call is billed to (sent as the raaga_api_key parameter)
   --public-url <base>       The server's PUBLIC_URL when it differs from --url; signatures are computed over it
   --auth-token <token>      Twilio auth token: sign the webhook and the WebSocket upgrade (X-Twilio-Signature)
-  --param <name=value>      Custom parameter in 'start' (repeatable; added to the TwiML's with --webhook)
+  --param <name=value>      A call setting (greeting=…, voice=…, agent_url=…) or your own parameter (repeatable)
   --caller-wav <file>       Caller audio from a 16-bit PCM WAV file (any rate), starting at --at
   --caller-say "<text>"     Caller speech made by the embedded engine, starting at --at
   --caller-language <code>  Language of --caller-say (default hi-IN)
@@ -36,7 +41,7 @@ Options:
   --at <time>               When the caller starts talking (default 2s)
   --dtmf <digit@time>       Press a key at a time, e.g. --dtmf 1@3s (repeatable)
   --duration <time>         How long the call lasts (default 10s)
-  --end stop|drop           End with Twilio's 'stop' (default) or by dropping the connection
+  --end stop|drop           End with the provider's stop (default) or by dropping the connection
   --out <file.wav>          Write what the caller heard (8 kHz, 16-bit WAV)
 Times: 2.5s, 2500ms, or plain seconds. Languages: ${LANGUAGE_CODES.join(', ')}.`;
 
@@ -70,12 +75,6 @@ function baseUrl(raw: string, name: string): URL {
   return url;
 }
 
-/** `path` on `base`, with the scheme turned to ws/wss (secure stays secure). */
-function socketUrl(base: URL, path: string, forceSecure = false): string {
-  const secure = forceSecure || base.protocol === 'https:' || base.protocol === 'wss:';
-  return `${secure ? 'wss' : 'ws'}://${base.host}${path}`;
-}
-
 function formatTimeline(events: readonly TimelineEvent[]): string[] {
   return events.map((e) => `  ${(e.atMs / 1000).toFixed(3).padStart(8)}s  ${e.kind.padEnd(15)}${e.detail === undefined ? '' : ` ${e.detail}`}`.trimEnd());
 }
@@ -105,6 +104,10 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       'api-key': { type: 'string' },
       'public-url': { type: 'string' },
       'auth-token': { type: 'string' },
+      provider: { type: 'string' },
+      basic: { type: 'string' },
+      'plivo-auth-token': { type: 'string' },
+      'smartflo-token': { type: 'string' },
       param: { type: 'string', multiple: true },
       'caller-wav': { type: 'string' },
       'caller-say': { type: 'string' },
@@ -133,11 +136,10 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
     const out = optionalString(parsed, 'out');
 
     // Loaded here, not at the top: twilio, ws and the engine would slow every other `raaga` command's start.
-    const [{ CallerTrack, wavToMulaw }, { CallerVoice }, { CallPeer }, { fetchStreamInstruction }] = await Promise.all([
+    const [{ CallerTrack, wavToMulaw }, { CallerVoice }, { dialProvider }] = await Promise.all([
       import('../../telephony/peer/caller-audio.js'),
       import('../../telephony/peer/caller-speech.js'),
-      import('../../telephony/peer/call-peer.js'),
-      import('../../telephony/twilio/voice-webhook-client.js'),
+      import('../../telephony/peer/dial-provider.js'),
     ]);
     const clips: CallerClip[] = [];
     if (callerWav !== undefined) clips.push({ atMs, mulaw: wavToMulaw(new Uint8Array(await readFile(callerWav))), label: callerWav });
@@ -152,40 +154,30 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       }
     }
 
-    // Twilio only dials wss and signs the URL it dials; the server checks it against its public URL.
-    let connectUrl = socketUrl(url, MEDIA_PATH);
-    let signedUrl = socketUrl(publicUrl, MEDIA_PATH, true);
+    const provider = (optionalString(parsed, 'provider') ?? 'twilio') as SimulatedProvider;
+    if (!(SIMULATED_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${SIMULATED_PROVIDERS.join(', ')}`, 'call-sim');
+    const account = optionalString(parsed, 'account');
     const apiKey = optionalString(parsed, 'api-key');
-    // The account's voice webhook binds the call with a token; direct streams must name who pays.
-    let customParameters: Record<string, string> = apiKey === undefined ? params : { ...params, [API_KEY_PARAMETER]: apiKey };
-    let sids: { callSid?: string; accountSid?: string } = {};
-    if (parsed.values.webhook === true) {
-      const account = optionalString(parsed, 'account');
-      if (account === undefined) throw new UsageError('--webhook needs --account <id>: the voice webhook is per account', 'call-sim');
-      const webhookPath = `${VOICE_WEBHOOK_PATH}/${encodeURIComponent(account)}`;
-      const instruction = await fetchStreamInstruction({
-        url: new URL(webhookPath, url).toString(),
-        signedUrl: new URL(webhookPath, publicUrl).toString(),
-        ...(authToken === undefined ? {} : { authToken }),
-      });
-      const stream = new URL(instruction.streamUrl);
-      signedUrl = instruction.streamUrl;
-      // Dial the stream's path on --url: the TwiML names the public host, which may not be reachable from here.
-      connectUrl = socketUrl(url, stream.pathname);
-      customParameters = { ...instruction.parameters, ...customParameters };
-      sids = { callSid: instruction.params.CallSid!, accountSid: instruction.params.AccountSid! };
-      ctx.out(`TwiML: stream ${instruction.streamUrl} with ${Object.keys(instruction.parameters).length} parameter(s)`);
-    }
-
-    const peer = await CallPeer.connect({
-      url: connectUrl,
-      ...(authToken === undefined ? {} : { signature: { authToken, url: signedUrl } }),
-      customParameters,
+    if (provider === 'twilio' && parsed.values.webhook === true && account === undefined) throw new UsageError('--webhook needs --account <id>: the voice webhook is per account', 'call-sim');
+    if (provider !== 'twilio' && account === undefined) throw new UsageError(`--provider ${provider} needs --account <id>: its stream URL is per account`, 'call-sim');
+    const { peer, callId, streamUrl } = await dialProvider({
+      provider,
+      baseUrl: `${url.protocol.replace('ws', 'http')}//${url.host}`,
+      publicUrl: `${publicUrl.protocol.replace('ws', 'http')}//${publicUrl.host}`,
+      // Twilio without --webhook: the generic stream, billed to the API key.
+      accountId: provider === 'twilio' && parsed.values.webhook !== true ? undefined : account,
+      apiKey,
+      credentials: {
+        twilioAuthToken: authToken,
+        plivoAuthToken: optionalString(parsed, 'plivo-auth-token'),
+        basic: optionalString(parsed, 'basic'),
+        smartfloToken: optionalString(parsed, 'smartflo-token'),
+      },
+      params,
       caller: new CallerTrack(clips),
       dtmf,
-      ...sids,
     });
-    ctx.out(`Call ${peer.start.callSid} on ${connectUrl} for ${(durationMs / 1000).toFixed(1)} s`);
+    ctx.out(`Call ${callId} (${provider}) on ${streamUrl} for ${(durationMs / 1000).toFixed(1)} s`);
     await peer.runUntil(durationMs);
     const heardUntilMs = peer.elapsedMs();
     if (end === 'drop') await peer.drop();
@@ -193,6 +185,6 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
     if (out !== undefined) await writeFile(out, peer.heardWav(heardUntilMs));
     ctx.out('Timeline');
     for (const line of formatTimeline(peer.timeline)) ctx.out(line);
-    for (const line of formatSummary(peer.summary(), peer.start.callSid, out)) ctx.out(line);
+    for (const line of formatSummary(peer.summary(), callId, out)) ctx.out(line);
   },
 });

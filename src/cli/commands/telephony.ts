@@ -1,8 +1,10 @@
-// `raaga telephony set|show|clear`: an account's Twilio settings (auth token for X-Twilio-Signature, REST
-// credentials for hangup/transfer) and its default call parameters. Secrets are stored as given (HMAC needs the
+// `raaga telephony set|show|clear`: an account's provider credentials (Twilio, Exotel, Plivo, Asterisk, Smartflo),
+// whether it accepts unsigned provider requests (development), and its default call parameters. Secrets are stored as given (HMAC needs the
 // auth token itself), shown only masked, and can be read from stdin to keep them out of shell history.
 
 import { SETTING_NAMES } from '../../telephony/call-parameters.js';
+import { hasProviderCredentials } from '../../telephony/provider-credentials.js';
+import { PROVIDER_NAMES } from '../../telephony/stream-provider.js';
 import { AccountNotFoundError, type TelephonySettings } from '../../store/store.js';
 import { assertTelephonySettings } from '../../store/telephony-settings.js';
 import { optionalString, parseCommandArgs, repeatedStrings, requireString } from '../arg-parsing.js';
@@ -10,7 +12,20 @@ import { commandGroup, UsageError, withStore, type CliContext, type Subcommand }
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json } from '../render.js';
 
-const SECRET_OPTIONS = ['twilio-auth-token', 'twilio-api-secret'] as const;
+const SECRET_OPTIONS = ['twilio-auth-token', 'twilio-api-secret', 'exotel-credentials', 'plivo-auth-token', 'asterisk-credentials', 'smartflo-token'] as const;
+/** Option → stored field, for every string setting. */
+const FIELDS = {
+  'twilio-auth-token': 'twilioAuthToken',
+  'twilio-account-sid': 'twilioAccountSid',
+  'twilio-api-key': 'twilioApiKey',
+  'twilio-api-secret': 'twilioApiSecret',
+  'exotel-credentials': 'exotelCredentials',
+  'plivo-auth-id': 'plivoAuthId',
+  'plivo-auth-token': 'plivoAuthToken',
+  'asterisk-credentials': 'asteriskCredentials',
+  'smartflo-token': 'smartfloToken',
+} as const;
+type StringOption = keyof typeof FIELDS;
 
 function mask(secret: string | undefined): string | null {
   return secret === undefined ? null : `${'*'.repeat(8)}${secret.slice(-4)}`;
@@ -23,6 +38,12 @@ function masked(settings: TelephonySettings): Record<string, unknown> {
     twilioAccountSid: settings.twilioAccountSid ?? null,
     twilioApiKey: settings.twilioApiKey ?? null,
     twilioApiSecret: mask(settings.twilioApiSecret),
+    exotelCredentials: mask(settings.exotelCredentials),
+    plivoAuthId: settings.plivoAuthId ?? null,
+    plivoAuthToken: mask(settings.plivoAuthToken),
+    asteriskCredentials: mask(settings.asteriskCredentials),
+    smartfloToken: mask(settings.smartfloToken),
+    allowUnsigned: settings.allowUnsigned === true,
     defaults: settings.defaults ?? {},
     updatedAt: isoTime(settings.updatedAtMs),
   };
@@ -37,16 +58,24 @@ async function secretValue(raw: string | undefined, ctx: CliContext, stdinTaken:
 
 const set: Subcommand = {
   name: 'set',
-  help: `Usage: raaga telephony set --account <id> [--twilio-auth-token <token|->] [--twilio-account-sid AC…]
-                           [--twilio-api-key SK… --twilio-api-secret <secret|->] [--default name=value]... [--json]
+  help: `Usage: raaga telephony set --account <id> [provider options] [--allow-unsigned true|false]
+                           [--default name=value]... [--json]
 
-Updates the account's Twilio settings; options not given keep their stored value ('' removes one).
-  --twilio-auth-token   validates X-Twilio-Signature on the voice webhook, status callbacks and the media
-                        stream; once set, unsigned or wrongly signed requests get 403
-  --twilio-account-sid  with the API key and secret (or the auth token): REST hangup and transfer
-  --default name=value  a default call parameter (voice, language, agent_url, greeting, barge_in, …);
-                        name= (empty) removes it
-Secrets given as '-' are read from stdin.`,
+Updates the account's telephony settings; options not given keep their stored value ('' removes one).
+An account takes a provider's webhooks and streams only once it has that provider's credentials (or
+--allow-unsigned true, for local development only); anything else is refused (403).
+  --twilio-auth-token <t|->     X-Twilio-Signature on the voice webhook, status callbacks and the stream
+  --twilio-account-sid AC…      with --twilio-api-key SK… --twilio-api-secret <s|-> (or the auth token):
+                                REST hangup and transfer
+  --exotel-credentials <u:s|->  the user:secret in the Voicebot applet's wss URL (sent as Basic auth)
+  --plivo-auth-id MA…           with --plivo-auth-token <t|->: X-Plivo-Signature-V3 on the answer URL and
+                                the stream; REST hangup
+  --asterisk-credentials <u:s|->  websocket_client.conf's username:password (sent as Basic auth)
+  --smartflo-token <t|->        the secret path segment of the Smartflo stream URL (24-128 of A-Z a-z 0-9 _ -)
+  --allow-unsigned true|false   accept this account's provider requests without credentials (development)
+  --default name=value          a default call parameter (voice, language, agent_url, greeting, barge_in, …);
+                                name= (empty) removes it
+Secrets given as '-' are read from stdin (one option at a time).`,
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, {
       account: { type: 'string' },
@@ -54,13 +83,21 @@ Secrets given as '-' are read from stdin.`,
       'twilio-account-sid': { type: 'string' },
       'twilio-api-key': { type: 'string' },
       'twilio-api-secret': { type: 'string' },
+      'exotel-credentials': { type: 'string' },
+      'plivo-auth-id': { type: 'string' },
+      'plivo-auth-token': { type: 'string' },
+      'asterisk-credentials': { type: 'string' },
+      'smartflo-token': { type: 'string' },
+      'allow-unsigned': { type: 'string' },
       default: { type: 'string', multiple: true },
       json: { type: 'boolean' },
     });
     const accountId = requireString(parsed, 'account');
     const stdin = { used: false };
     const given: Record<string, string | undefined> = {};
-    for (const option of ['twilio-auth-token', 'twilio-account-sid', 'twilio-api-key', 'twilio-api-secret'] as const) {
+    const allowUnsignedRaw = optionalString(parsed, 'allow-unsigned');
+    if (allowUnsignedRaw !== undefined && allowUnsignedRaw !== 'true' && allowUnsignedRaw !== 'false') throw new UsageError('--allow-unsigned must be true or false');
+    for (const option of Object.keys(FIELDS) as StringOption[]) {
       const raw = optionalString(parsed, option);
       given[option] = (SECRET_OPTIONS as readonly string[]).includes(option) ? await secretValue(raw, ctx, stdin) : raw;
     }
@@ -84,10 +121,8 @@ Secrets given as '-' are read from stdin.`,
       }
       const next: TelephonySettings = {
         accountId,
-        ...optionalField('twilioAuthToken', pick('twilio-auth-token', current?.twilioAuthToken)),
-        ...optionalField('twilioAccountSid', pick('twilio-account-sid', current?.twilioAccountSid)),
-        ...optionalField('twilioApiKey', pick('twilio-api-key', current?.twilioApiKey)),
-        ...optionalField('twilioApiSecret', pick('twilio-api-secret', current?.twilioApiSecret)),
+        ...Object.assign({}, ...(Object.entries(FIELDS) as [StringOption, (typeof FIELDS)[StringOption]][]).map(([option, field]) => optionalField(field, pick(option, current?.[field])))),
+        ...((allowUnsignedRaw ?? String(current?.allowUnsigned === true)) === 'true' ? { allowUnsigned: true } : {}),
         ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
         updatedAtMs: Date.now(),
       };
@@ -100,7 +135,15 @@ Secrets given as '-' are read from stdin.`,
       return next;
     });
     if (parsed.values.json) ctx.out(json(masked(saved)));
-    else ctx.out(`Telephony settings of ${accountId} updated${saved.twilioAuthToken ? ' (Twilio signatures are now required)' : ''}.`);
+    else {
+      const checked = PROVIDER_NAMES.filter((provider) => provider !== 'audiosocket' && hasProviderCredentials(provider, saved));
+      const note = saved.allowUnsigned
+        ? ' (provider requests without credentials are accepted: development only)'
+        : checked.length > 0
+          ? ` (${checked.join(', ')} signatures are now required)`
+          : ' (no provider credentials: provider requests are refused)';
+      ctx.out(`Telephony settings of ${accountId} updated${note}.`);
+    }
   },
 };
 
@@ -124,7 +167,7 @@ const clear: Subcommand = {
   name: 'clear',
   help: `Usage: raaga telephony clear --account <id>
 
-Removes the account's Twilio credentials and call defaults (signatures are no longer checked).`,
+Removes the account's provider credentials and call defaults: its provider requests are refused until set again.`,
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, { account: { type: 'string' } });
     const accountId = requireString(parsed, 'account');

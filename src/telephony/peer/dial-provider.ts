@@ -9,13 +9,12 @@ import { API_KEY_PARAMETER } from '../call-parameters.js';
 import { ExotelPeerDialect } from '../exotel/exotel-peer-dialect.js';
 import { fetchPlivoAnswer, plivoSignatureHeaders } from '../plivo/answer-client.js';
 import { PlivoPeerDialect } from '../plivo/plivo-peer-dialect.js';
-import type { ProviderName } from '../stream-provider.js';
 import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
 import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../twilio/voice-webhook-client.js';
 import { CallPeer, type CallPeerOptions } from './call-peer.js';
+import type { SimulatedProvider } from './dial-provider-names.js';
 
-export const SIMULATED_PROVIDERS = ['twilio', 'smartflo', 'exotel', 'plivo', 'asterisk'] as const satisfies readonly ProviderName[];
-export type SimulatedProvider = (typeof SIMULATED_PROVIDERS)[number];
+export { SIMULATED_PROVIDERS, type SimulatedProvider } from './dial-provider-names.js';
 
 export interface ProviderCredentials {
   /** Twilio: signs the webhook and the upgrade. */
@@ -67,7 +66,8 @@ export async function dialProvider(options: DialOptions): Promise<DialedCall> {
         const peer = await CallPeer.connect({ ...peerOptions, url, customParameters: { ...params, [API_KEY_PARAMETER]: options.apiKey }, ...signature(credentials, ws(publicUrl, '/v1/telephony/twilio/media')) });
         return { peer, callId: peer.start.callSid, streamUrl: url };
       }
-      const path = `${VOICE_WEBHOOK_PATH}/${needAccount()}${query}`;
+      // Settings ride as extra <Parameter>s of the start, over the TwiML's own (a developer's TwiML would add them so).
+      const path = `${VOICE_WEBHOOK_PATH}/${needAccount()}`;
       const instruction = await fetchStreamInstruction({ url: `${baseUrl}${path}`, signedUrl: `${publicUrl}${path}`, ...(credentials.twilioAuthToken ? { authToken: credentials.twilioAuthToken } : {}) });
       // Dial the stream's path on the base URL: the TwiML names the public host, which may not be reachable from here.
       const url = ws(baseUrl, new URL(instruction.streamUrl).pathname);
@@ -76,7 +76,7 @@ export async function dialProvider(options: DialOptions): Promise<DialedCall> {
         url,
         callSid: instruction.params.CallSid!,
         accountSid: instruction.params.AccountSid!,
-        customParameters: instruction.parameters,
+        customParameters: { ...instruction.parameters, ...params },
         ...(credentials.twilioAuthToken ? { signature: { authToken: credentials.twilioAuthToken, url: instruction.streamUrl } } : {}),
       });
       return { peer, callId: peer.start.callSid, streamUrl: instruction.streamUrl };

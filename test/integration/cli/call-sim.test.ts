@@ -95,7 +95,7 @@ describe('raaga call-sim', () => {
     expect(webhookPaths).toEqual(['/v1/telephony/twilio/voice/acct_sim']);
     expect(starts[0]?.customParameters).toEqual({ greeting: 'hello', voice: 'meera' });
     expect(dtmf).toEqual(['5']);
-    expect(run.stdout).toMatch(/TwiML: stream wss:\/\/127\.0\.0\.1:\d+\/v1\/telephony\/twilio\/media with 1 parameter/);
+    expect(run.stdout).toMatch(/Call CA\w+ \(twilio\) on wss:\/\/127\.0\.0\.1:\d+\/v1\/telephony\/twilio\/media for/);
     for (const kind of ['connected', 'start', 'first_media_in', 'dtmf_sent', 'caller_speech', 'clear_received', 'mark_echoed', 'stop_sent', 'closed']) {
       expect(run.stdout).toMatch(new RegExp(`^\\s+\\d+\\.\\d{3}s  ${kind}`, 'm'));
     }
