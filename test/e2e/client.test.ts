@@ -134,7 +134,7 @@ describe('retry guidance against a server whose clock the injected sleep moves',
   beforeAll(async () => {
     // Time stands still except when the client "sleeps", so a Retry-After does not depend on how fast the
     // machine served the requests before it.
-    const frozenAtMs = Date.now();
+    const frozenAtMs = 1_767_225_600_000;
     const store = new MemoryStore({ now: () => frozenAtMs + offsetMs });
     // Leases outlive the jumps in time (a moved clock would otherwise expire a live session's slot).
     timed = await startTestServer({ SLOT_LEASE_MS: '600000' }, { store });

@@ -128,7 +128,7 @@ describe.each(['/v1/tts/generate', '/v1/tts/stream'])('%s errors', (path) => {
     const free = await server.account('free', 10_000);
     const id = `vc_test_${path.split('/').at(-1)}`;
     await server.deps.store.putCustomVoice({
-      id, accountId: owner.id, name: 'Owner voice', baseVoice: voice, pitchShiftSemitones: 3, rateMultiplier: 1.1, createdAtMs: Date.now(),
+      id, accountId: owner.id, name: 'Owner voice', baseVoice: voice, pitchShiftSemitones: 3, rateMultiplier: 1.1, createdAtMs: 1_767_225_600_000,
     });
     expect((await post(path, valid({ voice: id }), authHeaders(owner.keys[0] as string))).response.status).toBe(200);
     expectEnvelope(await post(path, valid({ voice: id }), authHeaders(other.keys[0] as string)), 422, 'voice_language_not_found', /does not exist for this account/);

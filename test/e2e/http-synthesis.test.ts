@@ -123,15 +123,20 @@ describe('POST /v1/tts/generate', () => {
   });
 
   it('sends the rate-limit headers and echoes X-Request-Id', async () => {
+    // A fresh account: its window holds this one request, so the reset is that request's time plus a minute.
+    const fresh = await server.account('growth', 1000);
     const response = await fetch(`${server.url}/v1/tts/generate`, {
       method: 'POST',
-      headers: { ...authHeaders(key), 'x-request-id': 'req-abc.123' },
+      headers: { ...authHeaders(fresh.keys[0] as string), 'x-request-id': 'req-abc.123' },
       body: JSON.stringify({ model_id: 'raaga-v1', voice: voiceName(), language: 'en-IN', text: 'Hello.', output_format: 'pcm' }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-limit')).toBe('300');
-    expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeLessThan(300);
-    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('299');
+    // The store's own window end, read back without counting a request.
+    const probe = await server.deps.store.admit({ accountId: fresh.id, limits: { requestsPerMinute: 300, concurrentRequests: 1000 }, countRate: false, slotHolderId: 'probe' });
+    if (probe.ok) await server.deps.store.releaseSlot(fresh.id, 'probe');
+    expect(response.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil(probe.rate.resetAtMs / 1000)));
     expect(response.headers.get('x-request-id')).toBe('req-abc.123');
   });
 });

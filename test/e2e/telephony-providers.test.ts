@@ -111,14 +111,18 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
       expect(interrupted.played_ms).toBeGreaterThan(0);
       expect(LONG_GREETING.startsWith(interrupted.heard_text)).toBe(true);
       expect(await agent.waitFor('dtmf')).toMatchObject({ digit: '5' });
-      // Everything the peer received after the clear: no audio of the cut greeting.
+      // Nothing of the cut greeting follows the clear: the agent's next words are the next thing the caller gets,
+      // and the only mark after the clear is theirs, in the new generation.
       const clearAt = peer.inbound.findIndex((entry) => entry.event === 'clear');
-      await peer.runUntil(peer.elapsedMs() + 300);
-      expect(peer.inbound.slice(clearAt + 1).filter((entry) => entry.event === 'media')).toHaveLength(0);
+      const beforeReply = peer.inbound.length;
+      agent.send({ type: 'text', text: 'जी, बताइए।', utterance_id: 'reply' });
+      await agent.waitFor('utterance_played', { where: (event) => event.utterance_id === 'reply' });
+      expect(peer.inbound.slice(clearAt + 1, beforeReply)).toEqual([]);
+      expect(peer.inbound.slice(clearAt + 1).filter((entry) => entry.event === 'mark').map((entry) => entry.name)).toEqual(['u2.c0.g1']);
       expect(agent.events.some((event) => event.type === 'utterance_played' && event.utterance_id === 'greeting')).toBe(false);
       await peer.drop();
       await eventually(() => slotFree(acct.id), 'slot freed after the drop');
-      expect(1_000_000 - (await acct.balance())).toBeLessThan(cp(LONG_GREETING));
+      expect(1_000_000 - (await acct.balance())).toBeLessThan(cp(LONG_GREETING) + cp('जी, बताइए।'));
     } finally {
       await agent.close();
     }

@@ -60,10 +60,11 @@ describe.skipIf(!redis.url)('RedisStore on a real Redis', () => {
       const store = await open();
       const account = await store.createAccount({ plan: 'free', credits: 100 });
       const base = { accountId: account.id, limits: PLAN_LIMITS.free, countRate: false } as const;
-      expect((await store.admit({ ...base, slotHolderId: 'a', slotLeaseMs: 300, reservation: { id: 'r', credits: 100, ttlMs: 300 } })).ok).toBe(true);
+      expect((await store.admit({ ...base, slotHolderId: 'a', slotLeaseMs: 1000, reservation: { id: 'r', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
       expect(await store.admit({ ...base, slotHolderId: 'b' })).toMatchObject({ ok: false, reason: 'concurrency' });
       expect(await store.admit({ ...base, reservation: { id: 'x', credits: 1, ttlMs: 1000 } })).toMatchObject({ reason: 'insufficient_credits', available: 0 });
-      await sleep(400);
+      // Redis's own clock expires them, so this waits past the lease; 1 s leaves room for a loaded machine above.
+      await sleep(1100);
       expect(await store.renewSlot(account.id, 'a', 300)).toBe(false);
       expect((await store.admit({ ...base, slotHolderId: 'b', reservation: { id: 'y', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
       expect(await store.settle(account.id, 'r', 100)).toBe(100); // expired: released, not charged
