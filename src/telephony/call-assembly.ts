@@ -50,9 +50,11 @@ export interface CallRequest {
 }
 
 export type AssembledCall =
-  /** `ended`: the call stopped before it was live (no slot, unknown voice, store down). */
+  /** Speaking, registered for REST control; `unregister` when the stream ends. */
   | { readonly kind: 'live'; readonly call: CallSession; readonly unregister: () => void }
+  /** The call's settings were invalid: nothing was built. */
   | { readonly kind: 'refused'; readonly reason: string }
+  /** The session was built but stopped before it was live (no slot, unknown voice, store down). */
   | { readonly kind: 'not-started'; readonly call: CallSession; readonly reason: string };
 
 /** Builds and starts the call; on 'live' the greeting is speaking and the agent is being dialled. */

@@ -41,3 +41,14 @@ export interface StreamProvider {
   createCodec(): StreamCodec;
   callControl(context: CallControlContext): CallControlPort;
 }
+
+/**
+ * Call control for a provider whose only lever on the call is the stream itself: hangup and transfer both end it
+ * (`end` is the context's closeStream or hangupStream) and the provider's flow or dialplan decides what follows.
+ */
+export function streamEndingControl(end: (reason: 'hangup' | 'transfer') => void): CallControlPort {
+  return {
+    hangup: async () => end('hangup'),
+    transfer: async () => end('transfer'),
+  };
+}

@@ -50,7 +50,8 @@ export class InboundFramer {
     const bufferedMs = this.#pending.length / MULAW_BYTES_PER_MS;
     // The provider's timestamp marks where this message begins; the buffered remainder sits just before it.
     if (atMs !== undefined && atMs > this.#clockMs) this.#clockMs = atMs;
-    const joined = concatBytes([this.#pending, mulaw]);
+    // The common case (whole 20 ms messages, nothing pending) skips the copy.
+    const joined = this.#pending.length === 0 ? mulaw : concatBytes([this.#pending, mulaw]);
     const whole = joined.length - (joined.length % PHONE_FRAME_BYTES);
     const frames: InboundFrame[] = [];
     let startMs = this.#clockMs - bufferedMs;

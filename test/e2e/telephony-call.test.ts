@@ -248,6 +248,13 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       expect((await agent.waitFor('call_ended')).reason).toBe('hangup');
       await eventually(() => slotFree(acct.id), 'slot freed');
       expect(await acct.balance()).toBe(100_000 - cp(text));
+      // The call's lifecycle is logged at info with the request id, though the route's request lines are off
+      // (its URL may carry settings): started and ended, once each.
+      await eventually(() => log.lines.some((line) => line.callSid === call.callSid && line.msg === 'call ended'), "the 'call ended' line");
+      const lifecycle = log.lines.filter((line) => line.callSid === call.callSid && ['call started', 'call ended'].includes(line.msg));
+      expect(lifecycle.map((line) => [line.msg, line.level])).toEqual([['call started', 30], ['call ended', 30]]);
+      expect(lifecycle.every((line) => typeof line.reqId === 'string' && line.reqId.length > 0)).toBe(true);
+      expect(log.lines.some((line) => line.req !== undefined && String(line.req.url).includes(acct.id))).toBe(false);
     } finally {
       await agent.close();
     }

@@ -73,7 +73,8 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
         socket.close(1011, 'internal error');
         return;
       }
-      const stream = new MediaStream(deps, webSocketStream(socket), provider, admission, request.log);
+      // The route's own logger is held at warn (above); the call's lifecycle lines are info and must still be written.
+      const stream = new MediaStream(deps, webSocketStream(socket), provider, admission, scope.log.child({ reqId: request.id }));
       streams.add(stream);
       void stream.done.then(() => streams.delete(stream));
     };

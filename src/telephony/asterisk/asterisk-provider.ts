@@ -2,15 +2,11 @@
 // channel hangs up; the dialplan after Dial() decides what follows). A transfer hangs up the WebSocket leg too:
 // put the transfer target in the dialplan after the Dial (docs/telephony.md, "Asterisk").
 
-import type { CallControlPort } from '../../session/call-events.js';
-import type { StreamProvider } from '../stream-provider.js';
+import { type StreamProvider, streamEndingControl } from '../stream-provider.js';
 import { AsteriskCodec } from './asterisk-codec.js';
 
 export const asteriskProvider: StreamProvider = {
   name: 'asterisk',
   createCodec: () => new AsteriskCodec(),
-  callControl: ({ hangupStream }): CallControlPort => ({
-    hangup: async () => hangupStream('hangup'),
-    transfer: async () => hangupStream('transfer'),
-  }),
+  callControl: ({ hangupStream }) => streamEndingControl(hangupStream),
 };

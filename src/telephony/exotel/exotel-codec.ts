@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import { concatBytes } from '../../audio/bytes.js';
-import { decodeBase64Audio, frameText, readKind, shapeProblem, toBase64 } from '../json-frames.js';
+import { audioEvent, decodeJsonFrame, toBase64 } from '../json-frames.js';
 import type { DecodeResult, StreamCodec, WireFrame } from '../stream-events.js';
 import { OutboundTranscoder } from '../wire-audio.js';
 
@@ -37,6 +37,7 @@ const Mark = z.object({ event: z.literal('mark'), mark: z.object({ name: z.strin
 const Stop = z.object({ event: z.literal('stop'), stop: z.object({ reason: z.string().max(64).optional() }).optional() });
 const Inbound = z.discriminatedUnion('event', [Start, Media, Dtmf, Mark, Stop, z.object({ event: z.literal('connected') })]);
 const EVENTS = new Set(['connected', 'start', 'media', 'dtmf', 'mark', 'stop']);
+const INBOUND_FRAME = { sender: 'Exotel', field: 'event', kinds: EVENTS, schema: Inbound };
 
 export class ExotelCodec implements StreamCodec {
   #streamSid = '';
@@ -47,12 +48,9 @@ export class ExotelCodec implements StreamCodec {
   #marksAfterHeld: string[] = [];
 
   decode(data: Uint8Array, isBinary: boolean): DecodeResult {
-    if (isBinary) return { ok: false, problem: 'binary-frame', detail: 'Exotel sends JSON text frames only' };
-    const read = readKind(frameText(data), 'event', EVENTS);
-    if (!read.ok) return read;
-    const parsed = Inbound.safeParse(read.value);
-    if (!parsed.success) return shapeProblem(read.kind, parsed.error.issues);
-    const message = parsed.data;
+    const decoded = decodeJsonFrame(data, isBinary, INBOUND_FRAME);
+    if (!decoded.ok) return decoded;
+    const { message } = decoded;
     switch (message.event) {
       case 'connected':
         return { ok: true, event: { type: 'notice', what: 'connected' } };
@@ -82,11 +80,8 @@ export class ExotelCodec implements StreamCodec {
           },
         };
       }
-      case 'media': {
-        const audio = decodeBase64Audio(message.media.payload);
-        if (!audio) return { ok: false, problem: 'not-base64', detail: 'inbound media payload' };
-        return { ok: true, event: { type: 'audio', audio, atMs: message.media.timestamp } };
-      }
+      case 'media':
+        return audioEvent(message.media.payload, message.media.timestamp);
       case 'dtmf':
         return { ok: true, event: { type: 'dtmf', digit: message.dtmf.digit.toUpperCase() } };
       case 'mark':

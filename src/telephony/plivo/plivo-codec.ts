@@ -5,7 +5,7 @@
 // https://www.plivo.com/docs/voice-agents/audio-streaming/concepts/audio-streaming-reference
 
 import { z } from 'zod';
-import { decodeBase64Audio, frameText, readKind, shapeProblem, toBase64 } from '../json-frames.js';
+import { audioEvent, decodeJsonFrame, toBase64 } from '../json-frames.js';
 import type { DecodeResult, StreamCodec, WireEncoding, WireFrame } from '../stream-events.js';
 import { OutboundTranscoder } from '../wire-audio.js';
 
@@ -30,6 +30,7 @@ const Notice = z.object({ event: z.enum(['clearedAudio', 'connected']) });
 const Stop = z.object({ event: z.literal('stop') });
 const Inbound = z.union([Start, Media, Dtmf, Played, Notice, Stop]);
 const EVENTS = new Set(['start', 'media', 'dtmf', 'playedStream', 'played', 'clearedAudio', 'connected', 'stop']);
+const INBOUND_FRAME = { sender: 'Plivo', field: 'event', kinds: EVENTS, schema: Inbound };
 
 /** Plivo's contentType names: audio/x-mulaw (8 kHz) and audio/x-l16 (8 or 16 kHz). */
 export const PLIVO_CONTENT_TYPES: Readonly<Record<WireEncoding, string>> = { mulaw: 'audio/x-mulaw', pcm16: 'audio/x-l16' };
@@ -42,12 +43,9 @@ export class PlivoCodec implements StreamCodec {
   #out = new OutboundTranscoder({ encoding: 'mulaw', sampleRateHz: 8000 });
 
   decode(data: Uint8Array, isBinary: boolean): DecodeResult {
-    if (isBinary) return { ok: false, problem: 'binary-frame', detail: 'Plivo sends JSON text frames only' };
-    const read = readKind(frameText(data), 'event', EVENTS);
-    if (!read.ok) return read;
-    const parsed = Inbound.safeParse(read.value);
-    if (!parsed.success) return shapeProblem(read.kind, parsed.error.issues);
-    const message = parsed.data;
+    const decoded = decodeJsonFrame(data, isBinary, INBOUND_FRAME);
+    if (!decoded.ok) return decoded;
+    const { message } = decoded;
     switch (message.event) {
       case 'start': {
         const { start } = message;
@@ -76,12 +74,9 @@ export class PlivoCodec implements StreamCodec {
         };
       }
       case 'media': {
-        const audio = decodeBase64Audio(message.media.payload);
-        if (!audio) return { ok: false, problem: 'not-base64', detail: 'inbound media payload' };
         const epochMs = message.media.timestamp;
         if (epochMs !== undefined) this.#firstTimestampMs ??= epochMs;
-        const atMs = epochMs === undefined || this.#firstTimestampMs === undefined ? undefined : epochMs - this.#firstTimestampMs;
-        return { ok: true, event: { type: 'audio', audio, atMs } };
+        return audioEvent(message.media.payload, epochMs === undefined || this.#firstTimestampMs === undefined ? undefined : epochMs - this.#firstTimestampMs);
       }
       case 'dtmf':
         return { ok: true, event: { type: 'dtmf', digit: message.dtmf.digit.toUpperCase() } };

@@ -3,7 +3,8 @@
 // Twilio echoes pending marks after a clear; Smartflo does not say: the playback ledger copes with both.
 
 import type { DecodeResult, StreamCodec, WireFrame } from '../stream-events.js';
-import { clearMessage, decodeMediaPayload, markMessage, mediaMessage, parseTwilioMessage } from './twilio-messages.js';
+import { audioEvent, decodeJsonFrame } from '../json-frames.js';
+import { TWILIO_INBOUND, clearMessage, markMessage, mediaMessage } from './twilio-messages.js';
 
 export type TwilioDialect = 'twilio' | 'smartflo';
 
@@ -16,10 +17,9 @@ export class TwilioCodec implements StreamCodec {
   constructor(private readonly dialect: TwilioDialect) {}
 
   decode(data: Uint8Array, isBinary: boolean): DecodeResult {
-    if (isBinary) return { ok: false, problem: 'binary-frame', detail: `${this.dialect} sends JSON text frames only` };
-    const parsed = parseTwilioMessage(Buffer.from(data.buffer, data.byteOffset, data.length).toString('utf8'));
-    if (!parsed.ok) return parsed;
-    const message = parsed.message;
+    const decoded = decodeJsonFrame(data, isBinary, { sender: this.dialect === 'twilio' ? 'Twilio' : 'Smartflo', ...TWILIO_INBOUND });
+    if (!decoded.ok) return decoded;
+    const { message } = decoded;
     switch (message.event) {
       case 'connected':
         return { ok: true, event: { type: 'notice', what: 'connected' } };
@@ -46,11 +46,8 @@ export class TwilioCodec implements StreamCodec {
           },
         };
       }
-      case 'media': {
-        const decoded = decodeMediaPayload(message.media.payload);
-        if (!decoded.ok) return { ok: false, problem: decoded.problem, detail: 'inbound media payload' };
-        return { ok: true, event: { type: 'audio', audio: decoded.audio, atMs: message.media.timestamp } };
-      }
+      case 'media':
+        return audioEvent(message.media.payload, message.media.timestamp);
       case 'dtmf':
         return { ok: true, event: { type: 'dtmf', digit: message.dtmf.digit } };
       case 'mark':

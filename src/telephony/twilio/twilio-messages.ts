@@ -5,7 +5,6 @@
 // https://docs.smartflo.tatatelebusiness.com/docs/bi-directional-audio-streaming-integration-document
 
 import { z } from 'zod';
-import { readTypedJson } from '../../util/typed-json.js';
 
 /** "1", "20" or 20: Twilio's examples send sequence numbers, chunks and timestamps as strings. */
 const Count = z.union([z.string().regex(/^\d{1,15}$/), z.number().int().nonnegative()]).transform(Number);
@@ -69,40 +68,12 @@ export const TwilioInboundSchema = z.discriminatedUnion('event', [ConnectedSchem
 export type TwilioInbound = z.infer<typeof TwilioInboundSchema>;
 export type TwilioStart = z.infer<typeof StartSchema>;
 
-const EVENTS = new Set(['connected', 'start', 'media', 'dtmf', 'mark', 'stop']);
-
-/** Why a frame from Twilio was not usable: the bridge logs each kind once per call. */
-export type InboundProblem = 'invalid-json' | 'unknown-event' | 'invalid-shape';
-
-export type ParsedInbound = { readonly ok: true; readonly message: TwilioInbound } | { readonly ok: false; readonly problem: InboundProblem; readonly detail: string };
-
-export function parseTwilioMessage(raw: string): ParsedInbound {
-  const json = readTypedJson(raw, 'event', EVENTS);
-  if (!json.ok) {
-    if (json.problem === 'invalid-json') return { ok: false, problem: 'invalid-json', detail: 'not JSON' };
-    return { ok: false, problem: 'unknown-event', detail: json.problem === 'unknown-kind' ? (json.kind ?? 'no event field') : 'not an object' };
-  }
-  const event = json.kind;
-  const parsed = TwilioInboundSchema.safeParse(json.value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, problem: 'invalid-shape', detail: `${event}: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}` };
-  }
-  return { ok: true, message: parsed.data };
-}
-
-export type DecodedPayload = { readonly ok: true; readonly audio: Uint8Array } | { readonly ok: false; readonly problem: 'not-base64' | 'empty' };
-
-/** Inbound audio: base64 of any number of bytes (Twilio sends 160 every 20 ms, Smartflo 800 every 100 ms; the stream re-frames). */
-export function decodeMediaPayload(payload: string): DecodedPayload {
-  // Node's decoder skips characters outside the alphabet, so a payload with any decodes short: comparing lengths
-  // checks every character natively (a regex here cost ~2 % of the event loop at 16 calls).
-  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
-  const audio = Buffer.from(payload, 'base64');
-  if (payload.length % 4 !== 0 || audio.length !== (payload.length / 4) * 3 - padding) return { ok: false, problem: 'not-base64' };
-  if (audio.length === 0) return { ok: false, problem: 'empty' };
-  return { ok: true, audio: new Uint8Array(audio.buffer, audio.byteOffset, audio.length) };
-}
+/** How the JSON frame reader tells Twilio's messages apart (see json-frames.ts). */
+export const TWILIO_INBOUND = {
+  field: 'event',
+  kinds: new Set(['connected', 'start', 'media', 'dtmf', 'mark', 'stop']),
+  schema: TwilioInboundSchema,
+} as const;
 
 // ---- what we send -------------------------------------------------------------------------------------
 

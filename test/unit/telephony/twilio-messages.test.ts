@@ -2,9 +2,12 @@
 // not Twilio's, and inbound payloads must be strict base64 of whole 160-byte frames.
 
 import { describe, expect, it } from 'vitest';
-import { clearMessage, decodeMediaPayload, markMessage, mediaMessage, parseTwilioMessage } from '../../../src/telephony/twilio/twilio-messages.js';
+import { decodeBase64Audio, decodeJsonFrame } from '../../../src/telephony/json-frames.js';
+import { TWILIO_INBOUND, clearMessage, markMessage, mediaMessage } from '../../../src/telephony/twilio/twilio-messages.js';
 
-describe('parseTwilioMessage', () => {
+const parseTwilioMessage = (text: string) => decodeJsonFrame(new TextEncoder().encode(text), false, { sender: 'Twilio', ...TWILIO_INBOUND });
+
+describe('Twilio frames through decodeJsonFrame', () => {
   it('reads the documented start, with numeric strings and custom parameters', () => {
     const parsed = parseTwilioMessage(
       JSON.stringify({
@@ -38,7 +41,8 @@ describe('parseTwilioMessage', () => {
     expect(parseTwilioMessage('{"event":"stop","sequenceNumber":"5","streamSid":"MZ1","stop":{"accountSid":"AC1","callSid":"CA1"}}').ok).toBe(true);
   });
 
-  it('names the problem: not JSON, unknown event, wrong shape', () => {
+  it('names the problem: binary, not JSON, unknown event, wrong shape', () => {
+    expect(decodeJsonFrame(new Uint8Array([1, 2]), true, { sender: 'Twilio', ...TWILIO_INBOUND })).toEqual({ ok: false, problem: 'binary-frame', detail: 'Twilio sends JSON text frames only' });
     expect(parseTwilioMessage('{oops')).toMatchObject({ ok: false, problem: 'invalid-json' });
     expect(parseTwilioMessage('{"event":"transcript"}')).toMatchObject({ ok: false, problem: 'unknown-event', detail: 'transcript' });
     expect(parseTwilioMessage('[1,2]')).toMatchObject({ ok: false, problem: 'unknown-event' });
@@ -48,15 +52,15 @@ describe('parseTwilioMessage', () => {
   });
 });
 
-describe('decodeMediaPayload', () => {
+describe('decodeBase64Audio', () => {
   it('accepts any non-empty payload in strict base64 (the stream re-frames, R10)', () => {
-    expect(decodeMediaPayload(Buffer.alloc(160, 0xff).toString('base64'))).toMatchObject({ ok: true });
-    expect(decodeMediaPayload(Buffer.alloc(320).toString('base64'))).toMatchObject({ ok: true });
-    const odd = decodeMediaPayload(Buffer.alloc(100, 0x7f).toString('base64'));
+    expect(decodeBase64Audio(Buffer.alloc(160, 0xff).toString('base64'))).toMatchObject({ ok: true });
+    expect(decodeBase64Audio(Buffer.alloc(320).toString('base64'))).toMatchObject({ ok: true });
+    const odd = decodeBase64Audio(Buffer.alloc(100, 0x7f).toString('base64'));
     expect(odd.ok && [...odd.audio]).toEqual(Array(100).fill(0x7f));
-    expect(decodeMediaPayload('')).toEqual({ ok: false, problem: 'empty' });
-    expect(decodeMediaPayload('not base64!')).toEqual({ ok: false, problem: 'not-base64' });
-    expect(decodeMediaPayload('AAA')).toEqual({ ok: false, problem: 'not-base64' });
+    expect(decodeBase64Audio('')).toEqual({ ok: false, problem: 'empty' });
+    expect(decodeBase64Audio('not base64!')).toEqual({ ok: false, problem: 'not-base64' });
+    expect(decodeBase64Audio('AAA')).toEqual({ ok: false, problem: 'not-base64' });
   });
 });
 
