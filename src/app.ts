@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import './api/fastify-types.js';
 import { authenticate } from './api/auth.js';
 import type { ApiContext } from './api/context.js';
+import { AudioSocketListener } from './api/audiosocket-listener.js';
 import { registerOpenApi } from './api/docs/openapi.js';
 import { registerErrorHandling } from './api/error-handler.js';
 import { useZodSchemas } from './api/route-schemas.js';
@@ -33,7 +34,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     loggerInstance: deps.logger,
     bodyLimit: deps.maxBodyBytes,
     // Plivo's stream URL carries the call token (~180 characters) as a path segment; fastify's default is 100.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     // Honour a sane client X-Request-Id so logs join across systems; otherwise make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -69,6 +70,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.addHook('onResponse', async (request, reply) => {
       metrics.httpResponse(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, request.errorCode ?? undefined);
     });
+  }
+
+  // Asterisk AudioSocket is TCP, not HTTP: its listener lives beside the app and is started after app.listen()
+  // (startAudioSocket), so a port it cannot bind fails the start like the HTTP port does.
+  const telephony = deps.telephony;
+  const audioSocket = telephony?.config.audioSocket ? new AudioSocketListener(deps, telephony, telephony.config.audioSocket, deps.logger) : null;
+  app.decorate('audioSocket', audioSocket);
+  if (audioSocket) {
+    app.addHook('preClose', async () => audioSocket.beginShutdown());
+    app.addHook('onClose', async () => audioSocket.closed());
   }
 
   registerErrorHandling(app, deps.maxBodyBytes);

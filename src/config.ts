@@ -2,6 +2,7 @@
 // Only main.ts (and the CLI's main) pass process.env in; everything else receives a parsed Config.
 
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { LANGUAGE_CODES } from './languages.js';
 
@@ -68,6 +69,21 @@ export const ConfigSchema = z.object({
   TELEPHONY_STREAM_TIMEOUT_MS: intFromEnv(1000, 600_000).default(10_000),
   TELEPHONY_START_TIMEOUT_MS: intFromEnv(500, 60_000).default(5000),
   TELEPHONY_AGENT_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(5000),
+  /** TCP port of the Asterisk AudioSocket listener; unset: no listener. 0 picks a free port (tests). */
+  AUDIOSOCKET_PORT: intFromEnv(0, 65_535).optional(),
+  /** Address the AudioSocket listener binds; loopback by default, since AudioSocket has no authentication. */
+  AUDIOSOCKET_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The account AudioSocket calls are billed to (AudioSocket carries only a call UUID). */
+  AUDIOSOCKET_ACCOUNT: z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/, 'must be an account id (acct_…)').optional(),
+  /** Networks allowed to open AudioSocket connections: comma-separated addresses or CIDR blocks. */
+  AUDIOSOCKET_ALLOW: z
+    .string()
+    .default('127.0.0.1/32,::1/128')
+    .transform((list, context) => {
+      const blocks = list.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+      for (const block of blocks) if (!isNetworkBlock(block)) context.addIssue({ code: 'custom', message: `${block} is not an address or CIDR block (10.0.0.0/8, ::1/128)` });
+      return blocks;
+    }),
   /** Spoken when the agent's WebSocket fails or closes mid-call, before hanging up; empty: hang up at once. */
   TELEPHONY_AGENT_FALLBACK_MESSAGE: z.string().max(1000).default('Sorry, we are having technical trouble. Please call again later.'),
 });
@@ -116,6 +132,26 @@ export interface TelephonyConfig {
   readonly startTimeoutMs: number;
   readonly agentConnectTimeoutMs: number;
   readonly agentFallbackMessage: string;
+  /** Undefined: no AudioSocket listener. */
+  readonly audioSocket: AudioSocketConfig | undefined;
+}
+
+export interface AudioSocketConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly accountId: string;
+  /** Addresses or CIDR blocks (`10.0.0.0/8`) a connection may come from. */
+  readonly allow: readonly string[];
+}
+
+/** `address` or `address/prefix`, IPv4 or IPv6. */
+function isNetworkBlock(block: string): boolean {
+  const [address, prefix, ...rest] = block.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
 export class ConfigError extends Error {
@@ -123,6 +159,12 @@ export class ConfigError extends Error {
     super(message);
     this.name = 'ConfigError';
   }
+}
+
+function audioSocketConfig(e: z.infer<typeof ConfigSchema>): AudioSocketConfig | undefined {
+  if (e.AUDIOSOCKET_PORT === undefined) return undefined;
+  if (e.AUDIOSOCKET_ACCOUNT === undefined) throw new ConfigError('invalid configuration: AUDIOSOCKET_ACCOUNT: required with AUDIOSOCKET_PORT (the account AudioSocket calls are billed to)');
+  return { host: e.AUDIOSOCKET_HOST, port: e.AUDIOSOCKET_PORT, accountId: e.AUDIOSOCKET_ACCOUNT, allow: e.AUDIOSOCKET_ALLOW };
 }
 
 export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
@@ -170,6 +212,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       startTimeoutMs: e.TELEPHONY_START_TIMEOUT_MS,
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
+      audioSocket: audioSocketConfig(e),
     },
   };
 }

@@ -38,8 +38,10 @@ async function main(): Promise<void> {
 
   const app = buildApp(deps);
   const address = await app.listen({ host: config.host, port: config.port });
+  const audioSocket = await app.audioSocket?.listen();
   // Plain lines for the human who just typed `npm start`; the JSON log has the same facts.
   const banner = [`\nRaaga is listening on ${address.replace('0.0.0.0', 'localhost')}\n`];
+  if (audioSocket) banner.push(`Asterisk AudioSocket on ${audioSocket.address}:${audioSocket.port} (billed to ${config.telephony.audioSocket?.accountId})\n`);
   if (devKey) {
     banner.push(
       `No accounts were configured, so a development account was created:\n` +

@@ -2,6 +2,8 @@
 
 import type { Account, RateInfo } from '../store/store.js';
 
+import type { AudioSocketListener } from './audiosocket-listener.js';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on routes that require a key. */
@@ -10,6 +12,10 @@ declare module 'fastify' {
     rateInfo: RateInfo | null;
     /** The error envelope's code, when the response is one (for the request metrics). */
     errorCode: string | null;
+  }
+  interface FastifyInstance {
+    /** The Asterisk AudioSocket listener when AUDIOSOCKET_PORT is set; started with `listen()` after the app's. */
+    audioSocket: AudioSocketListener | null;
   }
 }
 

@@ -9,6 +9,8 @@ import type { CallSession } from '../session/call-session.js';
 import type { ClockTimer } from '../session/clock.js';
 import type { Store } from '../store/store.js';
 import { assembleCall, type CallAssemblyDeps, type CallLogger } from './call-assembly.js';
+import { PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { FramePacer } from './frame-pacer.js';
 import { authenticateStream } from './stream-authentication.js';
 import type { StreamCodec, StreamEvent, StreamStart, WireFrame } from './stream-events.js';
 import type { StreamAdmission, StreamProvider } from './stream-provider.js';
@@ -34,6 +36,8 @@ export class MediaStream implements CallMediaPort {
   readonly #provider: StreamProvider;
   readonly #admission: StreamAdmission;
   readonly #codec: StreamCodec;
+  /** Only for a self-paced provider: holds the call's audio and meters it out. */
+  readonly #pacer: FramePacer | undefined;
   #state: State = 'awaiting-start';
   #start: StreamStart | undefined;
   #framer: InboundFramer | undefined;
@@ -56,6 +60,10 @@ export class MediaStream implements CallMediaPort {
     this.#provider = provider;
     this.#admission = admission;
     this.#codec = provider.createCodec();
+    this.#pacer =
+      provider.playback === 'self-paced'
+        ? new FramePacer({ clock: deps.clock, frameMs: PHONE_FRAME_MS, send: (frame) => this.#send([frame]), played: (name) => this.#onEvent({ type: 'played', name }) })
+        : undefined;
     this.#log = logger.child({ provider: provider.name });
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#lastMessageAt = deps.clock.now();
@@ -83,14 +91,18 @@ export class MediaStream implements CallMediaPort {
   // ---- CallMediaPort -------------------------------------------------------------------------------------
 
   sendMedia(bytes: Uint8Array): void {
-    this.#send(this.#codec.media(bytes));
+    const frames = this.#codec.media(bytes);
+    if (this.#pacer) this.#pacer.enqueueFrames(frames.filter((frame) => typeof frame !== 'string'));
+    else this.#send(frames);
   }
 
   sendMark(name: string, final: boolean): void {
-    this.#send(this.#codec.mark(name, final));
+    if (this.#pacer) this.#pacer.enqueueMark(name);
+    else this.#send(this.#codec.mark(name, final));
   }
 
   sendClear(): void {
+    this.#pacer?.dropQueued();
     this.#send(this.#codec.clear());
   }
 
@@ -99,6 +111,7 @@ export class MediaStream implements CallMediaPort {
   }
 
   close(reason: string, code = 1000): void {
+    this.#pacer?.stop();
     this.#socket.close(code, reason);
   }
 
@@ -228,6 +241,7 @@ export class MediaStream implements CallMediaPort {
 
   #onSocketClosed(): void {
     this.#socketClosed = true;
+    this.#pacer?.stop();
     if (this.#watchdog) this.#deps.clock.clearTimeout(this.#watchdog);
     if (this.#startDeadline) this.#deps.clock.clearTimeout(this.#startDeadline);
     if (!this.#stopReceived && this.#timedOut === undefined && this.#call && !this.#call.ended) this.#problem('dropped', 'connection closed without stop');

@@ -37,6 +37,11 @@ export interface CallControlContext {
 
 export interface StreamProvider {
   readonly name: ProviderName;
+  /**
+   * Who holds the audio until it plays: the provider (a buffer that acknowledges marks and obeys a clear), or, for
+   * a provider that plays each frame on arrival (AudioSocket), Raaga itself, sending one frame per 20 ms.
+   */
+  readonly playback?: 'provider' | 'self-paced';
   /** A fresh codec for one stream. */
   createCodec(): StreamCodec;
   callControl(context: CallControlContext): CallControlPort;

@@ -1,5 +1,6 @@
 // The one thing a media stream needs of its connection, whatever carries it: a WebSocket (every provider but one)
-// or a TCP socket (Asterisk AudioSocket). Frames in, frames out, close, and how much is still unsent.
+// or a TCP socket (Asterisk AudioSocket). Frames in, frames out, close, and how much is still unsent. The
+// simulated provider (peer/) uses the same wrappers from the other end.
 
 import WebSocket, { type RawData } from 'ws';
 import { closeSocket } from '../util/ws-socket.js';
@@ -15,7 +16,8 @@ export interface StreamSocket {
   /** Drops the connection at once. */
   terminate(): void;
   onFrame(handler: (data: Uint8Array, isBinary: boolean) => void): void;
-  onClose(handler: () => void): void;
+  /** `code`: the WebSocket close code; for TCP, 1000 after an orderly close and 1006 after an error. */
+  onClose(handler: (code: number) => void): void;
 }
 
 /** A `ws` server-side socket as a StreamSocket. */
@@ -37,8 +39,9 @@ export function webSocketStream(socket: WebSocket): StreamSocket {
       socket.on('message', (data: RawData, isBinary: boolean) => handler(rawBytes(data), isBinary));
     },
     onClose(handler) {
-      if (socket.readyState === WebSocket.CLOSED) queueMicrotask(handler);
-      else socket.once('close', handler);
+      // Already closed: the code is gone with the event; 1005 is "no status received".
+      if (socket.readyState === WebSocket.CLOSED) queueMicrotask(() => handler(1005));
+      else socket.once('close', (code: number) => handler(code));
     },
   };
 }

@@ -15,6 +15,7 @@ import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type Simul
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { callControl, eventually, LONG_GREETING } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 
 const SECRETS = {
   twilio: { settings: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' }, credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } },
@@ -22,6 +23,8 @@ const SECRETS = {
   exotel: { settings: { exotelCredentials: 'exo-user:exo-secret-123' }, credentials: { basic: 'exo-user:exo-secret-123' } },
   plivo: { settings: { plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX', plivoAuthToken: 'plivo-token-0123456789' }, credentials: { plivoAuthToken: 'plivo-token-0123456789' } },
   asterisk: { settings: { asteriskCredentials: 'asterisk:ast-secret-99' }, credentials: { basic: 'asterisk:ast-secret-99' } },
+  // AudioSocket has no credentials: the listener's allowed networks (loopback here) are the check.
+  audiosocket: { settings: {}, credentials: {} },
 } satisfies Record<SimulatedProvider, { settings: Partial<TelephonySettings>; credentials: ProviderCredentials }>;
 
 const WRONG: Record<SimulatedProvider, ProviderCredentials> = {
@@ -30,13 +33,20 @@ const WRONG: Record<SimulatedProvider, ProviderCredentials> = {
   exotel: { basic: 'exo-user:not-the-secret' },
   plivo: { plivoAuthToken: 'not-the-plivo-token-00' },
   asterisk: { basic: 'asterisk:not-the-secret' },
+  audiosocket: {},
 };
+
+/** The one account the AudioSocket listener bills (AUDIOSOCKET_ACCOUNT). */
+const AUDIOSOCKET_ACCOUNT = 'acct_audiosocket';
+/** AudioSocket has no clear on the wire: Raaga stops sending, so the cut is seen as `interrupted` at the agent. */
+const hasClear = (provider: SimulatedProvider) => provider !== 'audiosocket';
 
 let server: TestServer;
 let plivoApi: Server;
 /** Requests the loopback stand-in for api.plivo.com received: method, path, Authorization. */
 const plivoRequests: { method: string; url: string; authorization: string | undefined }[] = [];
 let voice: CallerVoice;
+let audioSocketKey: string;
 let interruption: Uint8Array;
 const cp = (text: string) => [...text].length;
 
@@ -48,7 +58,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => plivoApi.listen(0, '127.0.0.1', resolve));
   const plivoApiBaseUrl = `http://127.0.0.1:${(plivoApi.address() as AddressInfo).port}`;
-  server = await startTestServer({ TTS_WORKERS: '2' }, { app: (deps) => ({ telephony: { ...deps.telephony!, plivoApiBaseUrl } }) });
+  server = await startTestServer(
+    { TTS_WORKERS: '2', AUDIOSOCKET_PORT: '0', AUDIOSOCKET_ACCOUNT },
+    { app: (deps) => ({ telephony: { ...deps.telephony!, plivoApiBaseUrl } }) },
+  );
+  await server.deps.store.createAccount({ id: AUDIOSOCKET_ACCOUNT, plan: 'growth', credits: 1_000_000_000 });
+  audioSocketKey = generateApiKey();
+  await server.deps.store.addKeyHash(AUDIOSOCKET_ACCOUNT, hashApiKey(audioSocketKey));
   await server.deps.telephony!.vad!.ready();
   voice = await CallerVoice.start(catalogPath(server.deps.config));
   interruption = await voice.say({ text: 'रुको, मुझे कुछ और पूछना है।', language: 'hi-IN' });
@@ -60,6 +76,12 @@ afterAll(async () => {
 });
 
 async function providerAccount(provider: SimulatedProvider) {
+  if (provider === 'audiosocket') {
+    // One account for every AudioSocket call: its balance is read relative to this test's start.
+    const credits = async () => (await server.deps.store.getAccount(AUDIOSOCKET_ACCOUNT))!.credits;
+    const atStart = await credits();
+    return { id: AUDIOSOCKET_ACCOUNT, key: audioSocketKey, balance: async () => 1_000_000 - (atStart - (await credits())) };
+  }
   const created = await server.account('growth', 1_000_000);
   await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, updatedAtMs: Date.now() });
   return { id: created.id, key: created.keys[0] as string, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
@@ -71,7 +93,12 @@ async function slotFree(accountId: string): Promise<boolean> {
   return result.ok;
 }
 
-function dial(provider: SimulatedProvider, accountId: string, params: Record<string, string>, extra: { caller?: CallerTrack; dtmf?: { digit: string; atMs: number }[] } = {}) {
+async function dial(provider: SimulatedProvider, accountId: string, params: Record<string, string>, extra: { caller?: CallerTrack; dtmf?: { digit: string; atMs: number }[] } = {}) {
+  if (provider === 'audiosocket') {
+    // AudioSocket carries no settings: the call's are the account's defaults.
+    await server.deps.store.putTelephonySettings({ accountId, defaults: params, updatedAtMs: Date.now() });
+    return dialProvider({ provider, baseUrl: server.url, audioSocket: server.audioSocket, ...extra });
+  }
   return dialProvider({ provider, baseUrl: server.url, accountId, credentials: SECRETS[provider].credentials, params, ...extra });
 }
 
@@ -105,20 +132,29 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
     try {
       const acct = await providerAccount(provider);
       const { peer } = await dial(provider, acct.id, { greeting: LONG_GREETING, agent_url: agent.url, barge_in: 'dtmf' }, { dtmf: [{ digit: '5', atMs: 2500 }] });
-      await peer.waitFor('clear_received', 20_000);
-      const interrupted = await agent.waitFor('interrupted');
+      if (hasClear(provider)) await peer.waitFor('clear_received', 20_000);
+      const interrupted = await agent.waitFor('interrupted', { timeoutMs: 20_000 });
       expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf' });
       expect(interrupted.played_ms).toBeGreaterThan(0);
       expect(LONG_GREETING.startsWith(interrupted.heard_text)).toBe(true);
       expect(await agent.waitFor('dtmf')).toMatchObject({ digit: '5' });
-      // Nothing of the cut greeting follows the clear: the agent's next words are the next thing the caller gets,
-      // and the only mark after the clear is theirs, in the new generation.
-      const clearAt = peer.inbound.findIndex((entry) => entry.event === 'clear');
+      const clearAt = hasClear(provider) ? peer.inbound.findIndex((entry) => entry.event === 'clear') : -1;
       const beforeReply = peer.inbound.length;
       agent.send({ type: 'text', text: 'जी, बताइए।', utterance_id: 'reply' });
-      await agent.waitFor('utterance_played', { where: (event) => event.utterance_id === 'reply' });
-      expect(peer.inbound.slice(clearAt + 1, beforeReply)).toEqual([]);
-      expect(peer.inbound.slice(clearAt + 1).filter((entry) => entry.event === 'mark').map((entry) => entry.name)).toEqual(['u2.c0.g1']);
+      const reply = await agent.waitFor('utterance_played', { where: (event) => event.utterance_id === 'reply' });
+      if (hasClear(provider)) {
+        // Nothing of the cut greeting follows the clear: the agent's next words are the next thing the caller gets,
+        // and the only mark after the clear is theirs, in the new generation.
+        expect(peer.inbound.slice(clearAt + 1, beforeReply)).toEqual([]);
+        expect(peer.inbound.slice(clearAt + 1).filter((entry) => entry.event === 'mark').map((entry) => entry.name)).toEqual(['u2.c0.g1']);
+      } else {
+        // No clear on the wire: Raaga stopped sending. Of the greeting the caller got no more than the server counts
+        // as heard, plus the one frame on the wire when the key came; everything after it is the reply, whole.
+        const greetingMs = peer.summary().playout.receivedMs - reply.duration_ms;
+        expect(greetingMs).toBeGreaterThan(0);
+        expect(greetingMs).toBeLessThanOrEqual(interrupted.played_ms + 40);
+        expect(peer.inbound.every((entry) => entry.event === 'media')).toBe(true);
+      }
       expect(agent.events.some((event) => event.type === 'utterance_played' && event.utterance_id === 'greeting')).toBe(false);
       await peer.drop();
       await eventually(() => slotFree(acct.id), 'slot freed after the drop');
@@ -133,7 +169,7 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
     try {
       const acct = await providerAccount(provider);
       const { peer } = await dial(provider, acct.id, { greeting: LONG_GREETING, agent_url: agent.url }, { caller: new CallerTrack([{ atMs: 3000, mulaw: interruption, label: 'रुको' }]) });
-      await peer.waitFor('clear_received', 20_000);
+      if (hasClear(provider)) await peer.waitFor('clear_received', 20_000);
       expect(await agent.waitFor('speech_started')).toMatchObject({ type: 'speech_started' });
       expect(await agent.waitFor('interrupted')).toMatchObject({ utterance_id: 'greeting', cause: 'speech' });
       await peer.drop();
@@ -158,14 +194,24 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
       expect(plivoRequests.find((request) => request.url === expected.url)).toEqual(expected);
       await peer.drop();
     }
-    // Asterisk gets HANGUP and hangs up; Twilio (REST not configured here), Exotel and Smartflo see their stream closed.
+    // Asterisk gets HANGUP (AudioSocket its hangup packet) and hangs up; Twilio (REST not configured here), Exotel
+    // and Smartflo see their stream closed.
     await peer.closed;
-    if (provider === 'asterisk') expect(peer.timeline.some((event) => event.kind === 'hangup_received')).toBe(true);
+    if (provider === 'asterisk' || provider === 'audiosocket') expect(peer.timeline.some((event) => event.kind === 'hangup_received')).toBe(true);
     await eventually(() => slotFree(acct.id), 'slot freed after hangup');
   });
 
   it('wrong credentials are refused at the upgrade; no call starts', async () => {
     const acct = await providerAccount(provider);
+    if (provider === 'audiosocket') {
+      // AudioSocket's check is the peer's address: from outside AUDIOSOCKET_ALLOW (loopback 127.0.0.1 only by
+      // default) the connection is closed before a byte is read.
+      const { peer } = await dialProvider({ provider, baseUrl: server.url, audioSocket: { ...server.audioSocket!, localAddress: '127.0.0.2' } });
+      await peer.closed;
+      expect(peer.summary().mediaReceived).toBe(0);
+      expect(await slotFree(acct.id)).toBe(true);
+      return;
+    }
     await expect(dialProvider({ provider, baseUrl: server.url, accountId: acct.id, credentials: WRONG[provider], params: { greeting: 'नमस्ते।' } })).rejects.toThrow(/40[13]/);
     expect(await slotFree(acct.id)).toBe(true);
   });

@@ -16,6 +16,8 @@ export interface TestServer {
   readonly url: string;
   readonly deps: Deps;
   readonly dataDir: string;
+  /** host:port of the AudioSocket listener, when AUDIOSOCKET_PORT was set. */
+  readonly audioSocket: { readonly host: string; readonly port: number } | undefined;
   /** Creates an account with one key (more with `extraKeys`) and returns the keys in clear. */
   account(plan: Plan, credits: number, extraKeys?: number): Promise<{ id: string; keys: string[] }>;
   close(options?: { keepData?: boolean }): Promise<void>;
@@ -33,10 +35,12 @@ export async function startTestServer(
   const appDeps: AppDeps = { ...deps, ...overrides.app?.(deps) };
   const app = buildApp(overrides.webSocket ? { ...appDeps, webSocket: { ...appDeps.webSocket, ...overrides.webSocket } } : appDeps);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const audioSocket = await app.audioSocket?.listen();
   return {
     url: address,
     deps,
     dataDir,
+    audioSocket: audioSocket ? { host: audioSocket.address, port: audioSocket.port } : undefined,
     async account(plan, credits, extraKeys = 0) {
       return provisionAccount(deps.store, plan, credits, extraKeys);
     },

@@ -1,4 +1,4 @@
-// `raaga call-sim`: plays a provider's role (Twilio, Smartflo, Exotel, Plivo, Asterisk) in one phone call against
+// `raaga call-sim`: plays a provider's role (Twilio, Smartflo, Exotel, Plivo, Asterisk, AudioSocket) in one call against
 // any Raaga server (no public URL needed): reaches the stream as that provider does, talks as the caller in real
 // time, listens like the provider, and prints the timeline and a summary. The peer lives in src/telephony/peer/.
 
@@ -15,16 +15,19 @@ import { COMMAND_SUMMARIES } from '../command-summaries.js';
 const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
 
 const HELP = `Usage: raaga call-sim --url <base> [--provider <name>] [options]
+       raaga call-sim --provider audiosocket --audiosocket <host:port> [options]
 
 Plays a provider's side of one phone call against a Raaga server, exactly as that provider speaks: reaches the
 stream the way it does (Twilio's voice webhook with --webhook, Plivo's answer URL, Exotel/Asterisk/Smartflo
-straight to the account's stream), sends the caller's audio in real time in the provider's message size and
+straight to the account's stream, AudioSocket over TCP to the listener), sends the caller's audio in real time in the provider's message size and
 format, plays the bot's audio out as the provider does (marks acknowledged once their audio has played; clear
 drops pending marks, or echoes them on Twilio), then prints a timeline and a summary.
 
 Options:
   --url <base>              Raaga base URL, e.g. http://127.0.0.1:8080 (required)
-  --provider <name>         twilio (default), smartflo, exotel, plivo or asterisk
+  --provider <name>         twilio (default), smartflo, exotel, plivo, asterisk or audiosocket
+  --audiosocket <host:port> AudioSocket: the server's listener (AUDIOSOCKET_PORT); the call uses the defaults
+                            of AUDIOSOCKET_ACCOUNT, since AudioSocket carries no parameters
   --basic <user:secret>     Exotel or Asterisk: the account's Basic credentials
   --plivo-auth-token <t>    Plivo: sign the answer URL and the stream (X-Plivo-Signature-V3)
   --smartflo-token <t>      Smartflo: the account's stream secret
@@ -58,6 +61,13 @@ function parseDtmf(raw: string): { digit: string; atMs: number } {
   return { digit: match[1]!.toUpperCase(), atMs: parseTimeMs(match[2]!, 'dtmf') };
 }
 
+function hostPort(raw: string): { host: string; port: number } {
+  const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(raw);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65_535) throw new UsageError(`--audiosocket must be host:port, got '${raw}'`, 'call-sim');
+  return { host: match[1]!, port };
+}
+
 function parseParam(raw: string): [string, string] {
   const at = raw.indexOf('=');
   if (at <= 0) throw new UsageError(`--param must look like name=value, got '${raw}'`, 'call-sim');
@@ -87,7 +97,7 @@ function formatSummary(summary: PeerSummary, callSid: string, out: string | unde
     `  call         ${callSid}, ${seconds(summary.elapsedMs)}, ${summary.framesSent} frames sent, closed with ${summary.closeCode ?? '-'}`,
     `  first audio  ${summary.firstMediaInMs === undefined ? 'none received' : `${summary.firstMediaInMs.toFixed(0)} ms after the stream opened`}`,
     `  marks        ${summary.marksReceived} received, ${summary.marksEchoed} echoed (${summary.marksEchoedByClear} by clear)`,
-    `  barge-in     ${summary.bargeInMs === undefined ? (summary.clears > 0 ? `${summary.clears} clear(s), none after caller speech` : 'no clear') : `clear ${summary.bargeInMs.toFixed(0)} ms after the first caller speech frame`}`,
+    `  barge-in     ${summary.bargeInMs === undefined ? (summary.clears > 0 ? `${summary.clears} clear(s), none after caller speech` : 'no clear') : `${summary.bargeInBy === 'clear' ? 'clear' : 'bot audio stopped'} ${summary.bargeInMs.toFixed(0)} ms after the first caller speech frame`}`,
     `  playout      ${seconds(playout.receivedMs)} received, ${seconds(playout.clearedMs)} cleared, ${playout.underruns} underrun(s)${playout.underruns > 0 ? ` (worst ${playout.maxLateMs.toFixed(0)} ms late)` : ''}`,
     ...(summary.badMessages > 0 ? [`  warnings     ${summary.badMessages} message(s) Twilio would reject (see timeline)`] : []),
     ...(out === undefined ? [] : [`  heard        ${out}`]),
@@ -99,6 +109,7 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, {
       url: { type: 'string' },
+      audiosocket: { type: 'string' },
       webhook: { type: 'boolean' },
       account: { type: 'string' },
       'api-key': { type: 'string' },
@@ -119,7 +130,11 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       end: { type: 'string' },
       out: { type: 'string' },
     });
-    const url = baseUrl(requireString(parsed, 'url'), 'url');
+    const provider = (optionalString(parsed, 'provider') ?? 'twilio') as SimulatedProvider;
+    if (!(SIMULATED_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${SIMULATED_PROVIDERS.join(', ')}`, 'call-sim');
+    const audioSocket = provider === 'audiosocket' ? hostPort(requireString(parsed, 'audiosocket')) : undefined;
+    // AudioSocket needs no HTTP base URL; any --url given is only checked.
+    const url = baseUrl(audioSocket && parsed.values.url === undefined ? 'http://127.0.0.1' : requireString(parsed, 'url'), 'url');
     const publicRaw = optionalString(parsed, 'public-url');
     const publicUrl = publicRaw === undefined ? url : baseUrl(publicRaw, 'public-url');
     const authToken = optionalString(parsed, 'auth-token');
@@ -154,12 +169,11 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       }
     }
 
-    const provider = (optionalString(parsed, 'provider') ?? 'twilio') as SimulatedProvider;
-    if (!(SIMULATED_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${SIMULATED_PROVIDERS.join(', ')}`, 'call-sim');
     const account = optionalString(parsed, 'account');
     const apiKey = optionalString(parsed, 'api-key');
     if (provider === 'twilio' && parsed.values.webhook === true && account === undefined) throw new UsageError('--webhook needs --account <id>: the voice webhook is per account', 'call-sim');
-    if (provider !== 'twilio' && account === undefined) throw new UsageError(`--provider ${provider} needs --account <id>: its stream URL is per account`, 'call-sim');
+    if (audioSocket && Object.keys(params).length > 0) throw new UsageError('AudioSocket carries no call parameters: set them as the account defaults (raaga telephony set --default)', 'call-sim');
+    if (provider !== 'twilio' && provider !== 'audiosocket' && account === undefined) throw new UsageError(`--provider ${provider} needs --account <id>: its stream URL is per account`, 'call-sim');
     const { peer, callId, streamUrl } = await dialProvider({
       provider,
       baseUrl: `${url.protocol.replace('ws', 'http')}//${url.host}`,
@@ -174,6 +188,7 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
         smartfloToken: optionalString(parsed, 'smartflo-token'),
       },
       params,
+      audioSocket,
       caller: new CallerTrack(clips),
       dtmf,
     });

@@ -8,13 +8,14 @@
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
-import WebSocket from 'ws';
 import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { encodeWav } from '../../audio/wav.js';
 import { PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import { CallerTrack } from './caller-audio.js';
 import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
 import type { WireFrame } from '../stream-events.js';
+import type { StreamSocket } from '../stream-socket.js';
+import { openWebSocket } from './peer-connection.js';
 import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 
@@ -47,8 +48,10 @@ export type InboundRecord =
   | { readonly atMs: number; readonly event: 'clear' };
 
 export interface CallPeerOptions {
-  /** The media WebSocket to dial, e.g. ws://127.0.0.1:8080/v1/telephony/twilio/media. */
+  /** The media WebSocket to dial, e.g. ws://127.0.0.1:8080/v1/telephony/twilio/media (audiosocket://host:port for AudioSocket). */
   readonly url: string;
+  /** Opens another transport instead of a WebSocket to `url` (AudioSocket's TCP). */
+  readonly open?: (timeoutMs: number) => Promise<StreamSocket>;
   /** The provider's protocol; Twilio's by default. */
   readonly dialect?: PeerDialect;
   /** Extra upgrade headers (Exotel and Asterisk Basic credentials, Plivo's signature). */
@@ -81,14 +84,21 @@ export interface PeerSummary {
   /** Marks echoed because of a clear, not because their audio played. */
   readonly marksEchoedByClear: number;
   readonly clears: number;
-  /** First caller speech frame sent → first clear received after it. */
+  /**
+   * First caller speech frame sent → first clear received after it; for a provider without a clear on the wire
+   * (AudioSocket), → the end of the last frame before the bot's audio stopped.
+   */
   readonly bargeInMs: number | undefined;
+  /** How `bargeInMs` was seen. */
+  readonly bargeInBy: 'clear' | 'audio-stopped' | undefined;
   readonly playout: PlayoutStats;
   readonly badMessages: number;
   readonly closeCode: number | undefined;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Without a clear on the wire, the bot's audio has stopped once none arrived for this long. */
+const AUDIO_GAP_MS = 100;
 
 function sid(prefix: string): string {
   return prefix + randomBytes(16).toString('hex');
@@ -121,7 +131,7 @@ export class CallPeer {
   private readonly waiters = new Set<() => void>();
 
   private constructor(
-    private readonly socket: WebSocket,
+    private readonly socket: StreamSocket,
     options: CallPeerOptions,
   ) {
     this.now = options.now ?? (() => performance.now());
@@ -137,14 +147,14 @@ export class CallPeer {
       customParameters: options.customParameters ?? {},
     };
     this.closed = new Promise((resolve) => {
-      socket.once('close', (code) => {
+      socket.onClose((code) => {
         this.closeCode = code;
         this.halt();
         this.record('closed', String(code));
         resolve(code);
       });
     });
-    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onMessage(data, isBinary));
+    socket.onFrame((data, isBinary) => this.onMessage(data, isBinary));
   }
 
   /** Dials the server, sends connected and start, and starts sending the caller's frames. Rejects if the upgrade fails. */
@@ -153,12 +163,8 @@ export class CallPeer {
     if (options.signature) {
       headers['X-Twilio-Signature'] = twilio.getExpectedTwilioSignature(options.signature.authToken, options.signature.url ?? options.url, {});
     }
-    const socket = new WebSocket(options.url, { headers, handshakeTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', (error) => reject(new Error(`cannot open ${options.url}: ${error.message}`)));
-    });
-    socket.on('error', () => undefined);
+    const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const socket = options.open ? await options.open(timeoutMs) : await openWebSocket(options.url, headers, timeoutMs);
     const peer = new CallPeer(socket, options);
     peer.begin();
     return peer;
@@ -247,11 +253,25 @@ export class CallPeer {
       marksEchoed: this.marksEchoed,
       marksEchoedByClear: this.marksEchoedByClear,
       clears: this.clears,
-      bargeInMs: speech && clear ? clear.atMs - speech.atMs : undefined,
+      ...this.bargeIn(speech?.atMs, clear?.atMs),
       playout: this.playout.stats,
       badMessages: this.badMessages,
       closeCode: this.closeCode,
     };
+  }
+
+  private bargeIn(speechAtMs: number | undefined, clearAtMs: number | undefined): Pick<PeerSummary, 'bargeInMs' | 'bargeInBy'> {
+    if (speechAtMs === undefined) return { bargeInMs: undefined, bargeInBy: undefined };
+    if (clearAtMs !== undefined) return { bargeInMs: clearAtMs - speechAtMs, bargeInBy: 'clear' };
+    const media = this.inbound.filter((entry) => entry.event === 'media');
+    const first = media.findIndex((entry) => entry.atMs >= speechAtMs);
+    // The bot was not speaking when the caller started: nothing to stop.
+    if (first < 0 || first === 0 || speechAtMs - media[first - 1]!.atMs > AUDIO_GAP_MS) return { bargeInMs: undefined, bargeInBy: undefined };
+    for (let i = first; i < media.length; i++) {
+      const nextAtMs = media[i + 1]?.atMs ?? this.elapsedMs();
+      if (nextAtMs - media[i]!.atMs > AUDIO_GAP_MS) return { bargeInMs: media[i]!.atMs + PHONE_FRAME_MS - speechAtMs, bargeInBy: 'audio-stopped' };
+    }
+    return { bargeInMs: undefined, bargeInBy: undefined };
   }
 
   private begin(): void {
@@ -314,10 +334,9 @@ export class CallPeer {
     return Math.max(1, Math.round(this.dialect.inboundFrameMs / PHONE_FRAME_MS));
   }
 
-  private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+  private onMessage(data: Uint8Array, isBinary: boolean): void {
     const elapsed = this.elapsedMs();
-    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    const message = this.dialect.read(bytes, isBinary);
+    const message = this.dialect.read(data, isBinary);
     switch (message.event) {
       case 'media':
         this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.mulaw.length });
@@ -362,9 +381,7 @@ export class CallPeer {
   }
 
   private send(frame: WireFrame): void {
-    if (this.socket.readyState !== WebSocket.OPEN) return;
-    if (typeof frame === 'string') this.socket.send(frame);
-    else this.socket.send(frame, { binary: true });
+    this.socket.send(frame);
   }
 
   private halt(): void {

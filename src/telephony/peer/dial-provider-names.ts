@@ -3,5 +3,5 @@
 
 import type { ProviderName } from '../stream-provider.js';
 
-export const SIMULATED_PROVIDERS = ['twilio', 'smartflo', 'exotel', 'plivo', 'asterisk'] as const satisfies readonly ProviderName[];
+export const SIMULATED_PROVIDERS = ['twilio', 'smartflo', 'exotel', 'plivo', 'asterisk', 'audiosocket'] as const satisfies readonly ProviderName[];
 export type SimulatedProvider = (typeof SIMULATED_PROVIDERS)[number];

@@ -1,9 +1,12 @@
 // How a simulated provider reaches a Raaga server, per provider, exactly as the real one would: Twilio through the
 // voice webhook (signed) or the generic stream with an API key; Plivo through its answer URL (V3-signed) and the
 // <Stream> URL it returns; Exotel and Asterisk straight to the account's stream with Basic credentials; Smartflo
-// to the account's stream under its secret path segment. Call settings travel the way each provider carries them.
+// to the account's stream under its secret path segment; AudioSocket over TCP to the listener. Call settings travel
+// the way each provider carries them.
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { openAudioSocket } from '../audiosocket/audiosocket-peer-connection.js';
+import { AudioSocketPeerDialect } from '../audiosocket/audiosocket-peer-dialect.js';
 import { AsteriskPeerDialect } from '../asterisk/asterisk-peer-dialect.js';
 import { API_KEY_PARAMETER } from '../call-parameters.js';
 import { ExotelPeerDialect } from '../exotel/exotel-peer-dialect.js';
@@ -37,6 +40,8 @@ export interface DialOptions extends Omit<CallPeerOptions, 'url' | 'dialect' | '
   readonly accountId?: string | undefined;
   readonly apiKey?: string | undefined;
   readonly credentials?: ProviderCredentials;
+  /** AudioSocket: the server's TCP listener (AudioSocket carries no settings: the account's defaults apply). */
+  readonly audioSocket?: { readonly host: string; readonly port: number; readonly localAddress?: string } | undefined;
   /** Call settings (voice, greeting, agent_url, …) and the developer's own parameters. */
   readonly params?: Readonly<Record<string, string>>;
 }
@@ -94,6 +99,14 @@ export async function dialProvider(options: DialOptions): Promise<DialedCall> {
       // Asterisk's channel ids look like 1732445112.42.
       const callSid = provider === 'asterisk' ? `${Math.floor(Date.now() / 1000)}.${randomBytes(2).readUInt16BE()}` : undefined;
       const peer = await CallPeer.connect({ ...peerOptions, url, dialect, headers, ...(callSid ? { callSid } : {}) });
+      return { peer, callId: peer.start.callSid, streamUrl: url };
+    }
+    case 'audiosocket': {
+      const target = options.audioSocket;
+      if (target === undefined) throw new Error('AudioSocket needs the listener address (host and port)');
+      if (Object.keys(params).length > 0) throw new Error('AudioSocket carries no call settings: set them as the account defaults (raaga telephony set)');
+      const url = `audiosocket://${target.host}:${target.port}`;
+      const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new AudioSocketPeerDialect(), callSid: randomUUID(), open: (timeoutMs) => openAudioSocket(target, timeoutMs) });
       return { peer, callId: peer.start.callSid, streamUrl: url };
     }
     case 'plivo': {
