@@ -29,6 +29,7 @@ type State = 'awaiting-start' | 'starting' | 'live' | 'stopped';
 /** 1008 (policy) for refusals and timeouts, 1000 otherwise; 1011 when we failed. */
 const REFUSED = 1008;
 const INTERNAL_ERROR = 1011;
+const MESSAGE_TOO_BIG = 1009;
 
 export class MediaStream implements CallMediaPort {
   readonly #deps: MediaStreamDeps;
@@ -68,7 +69,7 @@ export class MediaStream implements CallMediaPort {
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#lastMessageAt = deps.clock.now();
     socket.onFrame((data, isBinary) => this.#onFrame(data, isBinary));
-    socket.onClose(() => this.#onSocketClosed());
+    socket.onClose((code) => this.#onSocketClosed(code));
     this.#startDeadline = deps.clock.setTimeout(() => this.#noStart(), deps.config.startTimeoutMs);
     this.#armWatchdog();
   }
@@ -239,12 +240,14 @@ export class MediaStream implements CallMediaPort {
     this.close('no start', REFUSED);
   }
 
-  #onSocketClosed(): void {
+  #onSocketClosed(code: number): void {
     this.#socketClosed = true;
     this.#pacer?.stop();
     if (this.#watchdog) this.#deps.clock.clearTimeout(this.#watchdog);
     if (this.#startDeadline) this.#deps.clock.clearTimeout(this.#startDeadline);
-    if (!this.#stopReceived && this.#timedOut === undefined && this.#call && !this.#call.ended) this.#problem('dropped', 'connection closed without stop');
+    // 1009: the WebSocket layer refused a message over WS_MAX_PAYLOAD_BYTES and closed the stream.
+    if (code === MESSAGE_TOO_BIG) this.#problem('oversized', 'a message over WS_MAX_PAYLOAD_BYTES closed the stream');
+    else if (!this.#stopReceived && this.#timedOut === undefined && this.#call && !this.#call.ended) this.#problem('dropped', 'connection closed without stop');
     void this.#end(this.#stopReceived ? 'stop' : (this.#timedOut ?? 'dropped'));
   }
 

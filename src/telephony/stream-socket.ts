@@ -22,7 +22,12 @@ export interface StreamSocket {
 
 /** A `ws` server-side socket as a StreamSocket. */
 export function webSocketStream(socket: WebSocket): StreamSocket {
-  socket.on('error', () => undefined);
+  // When `ws` refuses a frame (too big, bad UTF-8, protocol error) it stops reading, so the peer's close frame
+  // never arrives and 'close' says 1006: the code it closed with is the error's.
+  let closedByError: number | undefined;
+  socket.on('error', (error: Error & { code?: string }) => {
+    closedByError ??= error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 1009 : undefined;
+  });
   return {
     get open() {
       return socket.readyState === WebSocket.OPEN;
@@ -41,7 +46,7 @@ export function webSocketStream(socket: WebSocket): StreamSocket {
     onClose(handler) {
       // Already closed: the code is gone with the event; 1005 is "no status received".
       if (socket.readyState === WebSocket.CLOSED) queueMicrotask(() => handler(1005));
-      else socket.once('close', (code: number) => handler(code));
+      else socket.once('close', (code: number) => handler(closedByError ?? code));
     },
   };
 }

@@ -13,7 +13,7 @@ import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../../src/telephony/peer/caller-speech.js';
 import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../../src/telephony/peer/dial-provider.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
-import { callControl, eventually, LONG_GREETING } from '../helpers/telephony.js';
+import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 
@@ -36,12 +36,23 @@ const WRONG: Record<SimulatedProvider, ProviderCredentials> = {
   audiosocket: {},
 };
 
+/** A frame each provider's codec cannot read, and the problem it is logged as. */
+const JUNK: Record<SimulatedProvider, { frame: string | Uint8Array; problem: string }> = {
+  twilio: { frame: '{"event":"media","media":', problem: 'invalid-json' },
+  smartflo: { frame: '{"event":"transcript"}', problem: 'unknown-event' },
+  exotel: { frame: '{"event":"media","media":{"payload":"%%%"}}', problem: 'not-base64' },
+  plivo: { frame: '{"event":"playAudio"}', problem: 'unknown-event' },
+  asterisk: { frame: 'DTMF_END digit:', problem: 'invalid-shape' },
+  audiosocket: { frame: Uint8Array.of(0x42, 0x00, 0x01, 0x00), problem: 'unknown-event' },
+};
+
 /** The one account the AudioSocket listener bills (AUDIOSOCKET_ACCOUNT). */
 const AUDIOSOCKET_ACCOUNT = 'acct_audiosocket';
 /** AudioSocket has no clear on the wire: Raaga stops sending, so the cut is seen as `interrupted` at the agent. */
 const hasClear = (provider: SimulatedProvider) => provider !== 'audiosocket';
 
 let server: TestServer;
+const log = capturingLogger();
 let plivoApi: Server;
 /** Requests the loopback stand-in for api.plivo.com received: method, path, Authorization. */
 const plivoRequests: { method: string; url: string; authorization: string | undefined }[] = [];
@@ -60,7 +71,7 @@ beforeAll(async () => {
   const plivoApiBaseUrl = `http://127.0.0.1:${(plivoApi.address() as AddressInfo).port}`;
   server = await startTestServer(
     { TTS_WORKERS: '2', AUDIOSOCKET_PORT: '0', AUDIOSOCKET_ACCOUNT },
-    { app: (deps) => ({ telephony: { ...deps.telephony!, plivoApiBaseUrl } }) },
+    { logger: log.logger, app: (deps) => ({ telephony: { ...deps.telephony!, plivoApiBaseUrl } }) },
   );
   await server.deps.store.createAccount({ id: AUDIOSOCKET_ACCOUNT, plan: 'growth', credits: 1_000_000_000 });
   audioSocketKey = generateApiKey();
@@ -93,7 +104,7 @@ async function slotFree(accountId: string): Promise<boolean> {
   return result.ok;
 }
 
-async function dial(provider: SimulatedProvider, accountId: string, params: Record<string, string>, extra: { caller?: CallerTrack; dtmf?: { digit: string; atMs: number }[] } = {}) {
+async function dial(provider: SimulatedProvider, accountId: string, params: Record<string, string>, extra: { caller?: CallerTrack; dtmf?: { digit: string; atMs: number }[]; mediaBeforeStart?: boolean } = {}) {
   if (provider === 'audiosocket') {
     // AudioSocket carries no settings: the call's are the account's defaults.
     await server.deps.store.putTelephonySettings({ accountId, defaults: params, updatedAtMs: Date.now() });
@@ -178,13 +189,19 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
     }
   });
 
-  it('REST say reaches the call by its provider call id; REST hangup ends it', async () => {
+  it('REST say and cancel reach the call by its provider call id; REST hangup ends it', async () => {
     const acct = await providerAccount(provider);
     const { peer, callId } = await dial(provider, acct.id, {});
     await eventually(async () => !(await slotFree(acct.id)), 'the call is live');
-    const said = await callControl(server, acct.key, callId, 'say', { text: 'आपका ओटीपी 4 8 2 9 है।' });
+    const said = await callControl(server, acct.key, callId, 'say', { text: LONG_GREETING });
     expect(said).toMatchObject({ status: 202, json: { call_sid: callId, status: 'queued' } });
     await peer.waitFor('first_media_in', 20_000);
+    // Cancel cuts what is speaking: a clear on the wire, or on AudioSocket the audio stops (the pacer drops it).
+    expect((await callControl(server, acct.key, callId, 'cancel')).status).toBe(200);
+    if (hasClear(provider)) await peer.waitFor('clear_received', 20_000);
+    const otp = await callControl(server, acct.key, callId, 'say', { text: 'आपका ओटीपी 4 8 2 9 है।' });
+    expect(otp.status).toBe(202);
+    await eventually(() => peer.summary().playout.receivedMs < cp(LONG_GREETING) * 60, 'less than the whole text was heard');
     const hung = await callControl(server, acct.key, callId, 'hangup', { drain: false });
     expect(hung.status).toBe(202);
     if (provider === 'plivo') {
@@ -199,6 +216,31 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
     await peer.closed;
     if (provider === 'asterisk' || provider === 'audiosocket') expect(peer.timeline.some((event) => event.kind === 'hangup_received')).toBe(true);
     await eventually(() => slotFree(acct.id), 'slot freed after hangup');
+  });
+
+  it('bad input (media before start, frames the codec cannot read, a message over the size limit): each kind logged once with the call id, the call goes on until the oversized message ends it cleanly', async () => {
+    const acct = await providerAccount(provider);
+    const greeting = 'नमस्ते, आपका स्वागत है।';
+    const { peer, callId } = await dial(provider, acct.id, { greeting }, { mediaBeforeStart: true });
+    await peer.waitFor('first_media_in', 20_000);
+    for (let i = 0; i < 3; i++) peer.sendRaw(JUNK[provider].frame);
+    const problemsOf = (kind: string) => log.lines.filter((line) => line.msg === BAD_INPUT_LOG && line.problem === kind && (line.callSid === callId || line.callSid === undefined) && line.provider === provider);
+    await eventually(() => problemsOf(JUNK[provider].problem).some((line) => line.callSid === callId), `the ${JUNK[provider].problem} line`);
+    // The call still speaks after the junk: the whole greeting arrives.
+    await eventually(() => peer.summary().playout.receivedMs > 1000, 'the greeting goes on');
+    if (provider === 'audiosocket') {
+      // A packet's length field is 16 bits: nothing can be oversized; the call ends with Asterisk's hangup.
+      await peer.stop();
+    } else {
+      peer.sendRaw(typeof JUNK[provider].frame === 'string' ? 'x'.repeat(70_000) : new Uint8Array(70_000));
+      expect(await peer.closed).toBe(1009);
+      await eventually(() => problemsOf('oversized').some((line) => line.callSid === callId), 'the oversized line');
+      expect(problemsOf('oversized')).toHaveLength(1);
+    }
+    await eventually(() => slotFree(acct.id), 'slot freed');
+    expect(problemsOf(JUNK[provider].problem)).toHaveLength(1);
+    expect(problemsOf('media-before-start')).toHaveLength(1);
+    expect(1_000_000 - (await acct.balance())).toBeLessThanOrEqual(cp(greeting));
   });
 
   it('wrong credentials are refused at the upgrade; no call starts', async () => {

@@ -66,6 +66,8 @@ export interface CallPeerOptions {
   readonly caller?: CallerTrack;
   /** Keys pressed at given times (ms since stream start). */
   readonly dtmf?: readonly { readonly digit: string; readonly atMs: number }[];
+  /** Sends one caller media message before the opening, as a misbehaving provider would (tests of bad input). */
+  readonly mediaBeforeStart?: boolean;
   /** Lateness forgiven before a late frame counts as an underrun; 0 = none (see PlayoutBuffer). */
   readonly underrunToleranceMs?: number;
   /** Monotonic milliseconds; performance.now by default. */
@@ -129,6 +131,7 @@ export class CallPeer {
   private readonly pendingDtmf: { digit: string; atMs: number }[];
   private readonly pendingOnsets: { atMs: number; label: string }[];
   private readonly waiters = new Set<() => void>();
+  private readonly mediaBeforeStart: boolean;
 
   private constructor(
     private readonly socket: StreamSocket,
@@ -139,6 +142,7 @@ export class CallPeer {
     this.playout = new PlayoutBuffer(options.underrunToleranceMs ?? 0);
     this.pendingDtmf = [...(options.dtmf ?? [])].sort((a, b) => a.atMs - b.atMs);
     this.pendingOnsets = this.caller.onsets();
+    this.mediaBeforeStart = options.mediaBeforeStart === true;
     this.dialect = options.dialect ?? new TwilioPeerDialect();
     this.start = {
       streamSid: options.streamSid ?? sid('MZ'),
@@ -180,6 +184,11 @@ export class CallPeer {
     if (this.stopped) return;
     this.send(this.dialect.dtmf(this.start, digit));
     this.record('dtmf_sent', digit);
+  }
+
+  /** Sends a frame as it is (bad input, in tests and the simulator). */
+  sendRaw(frame: WireFrame): void {
+    this.send(frame);
   }
 
   /** Waits until `ms` after the stream started, or until the socket closes. */
@@ -276,6 +285,7 @@ export class CallPeer {
 
   private begin(): void {
     this.originMs = this.now();
+    if (this.mediaBeforeStart) this.send(this.dialect.media(this.start, 0, 0, this.caller.frame(0)));
     for (const frame of this.dialect.opening(this.start)) this.send(frame);
     this.record('connected');
     this.record('start', this.start.callSid);
