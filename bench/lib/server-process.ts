@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateApiKey } from '../../src/store/api-key.js';
+import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
@@ -18,6 +19,8 @@ export interface ServerProcess {
   readonly base: string;
   readonly pid: number;
   readonly accounts: readonly { id: string; key: string }[];
+  /** The AudioSocket listener, when the env set AUDIOSOCKET_PORT. */
+  readonly audioSocket: { readonly host: string; readonly port: number } | undefined;
   /** GET /metrics as text. */
   metrics(): Promise<string>;
   /** User + system CPU seconds the process has used so far (Linux /proc; NaN elsewhere). */
@@ -25,9 +28,29 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess(options: { env?: Record<string, string>; accounts?: number } = {}): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  readonly env?: Record<string, string>;
+  readonly accounts?: number;
+  /** Account ids instead of acct_bench_0…; each gets one key. */
+  readonly accountIds?: readonly string[];
+  /** Runs on the embedded store of the server's data dir before the server starts (e.g. telephony settings). */
+  readonly prepare?: (store: MemoryStore, accounts: readonly { id: string; key: string }[]) => Promise<void>;
+}
+
+export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'raaga-bench-server-'));
-  const accounts = Array.from({ length: options.accounts ?? 8 }, (_, i) => ({ id: `acct_bench_${i}`, key: generateApiKey() }));
+  const ids = options.accountIds ?? Array.from({ length: options.accounts ?? 8 }, (_, i) => `acct_bench_${i}`);
+  const accounts = ids.map((id) => ({ id, key: generateApiKey() }));
+  if (options.prepare) {
+    // The accounts file is applied again at start: idempotent for what exists.
+    const store = await MemoryStore.open({ dataDir: join(dir, 'data') });
+    for (const account of accounts) {
+      await store.createAccount({ id: account.id, plan: 'growth', credits: 1_000_000_000 });
+      await store.addKeyHash(account.id, hashApiKey(account.key));
+    }
+    await options.prepare(store, accounts);
+    await store.close();
+  }
   await writeFile(
     join(dir, 'accounts.json'),
     JSON.stringify({ accounts: accounts.map((a) => ({ id: a.id, plan: 'growth', credits: 1_000_000_000, keys: [a.key] })) }),
@@ -47,10 +70,11 @@ export async function startServerProcess(options: { env?: Record<string, string>
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const base = await listeningUrl(child);
+  const { base, audioSocket } = await listeningUrl(child);
   child.stdout!.resume();
   return {
     base,
+    audioSocket,
     pid: child.pid!,
     accounts,
     metrics: async () => (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(),
@@ -77,12 +101,16 @@ function processCpuSeconds(pid: number): number {
   }
 }
 
-async function listeningUrl(child: ChildProcess): Promise<string> {
+/** The HTTP URL and the AudioSocket listener from the banner (written in one piece, so both are there at once). */
+async function listeningUrl(child: ChildProcess): Promise<{ base: string; audioSocket: { host: string; port: number } | undefined }> {
   let out = '';
   for await (const chunk of child.stdout!) {
     out += String(chunk);
     const match = /listening on (http:\/\/\S+)/.exec(out);
-    if (match) return match[1]!.replace('localhost', '127.0.0.1');
+    if (match) {
+      const audio = /AudioSocket on (\S+):(\d+)/.exec(out);
+      return { base: match[1]!.replace('localhost', '127.0.0.1'), audioSocket: audio ? { host: audio[1]!, port: Number(audio[2]) } : undefined };
+    }
   }
   throw new Error(`server exited before listening:\n${out}`);
 }

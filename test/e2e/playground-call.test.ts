@@ -61,11 +61,32 @@ describe('call simulator endpoint', () => {
     expect((await server.deps.store.getAccount(accountId))!.credits).toBeLessThan(creditsBefore);
   });
 
+  it('plays Exotel with the account\'s stored Basic credentials: PCM16 in 100 ms messages, marks, the clear', async () => {
+    const created = await server.account('growth', 1_000_000);
+    const other = created.keys[0] as string;
+    // Without Exotel credentials (and not allowing unsigned requests) the simulation says what to set.
+    const refused = await simulate({ provider: 'exotel', voice: 'meera', language: 'hi-IN', greeting: GREETING }, other);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'validation_error', message: expect.stringMatching(/no exotel credentials.*raaga telephony set/) });
+    await server.deps.store.putTelephonySettings({ accountId: created.id, exotelCredentials: 'exo-user:exo-secret-123', updatedAtMs: Date.now() });
+    const response = await simulate({ provider: 'exotel', voice: 'meera', language: 'hi-IN', greeting: GREETING, caller_text: 'रुकिए, मुझे कुछ पूछना है', caller_at_ms: 1500, duration_ms: 3500 }, other);
+    expect(response.status).toBe(200);
+    const call = CallSimResultSchema.parse(await response.json());
+    expect(call.provider).toBe('exotel');
+    expect(call.heard_levels.slice(0, 75).some((level) => level > 0.1)).toBe(true);
+    expect(call.summary.clears).toBe(1);
+    expect(call.summary.marks_received).toBeGreaterThan(0);
+    expect(call.events.map((event) => event.kind)).toContain('clear_received');
+  });
+
   it('needs an API key and validates its body', async () => {
     expect((await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते' }, `rk_live_${'X'.repeat(40)}`)).status).toBe(401);
     const tooLong = await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते', duration_ms: 600_000 });
     expect(tooLong.status).toBe(422);
     expect(((await tooLong.json()) as { error: { message: string } }).error.message).toMatch(/duration_ms/);
+    const audioSocket = await simulate({ provider: 'audiosocket', voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते' });
+    expect(audioSocket.status).toBe(422);
+    expect(((await audioSocket.json()) as { error: { message: string } }).error.message).toMatch(/provider/);
     const badVoice = await simulate({ voice: 'nobody', language: 'hi-IN', greeting: 'नमस्ते' });
     expect(((await badVoice.json()) as { error: { code: string } }).error.code).toBe('voice_language_not_found');
   });

@@ -194,6 +194,7 @@ byId('call-run').addEventListener('click', async () => {
   setStatus(ui.callStatus, `Calling… (${durationS} s of simulated call)`);
   try {
     const call = await api.simulateCall({
+      provider: byId('call-provider').value,
       voice: body.voice,
       language: body.language,
       greeting: body.text,
@@ -206,7 +207,7 @@ byId('call-run').addEventListener('click', async () => {
     setStatus(
       ui.callStatus,
       `First audio after ${Math.round(s.first_media_in_ms ?? 0)} ms; ${s.marks_received} mark${s.marks_received === 1 ? '' : 's'} sent, ${s.marks_echoed} echoed; ` +
-        `${s.clears} clear${s.clears === 1 ? '' : 's'}${s.barge_in_ms === null ? '' : ` (${Math.round(s.barge_in_ms)} ms after the caller started)`}.`,
+        `${s.clears} clear${s.clears === 1 ? '' : 's'}${s.barge_in_ms === null ? '' : ` (${Math.round(s.barge_in_ms)} ms after the caller started)`} on ${call.provider}.`,
       'ok',
     );
     document.body.dataset.call = 'done';

@@ -1,6 +1,8 @@
-// POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as
-// Twilio would (the media stream with a freshly minted call token, caller speech in real time, marks, clear) with the CallPeer of
-// src/telephony/peer/, and returns its timeline and what the caller heard. The bot's speech is billed.
+// POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as the
+// chosen provider would (Twilio: the media stream with a freshly minted call token; Exotel, Plivo, Smartflo, Asterisk:
+// their own path and protocol with the account's stored credentials for them), caller speech in real time, marks,
+// clear, with the CallPeer of src/telephony/peer/, and returns its timeline and what the caller heard. The bot's
+// speech is billed.
 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +12,9 @@ import { z } from 'zod';
 import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
-import type { Account } from '../../store/store.js';
+import type { Account, TelephonySettings } from '../../store/store.js';
+import { dialProvider, type ProviderCredentials } from '../../telephony/peer/dial-provider.js';
+import type { SimulatedProvider } from '../../telephony/peer/dial-provider-names.js';
 import { CallerTrack, type CallerClip } from '../../telephony/peer/caller-audio.js';
 import { CallPeer } from '../../telephony/peer/call-peer.js';
 import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
@@ -25,8 +29,15 @@ export const CALL_SIM_PATH = '/v1/playground/call-sim';
 /** RMS (of full scale) drawn as a full bar: speech peaks well below full scale. */
 const FULL_BAR_RMS = 0.25;
 
+/** AudioSocket is not offered: it carries no call settings, so the playground's greeting could not reach it. */
+export const PLAYGROUND_PROVIDERS = ['twilio', 'exotel', 'plivo', 'smartflo', 'asterisk'] as const satisfies readonly SimulatedProvider[];
+type PlaygroundProvider = (typeof PLAYGROUND_PROVIDERS)[number];
+
 export const CallSimRequestSchema = z
   .strictObject({
+    provider: z.enum(PLAYGROUND_PROVIDERS).default('twilio').meta({
+      description: "Whose side of the call to play. Every provider but Twilio uses the account's stored credentials for it (raaga telephony set), or none when the account allows unsigned requests.",
+    }),
     voice: z.string().min(1).max(200).meta({ description: "The bot's voice (a preset name or vc_ id)." }),
     language: z.enum(LANGUAGE_CODES),
     greeting: z.string().min(1).max(3000).meta({ description: 'What the bot says when the call starts (the call greeting).' }),
@@ -41,6 +52,7 @@ const TimelineEventSchema = z.strictObject({ at_ms: z.number(), kind: z.string()
 export const CallSimResultSchema = z
   .strictObject({
     call_sid: z.string(),
+    provider: z.enum(PLAYGROUND_PROVIDERS),
     duration_ms: z.number(),
     frame_ms: z.literal(PHONE_FRAME_MS),
     heard_levels: z.array(z.number().min(0).max(1)).meta({ description: 'Level of what the caller heard, one per 20 ms frame (0 silent, 1 loud).' }),
@@ -105,6 +117,20 @@ async function callerClip(ctx: ApiContext, account: Account, request: z.output<t
   return { atMs: request.caller_at_ms, mulaw: Buffer.concat(parts), label: `"${text}"` };
 }
 
+/** What the simulated provider presents: the account's stored credentials for it, as that provider sends them. */
+function storedCredentials(provider: Exclude<PlaygroundProvider, 'twilio'>, settings: TelephonySettings | null): ProviderCredentials | undefined {
+  switch (provider) {
+    case 'exotel':
+      return settings?.exotelCredentials ? { basic: settings.exotelCredentials } : undefined;
+    case 'asterisk':
+      return settings?.asteriskCredentials ? { basic: settings.asteriskCredentials } : undefined;
+    case 'plivo':
+      return settings?.plivoAuthToken ? { plivoAuthToken: settings.plivoAuthToken } : undefined;
+    case 'smartflo':
+      return settings?.smartfloToken ? { smartfloToken: settings.smartfloToken } : undefined;
+  }
+}
+
 async function simulateCall(
   app: FastifyInstance,
   ctx: ApiContext,
@@ -122,25 +148,42 @@ async function simulateCall(
   const clip = await callerClip(ctx, account, request, ctx.shutdown);
   const base = localBaseUrl(app);
   const settings = await storeCall(() => ctx.store.getTelephonySettings(account.id));
-  const authToken = settings?.twilioAuthToken ?? undefined;
-  // What the voice webhook would answer, minted here: the account is already authenticated by its API key, so the
-  // simulation works whether or not the account configured Twilio credentials.
-  const callSid = `CA${randomBytes(16).toString('hex')}`;
-  const token = signCallToken(telephony.callTokenSecret, { accountId: account.id, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
-  const peer = await CallPeer.connect({
-    url: `${base.replace(/^http/, 'ws')}${MEDIA_PATH}`,
-    // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
-    ...(authToken ? { signature: { authToken, url: streamUrlFor(telephony.config.publicUrl ?? base, MEDIA_PATH) } } : {}),
-    customParameters: { voice: request.voice, language: request.language, greeting: request.greeting, [TOKEN_PARAMETER]: token },
-    caller: new CallerTrack(clip ? [clip] : []),
-    callSid,
-  });
+  const params = { voice: request.voice, language: request.language, greeting: request.greeting };
+  const caller = new CallerTrack(clip ? [clip] : []);
+  const publicUrl = telephony.config.publicUrl ?? base;
+  let peer: CallPeer;
+  if (request.provider === 'twilio') {
+    // What the voice webhook would answer, minted here: the account is already authenticated by its API key, so the
+    // simulation works whether or not the account configured Twilio credentials.
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    const token = signCallToken(telephony.callTokenSecret, { accountId: account.id, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+    const authToken = settings?.twilioAuthToken ?? undefined;
+    peer = await CallPeer.connect({
+      url: `${base.replace(/^http/, 'ws')}${MEDIA_PATH}`,
+      // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
+      ...(authToken ? { signature: { authToken, url: streamUrlFor(publicUrl, MEDIA_PATH) } } : {}),
+      customParameters: { ...params, [TOKEN_PARAMETER]: token },
+      caller,
+      callSid,
+    });
+  } else {
+    const credentials = storedCredentials(request.provider, settings);
+    if (!credentials && settings?.allowUnsigned !== true) {
+      throw new ApiError('validation_error', `provider: the account has no ${request.provider} credentials; set them with raaga telephony set (docs/telephony-providers.md) or pick twilio.`);
+    }
+    try {
+      ({ peer } = await dialProvider({ provider: request.provider, baseUrl: base, publicUrl, accountId: account.id, credentials: credentials ?? {}, params, caller }));
+    } catch (error) {
+      throw new ApiError('internal_error', `The simulated ${request.provider} call could not reach this server: ${(error as Error).message}`);
+    }
+  }
   await peer.runUntil(request.duration_ms);
   const heardUntilMs = Math.min(peer.elapsedMs(), request.duration_ms);
   await peer.stop();
   const summary = peer.summary();
   return {
     call_sid: peer.start.callSid,
+    provider: request.provider,
     duration_ms: request.duration_ms,
     frame_ms: PHONE_FRAME_MS,
     heard_levels: frameLevels(peer.heardMulaw(heardUntilMs)),
@@ -167,7 +210,8 @@ export function registerPlaygroundCallRoute(app: FastifyInstance, ctx: ApiContex
     operationId: 'simulateCall',
     summary: "Run one simulated phone call against this server and return its timeline (the playground's call view).",
     description:
-      "Plays Twilio's side of a call (the media stream, with a call token minted for it) over loopback for `duration_ms` of real time: the bot " +
+      "Plays a provider's side of a call over loopback for `duration_ms` of real time (Twilio: the media stream with a call token minted for it; " +
+      "Exotel, Plivo/Vobiz, Smartflo, Asterisk: their own path and protocol, with the account's stored credentials for that provider): the bot " +
       "speaks the greeting, the simulated caller talks at `caller_at_ms`. Counts as one request of the rate window; the bot's " +
       "speech is billed like any call (the simulated caller's is not). Only when telephony is enabled.",
     body: CallSimRequestSchema,

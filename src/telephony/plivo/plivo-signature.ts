@@ -1,7 +1,8 @@
 // X-Plivo-Signature-V3: base64 HMAC-SHA256, keyed with the auth token, of the URL (query sorted by name) plus, for
 // POST, the sorted form fields concatenated as name+value, then '.' and the request's nonce
 // (X-Plivo-Signature-V3-Nonce). The header may list several signatures separated by commas.
-// The same construction as Plivo's SDKs (plivo-node utils/v3Security); test/unit/telephony checks it against it.
+// The same construction as Plivo's SDKs (plivo-node utils/v3Security); test/unit/telephony/plivo holds signatures that
+// plivo@4.79.0 accepted.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
