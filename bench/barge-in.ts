@@ -7,18 +7,15 @@
 // leak: ms of bot speech the caller still heard after the onset (peer playout: sent ahead + until `clear`), next to
 // what `clear` discarded from the send-ahead buffer. BENCH_BARGE_INS (default 100) calls, BARGE_IN_PARALLEL at once.
 
-import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { MULAW_SILENCE } from '../src/audio/mulaw.js';
 import { CallerTrack } from '../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
 import { CallPeer } from '../src/telephony/peer/call-peer.js';
 import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
+import { startRecordingAgent } from './lib/recording-agent.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
@@ -31,49 +28,9 @@ const PROMPT =
   'नमस्ते, राग बैंक में आपका स्वागत है। आपकी कॉल हमारे लिए महत्वपूर्ण है। कृपया लाइन पर बने रहें, हमारा प्रतिनिधि जल्द ही आपसे बात करेगा। ' +
   'इस बीच आप हमारी वेबसाइट पर भी जानकारी देख सकते हैं।';
 
-interface AgentCall {
-  readonly received: { type: string; at: number; event: Record<string, unknown> }[];
-  readonly waiters: Set<() => void>;
-}
-
 /** The agent: on `call_started` it speaks PROMPT; it keeps every event with its arrival time (performance.now). */
-const agentCalls = new Map<string, AgentCall>();
-const agentCall = (callSid: string): AgentCall => {
-  let call = agentCalls.get(callSid);
-  if (!call) agentCalls.set(callSid, (call = { received: [], waiters: new Set() }));
-  return call;
-};
-const agentServer = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-await once(agentServer, 'listening');
-agentServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-  const call = agentCall(String(request.headers['x-raaga-call-sid']));
-  socket.on('message', (data: Buffer, isBinary: boolean) => {
-    if (isBinary) return;
-    const event = JSON.parse(data.toString('utf8')) as Record<string, unknown> & { type: string };
-    call.received.push({ type: event.type, at: performance.now(), event });
-    if (event.type === 'call_started') socket.send(JSON.stringify({ type: 'text', utterance_id: 'prompt', text: PROMPT }));
-    for (const wake of [...call.waiters]) wake();
-  });
-});
-const agentUrl = `ws://127.0.0.1:${(agentServer.address() as AddressInfo).port}/agent`;
-
-function agentEvent(call: AgentCall, type: string, timeoutMs: number): Promise<{ at: number; event: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const found = call.received.find((e) => e.type === type);
-      if (!found) return;
-      call.waiters.delete(check);
-      clearTimeout(timer);
-      resolve(found);
-    };
-    const timer = setTimeout(() => {
-      call.waiters.delete(check);
-      reject(new Error(`agent: no ${type} within ${timeoutMs} ms (got ${call.received.map((e) => e.type).join(', ')})`));
-    }, timeoutMs);
-    call.waiters.add(check);
-    check();
-  });
-}
+const agent = await startRecordingAgent((socket) => socket.send(JSON.stringify({ type: 'text', utterance_id: 'prompt', text: PROMPT })));
+const agentUrl = agent.url;
 
 const voice = await CallerVoice.start(join(root, 'models/raaga-v1/manifest.json'));
 const interruption = await voice.say({ text: 'रुको, मुझे कुछ और पूछना है।', language: 'hi-IN' });
@@ -105,16 +62,16 @@ async function bargeIn(index: number): Promise<BargeIn> {
     url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN' })}`,
   });
   const callSid = instruction.params.CallSid as string;
-  const call = agentCall(callSid);
   const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller });
+  const call = await agent.call(callSid, 10_000);
   // The stream's time zero on this process's performance clock.
   const originMs = performance.now() - peer.elapsedMs();
   try {
     const clear = await peer.waitFor('clear_received', 15_000, undefined);
     const [speechStarted, cancellation, interrupted] = await Promise.all([
-      agentEvent(call, 'speech_started', 5000),
-      agentEvent(call, 'cancellation', 5000),
-      agentEvent(call, 'interrupted', 5000),
+      agent.event(call, 'speech_started', 5000),
+      agent.event(call, 'cancellation', 5000),
+      agent.event(call, 'interrupted', 5000),
     ]);
     // What the caller heard after the onset: the bot's audio until `clear` stopped it (the agent sends nothing more).
     await peer.runUntil(clear.atMs + 200);
@@ -134,7 +91,7 @@ async function bargeIn(index: number): Promise<BargeIn> {
     };
   } finally {
     await peer.stop();
-    agentCalls.delete(callSid);
+    agent.forget(callSid);
   }
 }
 
@@ -152,8 +109,7 @@ try {
   }
 } finally {
   await server.stop();
-  for (const client of agentServer.clients) client.terminate();
-  agentServer.close();
+  agent.close();
 }
 
 const pick = (key: keyof BargeIn) => summary(results.map((r) => r[key]));

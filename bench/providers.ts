@@ -8,18 +8,15 @@
 //     agent. Exotel and Smartflo send caller audio in 100 ms messages, so their figures include that batching.
 // JSON: bench/results/providers.json.
 
-import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WebSocketServer, type WebSocket } from 'ws';
 import type { TelephonySettings } from '../src/store/store.js';
 import { CallerTrack } from '../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
 import type { CallPeer } from '../src/telephony/peer/call-peer.js';
 import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../src/telephony/peer/dial-provider.js';
+import { startRecordingAgent, type AgentCall } from './lib/recording-agent.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
@@ -43,63 +40,14 @@ const PROVIDERS: Record<SimulatedProvider, { settings: Partial<TelephonySettings
 };
 const accountOf = (provider: SimulatedProvider) => `acct_bench_${provider}`;
 
-// ---- the agent: events kept per call with their arrival time; in the barge-in phase it speaks PROMPT at once -----
+// ---- the agent: in the barge-in phase it speaks PROMPT as soon as a call starts ----------------------------
 
-interface AgentCall {
-  readonly socket: WebSocket;
-  readonly received: { type: string; at: number; event: Record<string, unknown> }[];
-  readonly waiters: Set<() => void>;
-}
 let phase: 'text' | 'barge-in' = 'text';
-const agentCalls = new Map<string, AgentCall>();
-const agentWaiters = new Map<string, (call: AgentCall) => void>();
-const agentServer = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-await once(agentServer, 'listening');
-agentServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-  const callSid = String(request.headers['x-raaga-call-sid']);
-  const call: AgentCall = { socket, received: [], waiters: new Set() };
-  agentCalls.set(callSid, call);
-  socket.on('message', (data: Buffer, isBinary: boolean) => {
-    if (isBinary) return;
-    const event = JSON.parse(data.toString('utf8')) as Record<string, unknown> & { type: string };
-    call.received.push({ type: event.type, at: performance.now(), event });
-    if (event.type === 'call_started' && phase === 'barge-in') socket.send(JSON.stringify({ type: 'text', utterance_id: 'prompt', text: PROMPT }));
-    for (const wake of [...call.waiters]) wake();
-  });
-  agentWaiters.get(callSid)?.(call);
+const agent = await startRecordingAgent((socket) => {
+  if (phase === 'barge-in') socket.send(JSON.stringify({ type: 'text', utterance_id: 'prompt', text: PROMPT }));
 });
-const agentUrl = `ws://127.0.0.1:${(agentServer.address() as AddressInfo).port}/agent`;
-
-function agentFor(callSid: string, timeoutMs: number): Promise<AgentCall> {
-  const known = agentCalls.get(callSid);
-  if (known) return Promise.resolve(known);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no agent connection for ${callSid}`)), timeoutMs);
-    agentWaiters.set(callSid, (call) => {
-      clearTimeout(timer);
-      agentWaiters.delete(callSid);
-      resolve(call);
-    });
-  });
-}
-
-function agentEvent(call: AgentCall, type: string, timeoutMs: number, after = 0): Promise<{ at: number; event: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const found = call.received.find((e) => e.type === type && e.at >= after);
-      if (!found) return;
-      call.waiters.delete(check);
-      clearTimeout(timer);
-      resolve(found);
-    };
-    const timer = setTimeout(() => {
-      call.waiters.delete(check);
-      reject(new Error(`agent: no ${type} within ${timeoutMs} ms (got ${call.received.map((e) => e.type).join(', ')})`));
-    }, timeoutMs);
-    call.waiters.add(check);
-    check();
-  });
-}
+const agentUrl = agent.url;
+const agentEvent = agent.event;
 
 // ---- the server ------------------------------------------------------------------------------------------
 
@@ -121,7 +69,7 @@ const server = await startServerProcess({
 });
 const loadBefore = loadavg()[0] ?? NaN;
 
-async function dial(provider: SimulatedProvider, caller?: CallerTrack): Promise<{ peer: CallPeer; agent: AgentCall }> {
+async function dial(provider: SimulatedProvider, caller?: CallerTrack): Promise<{ peer: CallPeer; agentCall: AgentCall }> {
   const { peer, callId } = await dialProvider({
     provider,
     baseUrl: server.base,
@@ -131,31 +79,31 @@ async function dial(provider: SimulatedProvider, caller?: CallerTrack): Promise<
     audioSocket: server.audioSocket,
     ...(caller ? { caller } : {}),
   });
-  return { peer, agent: await agentFor(callId, 10_000) };
+  return { peer, agentCall: await agent.call(callId, 10_000) };
 }
 
 // ---- 1. agent text → first media ---------------------------------------------------------------------------
 
 async function textToFirstAudio(provider: SimulatedProvider): Promise<number[]> {
-  const { peer, agent } = await dial(provider);
-  await agentEvent(agent, 'call_started', 10_000);
+  const { peer, agentCall } = await dial(provider);
+  await agentEvent(agentCall, 'call_started', 10_000);
   const texts = Object.entries(SAMPLE_TEXTS);
   const values: number[] = [];
   try {
     for (let i = 0; i < TEXTS + 3; i++) {
       const [language, text] = texts[i % texts.length]!;
       const configuredAfter = performance.now();
-      agent.socket.send(JSON.stringify({ type: 'config', voice: 'priya', language }));
-      await agentEvent(agent, 'configured', 5000, configuredAfter);
+      agentCall.socket.send(JSON.stringify({ type: 'config', voice: 'priya', language }));
+      await agentEvent(agentCall, 'configured', 5000, configuredAfter);
       const sentAt = peer.elapsedMs();
       const before = peer.inbound.length;
-      agent.socket.send(JSON.stringify({ type: 'text', text }));
+      agentCall.socket.send(JSON.stringify({ type: 'text', text }));
       while (!peer.inbound.slice(before).some((entry) => entry.event === 'media')) await new Promise((resolve) => setImmediate(resolve));
       const first = peer.inbound.slice(before).find((entry) => entry.event === 'media')!;
       if (i >= 3) values.push(first.atMs - sentAt); // the first few warm the engine per language
       const cancelledAfter = performance.now();
-      agent.socket.send(JSON.stringify({ type: 'cancel' }));
-      await agentEvent(agent, 'cancellation', 5000, cancelledAfter);
+      agentCall.socket.send(JSON.stringify({ type: 'cancel' }));
+      await agentEvent(agentCall, 'cancellation', 5000, cancelledAfter);
     }
   } finally {
     await peer.stop();
@@ -177,10 +125,10 @@ async function bargeIn(provider: SimulatedProvider, index: number): Promise<Barg
   const atMs = 1200 + (index % 7) * 170 + (index % 3) * 7;
   const caller = new CallerTrack([{ atMs, mulaw: interruption, label: 'interrupt' }]);
   const onsetMs = caller.onsets()[0]!.atMs;
-  const { peer, agent } = await dial(provider, caller);
+  const { peer, agentCall } = await dial(provider, caller);
   const originMs = performance.now() - peer.elapsedMs();
   try {
-    const interrupted = await agentEvent(agent, 'interrupted', 15_000);
+    const interrupted = await agentEvent(agentCall, 'interrupted', 15_000);
     // Let the audio-stopped view settle: no bot audio for longer than its gap after the cut.
     await peer.runUntil(peer.elapsedMs() + 300);
     const { bargeInMs, bargeInBy } = peer.summary();
@@ -228,8 +176,7 @@ try {
   }
 } finally {
   await server.stop();
-  for (const client of agentServer.clients) client.terminate();
-  agentServer.close();
+  agent.close();
 }
 
 const file = await writeResult('providers', {
