@@ -203,6 +203,7 @@ export class MediaStream implements CallMediaPort {
       media: this,
       control: this.#provider.callControl({
         settings: payer.settings,
+        origin: this.#admission.origin,
         start,
         closeStream: (reason) => this.close(reason),
         hangupStream: (reason) => {

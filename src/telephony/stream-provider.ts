@@ -22,12 +22,16 @@ export interface StreamAdmission {
   readonly callToken: string | undefined;
   /** Call parameters from the connection URL's query (Exotel custom parameters, Asterisk v(...), Plivo). */
   readonly query: Readonly<Record<string, string>>;
+  /** The public origin (https://host[/base]) the provider reached, for URLs it must fetch later (Plivo's transfer XML). */
+  readonly origin?: string | undefined;
   /** A check only `start` can complete (Twilio's signature on the generic path); returns why it failed. */
   readonly verifyAtStart?: ((settings: TelephonySettings | null) => string | undefined) | undefined;
 }
 
 export interface CallControlContext {
   readonly settings: TelephonySettings | null;
+  /** The admission's public origin, when the connection came over HTTP. */
+  readonly origin: string | undefined;
   readonly start: StreamStart;
   /** Ends the media stream from our side (what a provider without REST control does on hangup). */
   readonly closeStream: (reason: string) => void;

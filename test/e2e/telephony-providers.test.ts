@@ -11,6 +11,7 @@ import { catalogPath } from '../../src/deps.js';
 import type { TelephonySettings } from '../../src/store/store.js';
 import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../../src/telephony/peer/caller-speech.js';
+import { plivoSignatureHeaders } from '../../src/telephony/plivo/answer-client.js';
 import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../../src/telephony/peer/dial-provider.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING } from '../helpers/telephony.js';
@@ -54,8 +55,8 @@ const hasClear = (provider: SimulatedProvider) => provider !== 'audiosocket';
 let server: TestServer;
 const log = capturingLogger();
 let plivoApi: Server;
-/** Requests the loopback stand-in for api.plivo.com received: method, path, Authorization. */
-const plivoRequests: { method: string; url: string; authorization: string | undefined }[] = [];
+/** Requests the loopback stand-in for api.plivo.com received: method, path, Authorization (and form, if any). */
+const plivoRequests: { method: string; url: string; authorization: string | undefined; form?: Record<string, string> }[] = [];
 let voice: CallerVoice;
 let audioSocketKey: string;
 let interruption: Uint8Array;
@@ -63,9 +64,15 @@ const cp = (text: string) => [...text].length;
 
 beforeAll(async () => {
   plivoApi = createServer((request, response) => {
-    plivoRequests.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization });
-    response.statusCode = 204;
-    response.end();
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      plivoRequests.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization, ...(body ? { form: Object.fromEntries(new URLSearchParams(body)) } : {}) });
+      // As Plivo answers: DELETE (hangup) 204; POST on a call (transfer) 202 "call transferred".
+      response.statusCode = request.method === 'POST' ? 202 : 204;
+      response.end(request.method === 'POST' ? JSON.stringify({ message: 'call transferred', api_id: 'stub' }) : undefined);
+    });
   });
   await new Promise<void>((resolve) => plivoApi.listen(0, '127.0.0.1', resolve));
   const plivoApiBaseUrl = `http://127.0.0.1:${(plivoApi.address() as AddressInfo).port}`;
@@ -241,6 +248,39 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
     expect(problemsOf(JUNK[provider].problem)).toHaveLength(1);
     expect(problemsOf('media-before-start')).toHaveLength(1);
     expect(1_000_000 - (await acct.balance())).toBeLessThanOrEqual(cp(greeting));
+  });
+
+  it.runIf(provider === 'plivo')("an agent's transfer goes through Plivo's REST API to Raaga's signed transfer XML, which dials the target", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await providerAccount(provider);
+      const { peer, callId } = await dial(provider, acct.id, { agent_url: agent.url });
+      await agent.waitFor('call_started');
+      agent.send({ type: 'transfer', to: '+918000000009' });
+      const path = `/v1/Account/MAXXXXXXXXXXXXXXXXXX/Call/${callId}/`;
+      await eventually(() => plivoRequests.some((request) => request.method === 'POST' && request.url === path), 'the Plivo transfer request');
+      const transfer = plivoRequests.find((request) => request.method === 'POST' && request.url === path)!;
+      const alegUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=%2B918000000009`;
+      expect(transfer).toEqual({ method: 'POST', url: path, authorization: `Basic ${Buffer.from('MAXXXXXXXXXXXXXXXXXX:plivo-token-0123456789').toString('base64')}`, form: { legs: 'aleg', aleg_url: alegUrl, aleg_method: 'GET' } });
+      // What Plivo then fetches, signed with the account's token: the XML that dials the target.
+      const signed = await fetch(alegUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', alegUrl, {}) });
+      expect(signed.status).toBe(200);
+      expect(signed.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(await signed.text()).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial><Number>+918000000009</Number></Dial></Response>');
+      expect((await fetch(alegUrl)).status).toBe(403);
+      const sipUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=${encodeURIComponent('sip:desk@pbx.example.in')}`;
+      expect(await (await fetch(sipUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', sipUrl, {}) })).text()).toContain('<Dial><User>sip:desk@pbx.example.in</User></Dial>');
+      const badUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=${encodeURIComponent('<evil/>')}`;
+      const bad = await fetch(badUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', badUrl, {}) });
+      expect(bad.status).toBe(422);
+      expect(((await bad.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'validation_error', message: expect.stringMatching(/^to must be a phone number/) });
+      // Plivo moves the call to the new XML and the stream ends.
+      await peer.drop();
+      expect((await agent.waitFor('call_ended')).reason).toBe('transfer');
+      await eventually(() => slotFree(acct.id), 'slot freed after the transfer');
+    } finally {
+      await agent.close();
+    }
   });
 
   it('wrong credentials are refused at the upgrade; no call starts', async () => {

@@ -9,8 +9,9 @@ import { asteriskProvider } from '../../telephony/asterisk/asterisk-provider.js'
 import { resolveCallParameters } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
 import { exotelProvider } from '../../telephony/exotel/exotel-provider.js';
-import { plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
-import { plivoProvider } from '../../telephony/plivo/plivo-provider.js';
+import { TransferTargetSchema } from '../../telephony/agent/agent-protocol.js';
+import { plivoDialXml, plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
+import { PLIVO_TRANSFER_PATH, plivoProvider } from '../../telephony/plivo/plivo-provider.js';
 import { isValidPlivoSignature } from '../../telephony/plivo/plivo-signature.js';
 import { matchesBasicCredentials } from '../../telephony/provider-credentials.js';
 import type { ProviderName, StreamAdmission } from '../../telephony/stream-provider.js';
@@ -112,6 +113,20 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       return reply.code(204).send();
     });
 
+    // A transferred call's XML: Plivo fetches it after Raaga's REST transfer (plivo-provider.ts), signed like the
+    // answer URL. The target is the one the agent or the REST API asked for, checked again here.
+    scope.get<{ Params: AccountParams; Querystring: Record<string, string> }>(`${PLIVO_TRANSFER_PATH}/:accountId`, { logLevel: 'warn', schema: PROVIDER_ONLY }, async (request, reply) => {
+      const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);
+      if (!checked) return reply;
+      if (!plivoSigned(request, checked.settings, {})) {
+        request.log.warn({ accountId: request.params.accountId }, 'plivo transfer request with an invalid signature');
+        return reply.code(403).send();
+      }
+      const to = TransferTargetSchema.safeParse(formOf(request.query).to);
+      if (!to.success) throw new ApiError('validation_error', `to ${to.error.issues[0]?.message ?? 'is invalid'}`);
+      return reply.type('application/xml; charset=utf-8').send(plivoDialXml(to.data));
+    });
+
     const admitPlivo = async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {
       const { accountId, token } = request.params as { accountId: string; token: string };
       const checked = await providerAccount(ctx, 'plivo', accountId, request, reply);
@@ -122,7 +137,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
         return undefined;
       }
       // The token (bound to the CallUUID at the answer URL) is checked against the stream's start.
-      return { accountId, accountVerified: false, callToken: token, query: queryOf(request) };
+      return { accountId, accountVerified: false, callToken: token, query: queryOf(request), origin: origin(request) };
     };
 
     registerMediaEndpoints(scope, ctx, telephony, [

@@ -30,6 +30,9 @@ const AgentTextSchema = z.strictObject(
   strict,
 );
 
+/** Where a call can be transferred: a phone number (E.164, or digits with * and #) or a sip:/sips: URI. */
+export const TransferTargetSchema = z.string().regex(/^(\+?[0-9*#]{2,20}|sips?:[^\s<>"]{3,200})$/, 'must be a phone number (E.164) or a sip: URI');
+
 /** Exported for the AsyncAPI document (src/api/docs/); parse with parseAgentMessage. */
 export const AgentMessageSchema = z.discriminatedUnion('type', [
   AgentConfigSchema,
@@ -37,7 +40,7 @@ export const AgentMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('ping') }),
   z.strictObject({ type: z.literal('hangup'), drain: z.boolean().optional() }, strict),
-  z.strictObject({ type: z.literal('transfer'), to: z.string().regex(/^(\+?[0-9*#]{2,20}|sips?:[^\s<>"]{3,200})$/, 'must be a phone number (E.164) or a sip: URI') }, strict),
+  z.strictObject({ type: z.literal('transfer'), to: TransferTargetSchema }, strict),
 ]);
 
 const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer'] as const;

@@ -1,7 +1,8 @@
 // The answer XML Plivo fetches for an inbound call: a bidirectional <Stream> to Raaga's media endpoint, mu-law
 // 8 kHz (what the call speaks, so no transcoding), keepCallAlive so the call lives as long as the stream. The call
 // token travels in the stream URL's path (Plivo's extraHeaders allow only [A-Za-z0-9]), the call's settings in its
-// query. https://docs.plivo.com/docs/voice/xml/audiostream
+// query. https://docs.plivo.com/docs/voice/xml/audiostream. A transfer's XML dials the target
+// (https://www.plivo.com/docs/voice/xml/dial).
 
 import { escapeXml } from '../../util/xml-entities.js';
 
@@ -21,4 +22,10 @@ export function plivoStreamXml(spec: PlivoStreamXml): string {
     'statusCallbackMethod="POST"',
   ].join(' ');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Stream ${attributes}>${escapeXml(spec.streamUrl)}</Stream></Response>`;
+}
+
+/** What Plivo runs for a transferred call: dial the target, a phone number or a SIP URI (as the agent protocol allows). */
+export function plivoDialXml(to: string): string {
+  const target = /^sips?:/.test(to) ? `<User>${escapeXml(to)}</User>` : `<Number>${escapeXml(to)}</Number>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial>${target}</Dial></Response>`;
 }
