@@ -42,6 +42,8 @@ export const ConfigSchema = z.object({
   REDIS_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(2000),
   /** REDIS_URL names one seed node of a Redis Cluster. */
   REDIS_CLUSTER: z.enum(['true', 'false', '1', '0']).default('false'),
+  /** Bytes of synthesized audio kept for reuse (repeated prompts are served without the engine); 0 turns it off. */
+  PROMPT_CACHE_MAX_BYTES: intFromEnv(0, 64 * 1024 ** 3).default(64 * 1024 ** 2),
   /** Cap on the first streamed chunk so the first audio leaves early (code points). */
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100),
   /** Largest WebSocket client message; bigger ones close the socket with 1009. */
@@ -110,6 +112,8 @@ export interface Config {
   readonly redisConnectTimeoutMs: number;
   readonly redisCluster: boolean;
   readonly firstChunkMaxChars: number;
+  /** Bound of the in-memory prompt cache; 0: off. */
+  readonly promptCacheMaxBytes: number;
   readonly wsMaxPayloadBytes: number;
   /** Bearer token GET /metrics requires; undefined: the endpoint is open. */
   readonly metricsToken: string | undefined;
@@ -197,6 +201,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS,
     redisCluster: e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1',
     firstChunkMaxChars: e.FIRST_CHUNK_MAX_CHARS,
+    promptCacheMaxBytes: e.PROMPT_CACHE_MAX_BYTES,
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     metricsToken: e.METRICS_TOKEN,
     telephony: {

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { Admission } from './core/admission.js';
+import { PromptCache } from './core/synthesis/prompt-cache.js';
 import { SynthesisService } from './core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
@@ -90,6 +91,7 @@ function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): Tts
     language: pack.language,
     modelPath: resolve(config.modelsDir, pack.path),
     speakerId: pack.speaker,
+    sha256: pack.sha256,
   }));
   if (packs.length > 0 && config.onnxWorkers * config.onnxThreads > availableParallelism()) {
     logger.warn({ onnxWorkers: config.onnxWorkers, onnxThreads: config.onnxThreads, cores: availableParallelism() }, 'ONNX workers x threads exceeds the cores');
@@ -139,7 +141,11 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     }),
     voices: new VoiceResolver(catalog, store),
     // Metered here, not in `engine`: tests reach the raw engine through deps.engine (e.g. to kill a worker).
-    synthesis: new SynthesisService(withMetrics(engine, metrics), { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS }),
+    synthesis: new SynthesisService(
+      withMetrics(engine, metrics),
+      { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS },
+      new PromptCache({ maxBytes: config.promptCacheMaxBytes, onEvent: (event, bytes) => metrics.promptCache(event, bytes) }),
+    ),
     shutdown: shutdownController.signal,
     shutdownController,
     maxBodyBytes: config.maxBodyBytes,

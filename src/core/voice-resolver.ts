@@ -15,6 +15,8 @@ export interface ResolvedVoice {
   readonly pitchShiftSemitones: number;
   /** Multiplies the request's speed (custom voices); 1 for presets. */
   readonly rateMultiplier: number;
+  /** Custom voices: the account that owns it (its cached audio is that account's alone). */
+  readonly ownerAccountId?: string;
 }
 
 export class VoiceResolver {
@@ -59,6 +61,7 @@ export class VoiceResolver {
       params,
       pitchShiftSemitones: custom.pitchShiftSemitones,
       rateMultiplier: custom.rateMultiplier,
+      ownerAccountId: custom.accountId,
     };
   }
 }

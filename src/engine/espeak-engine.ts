@@ -1,6 +1,7 @@
 // The embedded TtsEngine: eSpeak NG compiled to WASM (GPL-3.0), one instance per worker thread.
 // Maps a SynthesisJob to an eSpeak request (language id, voice variant, rate) and runs it on the pool.
 
+import { createRequire } from 'node:module';
 import type { LanguageCode } from '../languages.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
 import type { EspeakRequest } from './espeak/espeak-synth.js';
@@ -35,6 +36,9 @@ const FALLBACK_VOICE: EmbeddedVoiceParams = {
   wordsPerMinute: 175,
 };
 
+/** The eSpeak NG build that speaks: a new package version may sound different, so cached audio keys on it. */
+const ESPEAK_PACKAGE_VERSION = (createRequire(import.meta.url)('@echogarden/espeak-ng-emscripten/package.json') as { version: string }).version;
+
 export class EspeakEngine implements TtsEngine {
   readonly name = 'espeak-ng-wasm';
   private readonly pool: WorkerPool<EspeakRequest, EspeakResult>;
@@ -68,6 +72,11 @@ export class EspeakEngine implements TtsEngine {
 
   isReady(): boolean {
     return this.started && this.pool.hasLiveWorker();
+  }
+
+  audioSource(_voiceName: string, language: LanguageCode): string {
+    // The voice's own parameters are keyed by the caller (they are the job's); the language picks the dictionary.
+    return `espeak-ng-wasm@${ESPEAK_PACKAGE_VERSION}/${this.languageIds[language]}`;
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {

@@ -13,6 +13,7 @@ export function withMetrics(engine: TtsEngine, metrics: Pick<Metrics, 'synthesiz
     isReady: () => engine.isReady(),
     load: () => engine.load(),
     close: () => engine.close(),
+    audioSource: (voiceName, language) => engine.audioSource(voiceName, language),
     async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
       const started = now();
       const clip = await engine.synthesize(job, signal);

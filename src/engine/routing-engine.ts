@@ -1,6 +1,7 @@
 // Sends each clause to the neural voice pack installed for its voice + language, else to the embedded engine.
 // The neural side never stops the server: if it cannot start, every pair falls back and the failure is reported.
 
+import type { LanguageCode } from '../languages.js';
 import type { PcmClip, SynthesisJob, TtsEngine } from './tts-engine.js';
 
 /** A TtsEngine that serves only some voice + language pairs. */
@@ -36,6 +37,10 @@ export class RoutingEngine implements TtsEngine {
 
   synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     return this.neural.serves(job.voiceName, job.language) ? this.neural.synthesize(job, signal) : this.fallback.synthesize(job, signal);
+  }
+
+  audioSource(voiceName: string, language: LanguageCode): string {
+    return this.neural.serves(voiceName, language) ? this.neural.audioSource(voiceName, language) : this.fallback.audioSource(voiceName, language);
   }
 
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {

@@ -50,6 +50,11 @@ export interface TtsEngine {
    * (a queued job leaves the queue at once; a running clause finishes in its worker and is dropped).
    */
   synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip>;
+  /**
+   * What makes this voice + language's audio, as one string that changes whenever the audio could: the engine and
+   * its version, and for a neural pack its model's identity (sha256 when recorded). The prompt cache keys on it.
+   */
+  audioSource(voiceName: string, language: LanguageCode): string;
   /** Jobs waiting plus jobs running, for metrics and tests. */
   load(): { readonly queued: number; readonly running: number; readonly workers: number };
   close(): Promise<void>;

@@ -22,6 +22,8 @@ export interface Metrics {
   telephonyStreamError(provider: string, code: string): void;
   /** Credits debited by one settled request or turn. */
   creditsConsumed(credits: number): void;
+  /** The prompt cache: a lookup that hit or missed, an utterance stored or evicted, with its audio bytes. */
+  promptCache(event: 'hit' | 'miss' | 'store' | 'evict', bytes: number): void;
 }
 
 /** The metrics port plus what GET /metrics serves. */

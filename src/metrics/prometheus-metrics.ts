@@ -35,6 +35,8 @@ export class PrometheusMetrics implements Metrics {
   readonly #bargeIns: Counter<'cause'>;
   readonly #streamErrors: Counter<'provider' | 'code'>;
   readonly #credits: Counter;
+  readonly #cacheEvents: Counter<'event'>;
+  readonly #cacheBytes: Gauge;
 
   constructor(options: PrometheusMetricsOptions = {}) {
     const registers = [this.registry];
@@ -104,6 +106,14 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     this.#credits = new Counter({ name: 'raaga_credits_consumed_total', help: 'Credits debited from accounts.', registers });
+    this.#cacheEvents = new Counter({
+      name: 'raaga_prompt_cache_events_total',
+      help: 'Prompt cache lookups that hit or missed, and utterances stored or evicted.',
+      labelNames: ['event'],
+      registers,
+    });
+    for (const event of ['hit', 'miss', 'store', 'evict'] as const) this.#cacheEvents.inc({ event }, 0);
+    this.#cacheBytes = new Gauge({ name: 'raaga_prompt_cache_bytes', help: 'Audio bytes held by the prompt cache.', registers });
     const load = options.engineLoad;
     if (load) {
       new Gauge({ name: 'raaga_engine_queue_depth', help: 'Synthesis jobs waiting for a worker.', registers, collect() { this.set(load().queued); } });
@@ -145,6 +155,12 @@ export class PrometheusMetrics implements Metrics {
 
   telephonyStreamError(provider: string, code: string): void {
     this.#streamErrors.inc({ provider, code });
+  }
+
+  promptCache(event: 'hit' | 'miss' | 'store' | 'evict', bytes: number): void {
+    this.#cacheEvents.inc({ event });
+    if (event === 'store') this.#cacheBytes.inc(bytes);
+    else if (event === 'evict') this.#cacheBytes.dec(bytes);
   }
 
   creditsConsumed(credits: number): void {

@@ -46,6 +46,8 @@ export interface SessionDeps {
   readonly playout?: SessionPlayout;
   /** Phone calls: texts may wait behind the running one (absent, the WebSocket rule: a text while speaking is refused). */
   readonly textQueue?: CallTextQueue;
+  /** False: this session's utterances neither use nor fill the prompt cache (the client's `Cache-Control: no-store`). */
+  readonly promptCache?: boolean;
 }
 
 /** What a phone call needs to know about a turn when it starts, to mark its chunks and judge barge-in. */
@@ -303,6 +305,7 @@ export class SynthesisSession {
       sampleRateHz: config.sampleRateHz,
       speed: config.speed,
       mode: 'streaming',
+      cache: this.#deps.promptCache !== false,
     });
     const limits = this.#limits;
     const { playout } = this.#deps;

@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EspeakEngine } from '../../src/engine/espeak-engine.js';
 import type { PcmClip, SynthesisJob, TtsEngine } from '../../src/engine/tts-engine.js';
+import type { LanguageCode } from '../../src/languages.js';
 import { loadVoiceCatalog } from '../../src/core/voice-catalog.js';
 import { decodeAudio, rmsDbfs } from '../helpers/decode-audio.js';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -27,6 +28,9 @@ class CountingEngine implements TtsEngine {
   }
   close() {
     return this.inner.close();
+  }
+  audioSource(voiceName: string, language: LanguageCode) {
+    return this.inner.audioSource(voiceName, language);
   }
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     const clip = await this.inner.synthesize(job, signal);

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallSimResultSchema } from '../../src/api/routes/playground-call.js';
+import { metricValue } from '../helpers/metrics.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 let server: TestServer;
@@ -27,11 +28,7 @@ function simulate(body: Record<string, unknown>, apiKey = key) {
   return fetch(`${server.url}/v1/playground/call-sim`, { method: 'POST', headers: authHeaders(apiKey), body: JSON.stringify(body) });
 }
 
-async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? 0 : Number(line.split(' ')[1]);
-}
+const metric = (name: string) => metricValue(server, name);
 
 describe('call simulator endpoint', () => {
   it('runs a call where the caller barges in, and reports its timeline', async () => {

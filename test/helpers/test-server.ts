@@ -28,7 +28,9 @@ export async function startTestServer(
   overrides: DepsOverrides & { dataDir?: string; webSocket?: WebSocketSettings; logger?: Logger; app?: (deps: Deps) => Partial<AppDeps> } = {},
 ): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'raaga-test-')));
-  const config: Config = parseConfig({ TTS_WORKERS: '2', LOG_LEVEL: 'silent', ...env, RAAGA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
+  // The prompt cache is off unless a test turns it on: a suite that repeats a text would otherwise test the cache's
+  // replay instead of synthesis (test/e2e/prompt-cache.test.ts covers the cache on every endpoint).
+  const config: Config = parseConfig({ TTS_WORKERS: '2', LOG_LEVEL: 'silent', PROMPT_CACHE_MAX_BYTES: '0', ...env, RAAGA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
   const deps = await buildDeps(config, overrides.logger ?? pino({ level: 'silent' }), overrides);
   await deps.engine.start();
   // `app` swaps parts the app is built from (e.g. a synthesis service with other limits).

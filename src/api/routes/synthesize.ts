@@ -1,6 +1,7 @@
 // POST /v1/tts/generate (whole file, base64 in JSON) and POST /v1/tts/stream (raw bytes as generated).
 // Both validate, resolve the voice and pass admission before any audio exists, so every refusal is an envelope.
 
+import { refusesCachedAudio } from '../cache-control.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -27,7 +28,7 @@ interface Prepared {
 }
 
 /** What the handlers use of a request whose body the route's schema has validated. */
-type SynthesisRequest = Pick<FastifyRequest, 'account' | 'rateInfo' | 'log'> & { readonly body: SynthesisBody };
+type SynthesisRequest = Pick<FastifyRequest, 'account' | 'rateInfo' | 'log' | 'headers'> & { readonly body: SynthesisBody };
 
 async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'complete' | 'streaming'): Promise<Prepared> {
   const account = request.account as Account;
@@ -43,6 +44,7 @@ async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'comple
     sampleRateHz: params.sampleRateHz,
     speed: params.speed,
     mode,
+    cache: !refusesCachedAudio(request.headers['cache-control']),
   });
   return { ticket, utterance, codePoints: params.codePoints, format: params.outputFormat, speed: params.speed };
 }

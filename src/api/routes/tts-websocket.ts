@@ -2,6 +2,7 @@
 // SynthesisSession (the protocol lives in src/session/). Also owns the set of live sessions, so a server
 // shutdown lets each one finish its utterance and close with 1001.
 
+import { refusesCachedAudio } from '../cache-control.js';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
@@ -114,6 +115,7 @@ function startSession(ctx: ApiContext, socket: WebSocket, account: Account, requ
       clock: ctx.webSocket?.clock ?? systemClock,
       logger: request.log.child({ accountId: account.id }),
       shutdown: ctx.shutdown,
+      promptCache: !refusesCachedAudio(request.headers['cache-control']),
       ...(ctx.webSocket?.limits ? { limits: ctx.webSocket.limits } : {}),
     },
     account,

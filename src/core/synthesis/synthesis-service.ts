@@ -1,16 +1,20 @@
-// Entry point the API uses to synthesize: binds the engine and the chunking rules once, makes utterances.
+// Entry point the API uses to synthesize: binds the engine, the chunking rules and the prompt cache once, makes
+// utterances.
 
 import type { TtsEngine } from '../../engine/tts-engine.js';
+import type { PromptCache } from './prompt-cache.js';
 import { Utterance, type ChunkingOptions, type UtteranceRequest } from './utterance.js';
 
 export class SynthesisService {
   constructor(
     readonly engine: TtsEngine,
     private readonly chunking: ChunkingOptions,
+    /** Undefined: every utterance is synthesized. */
+    readonly promptCache?: PromptCache,
   ) {}
 
   utterance(request: UtteranceRequest): Utterance {
-    return new Utterance(this.engine, request, this.chunking);
+    return new Utterance(this.engine, request, this.chunking, this.promptCache);
   }
 
   isReady(): boolean {

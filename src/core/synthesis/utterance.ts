@@ -1,6 +1,8 @@
 // One utterance: splits the text into chunks, synthesizes them in order on the engine (the next chunk is
 // already queued while the current one is encoded and sent), shapes, resamples and encodes the audio,
 // and keeps the counts that billing and `duration_seconds` need. Cancellation is the caller's AbortSignal.
+// With a prompt cache, a finished utterance is recorded and the same utterance later replays the recording,
+// counters included, without waiting on the engine (prompt-cache.ts).
 
 import { EMPTY_BYTES } from '../../audio/bytes.js';
 import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
@@ -9,6 +11,8 @@ import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import type { LanguageCode } from '../../languages.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
 import type { ResolvedVoice } from '../voice-resolver.js';
+import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
+import { promptCacheKey } from './prompt-cache-key.js';
 
 export interface UtteranceRequest {
   readonly text: string;
@@ -19,6 +23,8 @@ export interface UtteranceRequest {
   readonly speed: number;
   /** `complete` builds one file (exact WAV header); `streaming` emits bytes chunk by chunk. */
   readonly mode: 'complete' | 'streaming';
+  /** False: neither served from nor stored in the prompt cache (the request's opt-out). */
+  readonly cache?: boolean;
 }
 
 export interface ChunkingOptions {
@@ -49,12 +55,14 @@ export class Utterance {
   #chunksDone = 0;
   #durationMs = 0;
   #truncated = false;
+  #fromCache = false;
   readonly #budgetMs: number;
 
   constructor(
     private readonly engine: TtsEngine,
     private readonly request: UtteranceRequest,
     chunking: ChunkingOptions,
+    private readonly cache?: PromptCache,
   ) {
     // The text front end runs here: chunk text reaches every engine normalised for the request's language.
     this.chunks = splitUtterance(request.text, { ...chunking, language: request.language });
@@ -82,11 +90,58 @@ export class Utterance {
     return this.#truncated;
   }
 
+  /** True once `audio()` has started replaying a cached recording. */
+  get fromCache(): boolean {
+    return this.#fromCache;
+  }
+
   /**
-   * Encoded audio, one piece per chunk (the first piece carries the WAV header when streaming WAV).
-   * Stops with the signal's reason when aborted; the engine job of the chunk in flight is abandoned.
+   * Encoded audio, one piece per chunk (the first piece carries the WAV header when streaming WAV): replayed from
+   * the prompt cache when this utterance is there, else synthesized (and, once finished whole, recorded).
+   * Stops with the signal's reason when aborted.
    */
   async *audio(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+    const cache = this.cache?.enabled && this.request.cache !== false ? this.cache : undefined;
+    if (!cache) return yield* this.#synthesized(signal);
+    const key = promptCacheKey({ audioSource: this.engine.audioSource(this.request.voice.voiceName, this.request.language), chunks: this.chunks, request: this.request, budgetMs: this.#budgetMs });
+    const recorded = cache.get(key);
+    if (recorded) return yield* this.#replay(recorded, signal);
+    const pieces: { bytes: Uint8Array; after: UtteranceCounters }[] = [];
+    let sizeBytes = 0;
+    for await (const bytes of this.#synthesized(signal)) {
+      // A copy: the consumer may hold or reuse what it is given.
+      pieces.push({ bytes: bytes.slice(), after: this.#counters() });
+      sizeBytes += bytes.length;
+      yield bytes;
+    }
+    // Only a whole utterance is kept: an aborted one never gets here, a truncated one is an error to its caller.
+    if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes });
+  }
+
+  #counters(): UtteranceCounters {
+    return { codePointsSpoken: this.#codePointsSpoken, chunksDone: this.#chunksDone, durationMs: this.#durationMs };
+  }
+
+  #setCounters(counters: UtteranceCounters): void {
+    this.#codePointsSpoken = counters.codePointsSpoken;
+    this.#chunksDone = counters.chunksDone;
+    this.#durationMs = counters.durationMs;
+  }
+
+  async *#replay(recorded: RecordedUtterance, signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+    this.#fromCache = true;
+    for (const piece of recorded.pieces) {
+      signal.throwIfAborted();
+      this.#setCounters(piece.after);
+      // A copy per consumer, so nobody can change what the next caller hears.
+      yield piece.bytes.slice();
+    }
+    signal.throwIfAborted();
+    this.#setCounters(recorded.end);
+  }
+
+  /** Synthesis proper: the engine job of the chunk in flight is abandoned when the signal aborts. */
+  async *#synthesized(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     const { request } = this;
     // Created at the first clip with audio, at that clip's rate; one voice's clips all share it.
     let pipeline: OutputPipeline | undefined;

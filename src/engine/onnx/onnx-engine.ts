@@ -18,6 +18,11 @@ export interface OnnxRoute {
   readonly language: LanguageCode;
   readonly modelPath: string;
   readonly speakerId: number;
+  /**
+   * The model's identity for cached audio: its sha256 when the manifest recorded one, else size and mtime (set by
+   * voice-packs.ts for every installed pack; engines built by hand in tests and benches may leave it out).
+   */
+  readonly modelIdentity?: string;
 }
 
 export interface OnnxModel {
@@ -84,6 +89,11 @@ export class OnnxEngine implements TtsEngine {
   }
 
   /** True when the pair has a pack whose model loaded and a worker can run it now. */
+  audioSource(voiceName: string, language: LanguageCode): string {
+    const route = this.routes.get(routeKey(voiceName, language));
+    return route ? `onnx:${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
+  }
+
   serves(voiceName: string, language: string): boolean {
     const route = this.routes.get(routeKey(voiceName, language));
     return route !== undefined && this.started && this.loaded.has(route.modelPath) && this.pool.hasLiveWorker();

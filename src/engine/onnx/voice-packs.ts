@@ -15,6 +15,8 @@ export interface VoicePackRequest {
   /** Absolute path of the pack's `.onnx`; its sidecar is `<path>.json`. */
   readonly modelPath: string;
   readonly speakerId: number;
+  /** The model's sha256 as the manifest recorded it at install (raaga voices add), if it did. */
+  readonly sha256?: string | undefined;
 }
 
 export type VoicePackEvent =
@@ -42,11 +44,13 @@ function loadVoicePacks(packs: readonly VoicePackRequest[]): {
   const failures: { request: VoicePackRequest; reason: string }[] = [];
   for (const request of packs) {
     try {
-      if (!statSync(request.modelPath, { throwIfNoEntry: false })?.isFile()) throw new Error(`model file ${request.modelPath} does not exist`);
+      const stat = statSync(request.modelPath, { throwIfNoEntry: false });
+      if (!stat?.isFile()) throw new Error(`model file ${request.modelPath} does not exist`);
       const model = models.get(request.modelPath) ?? { modelPath: request.modelPath, sidecar: loadPiperSidecar(sidecarPathFor(request.modelPath)) };
       resolveSpeakerId(model.sidecar, request.speakerId);
       models.set(request.modelPath, model);
-      routes.push({ voiceName: request.voiceName, language: request.language, modelPath: request.modelPath, speakerId: request.speakerId });
+      const modelIdentity = request.sha256 !== undefined ? `sha256:${request.sha256}` : `size:${stat.size},mtime:${Math.round(stat.mtimeMs)}`;
+      routes.push({ voiceName: request.voiceName, language: request.language, modelPath: request.modelPath, speakerId: request.speakerId, modelIdentity });
     } catch (error) {
       failures.push({ request, reason: error instanceof Error ? error.message : String(error) });
     }

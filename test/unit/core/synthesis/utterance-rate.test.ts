@@ -17,6 +17,7 @@ class ScriptedEngine implements TtsEngine {
   isReady = () => true;
   load = () => ({ queued: 0, running: 0, workers: 1 });
   close = async () => undefined;
+  audioSource = () => 'scripted';
   async synthesize(_job: SynthesisJob): Promise<PcmClip> {
     const rate = this.rates[Math.min(this.calls++, this.rates.length - 1)] as number;
     const samples = Float32Array.from({ length: (rate * this.ms) / 1000 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / rate));

@@ -1,0 +1,41 @@
+// The prompt cache's key: a sha256 over everything that determines an utterance's output, so two requests share
+// audio only when synthesis would have produced the same bytes: the text as the front end left it (chunks, with
+// their pauses and the code points they bill), language, voice (engine parameters, pitch, rate, and the owner of a
+// custom voice, never shared across accounts), speed, what makes the audio (engine, version, pack identity), output
+// format, sample rate and mode.
+
+import { createHash } from 'node:crypto';
+import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
+import type { LanguageCode } from '../../languages.js';
+import type { TextChunk } from '../text/split-utterance.js';
+import type { ResolvedVoice } from '../voice-resolver.js';
+
+/** The parts of an utterance request that shape its audio (an UtteranceRequest is one). */
+export interface CacheKeyRequest {
+  readonly language: LanguageCode;
+  readonly voice: ResolvedVoice;
+  readonly format: OutputFormat;
+  readonly sampleRateHz: SampleRateHz;
+  readonly speed: number;
+  readonly mode: 'complete' | 'streaming';
+}
+
+/** Bumped when the recording's layout or the audio path changes in a way the other parts do not capture. */
+const KEY_VERSION = 1;
+
+export function promptCacheKey(parts: { readonly audioSource: string; readonly chunks: readonly TextChunk[]; readonly request: CacheKeyRequest; readonly budgetMs: number }): string {
+  const { request } = parts;
+  const material = {
+    v: KEY_VERSION,
+    source: parts.audioSource,
+    chunks: parts.chunks.map((chunk) => [chunk.text, chunk.codePoints, chunk.pauseAfterMs, chunk.explicitPause === true]),
+    language: request.language,
+    voice: [request.voice.voiceName, request.voice.params, request.voice.pitchShiftSemitones, request.voice.rateMultiplier, request.voice.ownerAccountId ?? null],
+    speed: request.speed,
+    format: request.format,
+    sampleRateHz: request.sampleRateHz,
+    mode: request.mode,
+    budgetMs: parts.budgetMs,
+  };
+  return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}

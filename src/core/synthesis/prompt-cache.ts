@@ -1,0 +1,88 @@
+// Synthesized utterances kept for reuse: IVR greetings, menus and "please hold" are spoken thousands of times a
+// day with the same words and voice. An entry is the utterance's whole output as it was yielded (encoded pieces
+// plus the counters billing and call marks read at each piece), so a replay is indistinguishable from synthesis to
+// every consumer: same bytes, same per-chunk billing on a cancel, same marks. In memory, least recently used
+// first out, bounded in bytes. Keys say everything that determines the audio (prompt-cache-key.ts).
+
+/** The counters of an utterance after a piece (or at its end): what billing, `duration_seconds` and marks read. */
+export interface UtteranceCounters {
+  readonly codePointsSpoken: number;
+  readonly chunksDone: number;
+  readonly durationMs: number;
+}
+
+export interface RecordedUtterance {
+  readonly pieces: readonly { readonly bytes: Uint8Array; readonly after: UtteranceCounters }[];
+  readonly end: UtteranceCounters;
+  readonly sizeBytes: number;
+}
+
+export type PromptCacheEvent = 'hit' | 'miss' | 'store' | 'evict';
+
+export interface PromptCacheOptions {
+  /** Bound on the audio held; 0 turns the cache off. */
+  readonly maxBytes: number;
+  /** Hits, misses, stores and evictions with the bytes concerned (metrics). */
+  readonly onEvent?: (event: PromptCacheEvent, bytes: number) => void;
+}
+
+/** One entry may take at most this share of the cache, so a long one-off text cannot flush the prompts. */
+const MAX_ENTRY_SHARE = 8;
+
+export class PromptCache {
+  readonly #maxBytes: number;
+  readonly #onEvent: (event: PromptCacheEvent, bytes: number) => void;
+  /** Insertion order is recency order: a hit moves the entry to the end. */
+  readonly #entries = new Map<string, RecordedUtterance>();
+  #bytes = 0;
+
+  constructor(options: PromptCacheOptions) {
+    this.#maxBytes = options.maxBytes;
+    this.#onEvent = options.onEvent ?? (() => undefined);
+  }
+
+  get enabled(): boolean {
+    return this.#maxBytes > 0;
+  }
+
+  /** Audio bytes held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): RecordedUtterance | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) {
+      this.#onEvent('miss', 0);
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.#onEvent('hit', entry.sizeBytes);
+    return entry;
+  }
+
+  /** Keeps `entry` unless it is too large for the bound; evicts the least recently used to make room. */
+  put(key: string, entry: RecordedUtterance): void {
+    if (!this.enabled || entry.sizeBytes > this.#maxBytes / MAX_ENTRY_SHARE) return;
+    const previous = this.#entries.get(key);
+    if (previous) {
+      this.#entries.delete(key);
+      this.#bytes -= previous.sizeBytes;
+      this.#onEvent('evict', previous.sizeBytes);
+    }
+    this.#entries.set(key, entry);
+    this.#bytes += entry.sizeBytes;
+    this.#onEvent('store', entry.sizeBytes);
+    for (const [oldest, evicted] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= evicted.sizeBytes;
+      this.#onEvent('evict', evicted.sizeBytes);
+    }
+  }
+}
