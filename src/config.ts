@@ -44,6 +44,8 @@ export const ConfigSchema = z.object({
   REDIS_CLUSTER: z.enum(['true', 'false', '1', '0']).default('false'),
   /** Bytes of synthesized audio kept for reuse (repeated prompts are served without the engine); 0 turns it off. */
   PROMPT_CACHE_MAX_BYTES: intFromEnv(0, 64 * 1024 ** 3).default(64 * 1024 ** 2),
+  /** Bytes of the prompt cache's disk tier under RAAGA_DATA_DIR/prompt-cache (survives restarts); 0: no disk tier. */
+  PROMPT_CACHE_DISK_BYTES: intFromEnv(0, 1024 ** 4).default(0),
   /** Cap on the first streamed chunk so the first audio leaves early (code points). */
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100),
   /** Largest WebSocket client message; bigger ones close the socket with 1009. */
@@ -114,6 +116,8 @@ export interface Config {
   readonly firstChunkMaxChars: number;
   /** Bound of the in-memory prompt cache; 0: off. */
   readonly promptCacheMaxBytes: number;
+  /** Bound of its disk tier in `<dataDir>/prompt-cache`; 0: none. */
+  readonly promptCacheDiskBytes: number;
   readonly wsMaxPayloadBytes: number;
   /** Bearer token GET /metrics requires; undefined: the endpoint is open. */
   readonly metricsToken: string | undefined;
@@ -202,6 +206,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     redisCluster: e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1',
     firstChunkMaxChars: e.FIRST_CHUNK_MAX_CHARS,
     promptCacheMaxBytes: e.PROMPT_CACHE_MAX_BYTES,
+    promptCacheDiskBytes: e.PROMPT_CACHE_DISK_BYTES,
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     metricsToken: e.METRICS_TOKEN,
     telephony: {

@@ -9,6 +9,7 @@ import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { Admission } from './core/admission.js';
 import { PromptCache } from './core/synthesis/prompt-cache.js';
+import { PROMPT_CACHE_DIR, PromptCacheDisk } from './core/synthesis/prompt-cache-disk.js';
 import { SynthesisService } from './core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
@@ -16,6 +17,7 @@ import { EspeakEngine } from './engine/espeak-engine.js';
 import { withMetrics } from './engine/metered-engine.js';
 import { withVoicePacks } from './engine/onnx/voice-packs.js';
 import type { TtsEngine } from './engine/tts-engine.js';
+import type { Metrics } from './metrics/metrics.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
@@ -77,6 +79,20 @@ export function catalogPath(config: Config): string {
   return join(config.modelsDir, 'raaga-v1', 'manifest.json');
 }
 
+/** The prompt cache: memory always (unless sized 0), disk when PROMPT_CACHE_DISK_BYTES is set. */
+async function buildPromptCache(config: Config, metrics: Metrics): Promise<PromptCache> {
+  const holder: { cache?: PromptCache } = {};
+  const onEvent = (event: string): void => {
+    metrics.promptCache(event);
+    if (holder.cache) metrics.promptCacheBytes(holder.cache.bytes, holder.cache.diskBytes);
+  };
+  const disk =
+    config.promptCacheDiskBytes > 0 ? await PromptCacheDisk.open({ dir: join(config.dataDir, PROMPT_CACHE_DIR), maxBytes: config.promptCacheDiskBytes, onEvent }) : undefined;
+  holder.cache = new PromptCache({ maxBytes: config.promptCacheMaxBytes, disk, onEvent });
+  metrics.promptCacheBytes(holder.cache.bytes, holder.cache.diskBytes);
+  return holder.cache;
+}
+
 /** The embedded engine, with the installed neural voice packs routed in front of it (engine/onnx/voice-packs.ts). */
 function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): TtsEngine {
   const embedded = new EspeakEngine({
@@ -128,6 +144,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   setMaxListeners(0, shutdownController.signal);
   const telephony = await buildTelephony(config, logger, overrides);
   const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), processMetrics: true });
+  const promptCache = await buildPromptCache(config, metrics);
   return {
     config,
     logger,
@@ -144,7 +161,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     synthesis: new SynthesisService(
       withMetrics(engine, metrics),
       { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS },
-      new PromptCache({ maxBytes: config.promptCacheMaxBytes, onEvent: (event, bytes) => metrics.promptCache(event, bytes) }),
+      promptCache,
     ),
     shutdown: shutdownController.signal,
     shutdownController,

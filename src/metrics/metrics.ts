@@ -22,8 +22,10 @@ export interface Metrics {
   telephonyStreamError(provider: string, code: string): void;
   /** Credits debited by one settled request or turn. */
   creditsConsumed(credits: number): void;
-  /** The prompt cache: a lookup that hit or missed, an utterance stored or evicted, with its audio bytes. */
-  promptCache(event: 'hit' | 'miss' | 'store' | 'evict', bytes: number): void;
+  /** The prompt cache: a lookup that hit or missed, an utterance stored or evicted (memory, or `disk_*`). */
+  promptCache(event: string): void;
+  /** Audio bytes the prompt cache holds, per tier (set after every change). */
+  promptCacheBytes(memoryBytes: number, diskBytes: number): void;
 }
 
 /** The metrics port plus what GET /metrics serves. */

@@ -36,7 +36,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #streamErrors: Counter<'provider' | 'code'>;
   readonly #credits: Counter;
   readonly #cacheEvents: Counter<'event'>;
-  readonly #cacheBytes: Gauge;
+  readonly #cacheBytes: Gauge<'tier'>;
 
   constructor(options: PrometheusMetricsOptions = {}) {
     const registers = [this.registry];
@@ -113,7 +113,8 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     for (const event of ['hit', 'miss', 'store', 'evict'] as const) this.#cacheEvents.inc({ event }, 0);
-    this.#cacheBytes = new Gauge({ name: 'raaga_prompt_cache_bytes', help: 'Audio bytes held by the prompt cache.', registers });
+    this.#cacheBytes = new Gauge({ name: 'raaga_prompt_cache_bytes', help: 'Bytes held by the prompt cache, by tier (memory, disk).', labelNames: ['tier'], registers });
+    for (const tier of ['memory', 'disk'] as const) this.#cacheBytes.set({ tier }, 0);
     const load = options.engineLoad;
     if (load) {
       new Gauge({ name: 'raaga_engine_queue_depth', help: 'Synthesis jobs waiting for a worker.', registers, collect() { this.set(load().queued); } });
@@ -157,10 +158,13 @@ export class PrometheusMetrics implements Metrics {
     this.#streamErrors.inc({ provider, code });
   }
 
-  promptCache(event: 'hit' | 'miss' | 'store' | 'evict', bytes: number): void {
+  promptCache(event: string): void {
     this.#cacheEvents.inc({ event });
-    if (event === 'store') this.#cacheBytes.inc(bytes);
-    else if (event === 'evict') this.#cacheBytes.dec(bytes);
+  }
+
+  promptCacheBytes(memoryBytes: number, diskBytes: number): void {
+    this.#cacheBytes.set({ tier: 'memory' }, memoryBytes);
+    this.#cacheBytes.set({ tier: 'disk' }, diskBytes);
   }
 
   creditsConsumed(credits: number): void {

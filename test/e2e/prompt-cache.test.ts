@@ -3,6 +3,9 @@
 // a custom voice's audio is never served to another account; a barge-in on a cached greeting behaves as on a
 // synthesized one; the metrics count hits, misses and bytes.
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVoiceCatalog } from '../../src/core/voice-catalog.js';
@@ -77,7 +80,7 @@ describe('prompt cache', () => {
     expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(before - (await balance())).toBe(2 * cp(PROMPT));
     expect(await metric('raaga_prompt_cache_events_total{event="hit"}')).toBe(hitsBefore + 1);
-    expect(await metric('raaga_prompt_cache_bytes')).toBeGreaterThanOrEqual(Buffer.from(firstJson.audio, 'base64').length);
+    expect(await metric('raaga_prompt_cache_bytes{tier="memory"}')).toBeGreaterThanOrEqual(Buffer.from(firstJson.audio, 'base64').length);
     // Another format, rate or speed is other audio: synthesized.
     await post('/v1/tts/generate', { ...body, sample_rate: 8000 });
     expect(engine.jobs).toBeGreaterThan(jobs);
@@ -174,6 +177,34 @@ describe('prompt cache', () => {
       expect(billed).toBeLessThanOrEqual(cp(PROMPT) + cp('जी, बताइए।'));
     } finally {
       await agent.close();
+    }
+  });
+
+  it('with a disk tier, a prompt synthesized before a restart is served after it without the engine', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'raaga-cache-restart-'));
+    const body = { model_id: 'raaga-v1', voice: 'meera', language: 'ta-IN', text: 'வணக்கம், உங்கள் அழைப்பு எங்களுக்கு முக்கியம்.', output_format: 'mulaw', sample_rate: 8000 };
+    const catalog = loadVoiceCatalog('models/raaga-v1/manifest.json');
+    const env = { PROMPT_CACHE_MAX_BYTES: String(2 ** 20), PROMPT_CACHE_DISK_BYTES: String(4 * 2 ** 20) };
+    try {
+      const before = await startTestServer(env, { dataDir });
+      const account = await before.account('growth', 1000);
+      const first = (await (await fetch(`${before.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(account.keys[0]!), body: JSON.stringify(body) })).json()) as { audio: string };
+      await before.deps.synthesis.promptCache!.flushed();
+      await before.close({ keepData: true });
+
+      const counting = new CountingEngine(new EspeakEngine({ workers: 1, maxQueue: 8, voices: catalog.embeddedVoices() }));
+      const after = await startTestServer(env, { dataDir, engine: counting, catalog });
+      try {
+        const second = (await (await fetch(`${after.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(account.keys[0]!), body: JSON.stringify(body) })).json()) as { audio: string };
+        expect(counting.jobs).toBe(0);
+        expect(second.audio).toBe(first.audio);
+        expect(await metricValue(after, 'raaga_prompt_cache_events_total{event="disk_hit"}')).toBe(1);
+        expect(await metricValue(after, 'raaga_prompt_cache_bytes{tier="disk"}')).toBeGreaterThan(Buffer.from(first.audio, 'base64').length);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -2,7 +2,10 @@
 // day with the same words and voice. An entry is the utterance's whole output as it was yielded (encoded pieces
 // plus the counters billing and call marks read at each piece), so a replay is indistinguishable from synthesis to
 // every consumer: same bytes, same per-chunk billing on a cancel, same marks. In memory, least recently used
-// first out, bounded in bytes. Keys say everything that determines the audio (prompt-cache-key.ts).
+// first out, bounded in bytes, with an optional disk tier that survives restarts (prompt-cache-disk.ts). Keys say
+// everything that determines the audio (prompt-cache-key.ts).
+
+import type { DiskEvent, PromptCacheDisk } from './prompt-cache-disk.js';
 
 /** The counters of an utterance after a piece (or at its end): what billing, `duration_seconds` and marks read. */
 export interface UtteranceCounters {
@@ -17,12 +20,14 @@ export interface RecordedUtterance {
   readonly sizeBytes: number;
 }
 
-export type PromptCacheEvent = 'hit' | 'miss' | 'store' | 'evict';
+export type PromptCacheEvent = 'hit' | 'miss' | 'store' | 'evict' | DiskEvent;
 
 export interface PromptCacheOptions {
-  /** Bound on the audio held; 0 turns the cache off. */
+  /** Bound on the audio held in memory; 0 turns the memory tier off. */
   readonly maxBytes: number;
-  /** Hits, misses, stores and evictions with the bytes concerned (metrics). */
+  /** The disk tier, when configured (PROMPT_CACHE_DISK_BYTES). */
+  readonly disk?: PromptCacheDisk | undefined;
+  /** Hits, misses, stores and evictions of both tiers, with the bytes concerned (metrics). */
   readonly onEvent?: (event: PromptCacheEvent, bytes: number) => void;
 }
 
@@ -31,6 +36,7 @@ const MAX_ENTRY_SHARE = 8;
 
 export class PromptCache {
   readonly #maxBytes: number;
+  readonly #disk: PromptCacheDisk | undefined;
   readonly #onEvent: (event: PromptCacheEvent, bytes: number) => void;
   /** Insertion order is recency order: a hit moves the entry to the end. */
   readonly #entries = new Map<string, RecordedUtterance>();
@@ -38,11 +44,35 @@ export class PromptCache {
 
   constructor(options: PromptCacheOptions) {
     this.#maxBytes = options.maxBytes;
+    this.#disk = options.disk;
     this.#onEvent = options.onEvent ?? (() => undefined);
   }
 
   get enabled(): boolean {
-    return this.#maxBytes > 0;
+    return this.#maxBytes > 0 || this.#disk !== undefined;
+  }
+
+  /** Audio bytes held on disk (0 without a disk tier). */
+  get diskBytes(): number {
+    return this.#disk?.bytes ?? 0;
+  }
+
+  /** Memory first, then disk (a disk hit is brought into memory); a miss in both is counted once. */
+  async lookup(key: string): Promise<RecordedUtterance | undefined> {
+    const inMemory = this.#entries.get(key);
+    if (inMemory) return this.get(key);
+    const onDisk = await this.#disk?.read(key);
+    if (!onDisk) {
+      this.#onEvent('miss', 0);
+      return undefined;
+    }
+    this.#keep(key, onDisk);
+    return onDisk;
+  }
+
+  /** Resolves when the disk tier has written everything put so far. */
+  async flushed(): Promise<void> {
+    await this.#disk?.idle();
   }
 
   /** Audio bytes held. */
@@ -66,9 +96,14 @@ export class PromptCache {
     return entry;
   }
 
-  /** Keeps `entry` unless it is too large for the bound; evicts the least recently used to make room. */
+  /** Keeps `entry` in memory (unless too large for the bound) and writes it to disk in the background. */
   put(key: string, entry: RecordedUtterance): void {
-    if (!this.enabled || entry.sizeBytes > this.#maxBytes / MAX_ENTRY_SHARE) return;
+    this.#keep(key, entry);
+    void this.#disk?.write(key, entry);
+  }
+
+  #keep(key: string, entry: RecordedUtterance): void {
+    if (this.#maxBytes <= 0 || entry.sizeBytes > this.#maxBytes / MAX_ENTRY_SHARE) return;
     const previous = this.#entries.get(key);
     if (previous) {
       this.#entries.delete(key);

@@ -104,7 +104,7 @@ export class Utterance {
     const cache = this.cache?.enabled && this.request.cache !== false ? this.cache : undefined;
     if (!cache) return yield* this.#synthesized(signal);
     const key = promptCacheKey({ audioSource: this.engine.audioSource(this.request.voice.voiceName, this.request.language), chunks: this.chunks, request: this.request, budgetMs: this.#budgetMs });
-    const recorded = cache.get(key);
+    const recorded = await cache.lookup(key);
     if (recorded) return yield* this.#replay(recorded, signal);
     const pieces: { bytes: Uint8Array; after: UtteranceCounters }[] = [];
     let sizeBytes = 0;
