@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
+import type { CacheTier, DiskEvent, RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
 
 /** The disk tier's directory under RAAGA_DATA_DIR. */
 export const PROMPT_CACHE_DIR = 'prompt-cache';
@@ -24,8 +24,6 @@ interface Header {
   readonly end: UtteranceCounters;
   readonly pieces: readonly { readonly length: number; readonly after: UtteranceCounters }[];
 }
-
-export type DiskEvent = 'disk_hit' | 'disk_store' | 'disk_evict' | 'disk_error';
 
 export function encodeRecording(recording: RecordedUtterance): Buffer {
   const header: Header = { end: recording.end, pieces: recording.pieces.map((piece) => ({ length: piece.bytes.length, after: piece.after })) };
@@ -67,7 +65,7 @@ export interface DiskTierOptions {
   readonly onEvent: (event: DiskEvent, bytes: number) => void;
 }
 
-export class PromptCacheDisk {
+export class PromptCacheDisk implements CacheTier {
   readonly #options: DiskTierOptions;
   /** File sizes by key, in recency order (oldest first), as known since start. */
   readonly #files = new Map<string, number>();

@@ -5,20 +5,9 @@
 // first out, bounded in bytes, with an optional disk tier that survives restarts (prompt-cache-disk.ts). Keys say
 // everything that determines the audio (prompt-cache-key.ts).
 
-import type { DiskEvent, PromptCacheDisk } from './prompt-cache-disk.js';
+import type { CacheTier, DiskEvent, RecordedUtterance } from './recorded-utterance.js';
 
-/** The counters of an utterance after a piece (or at its end): what billing, `duration_seconds` and marks read. */
-export interface UtteranceCounters {
-  readonly codePointsSpoken: number;
-  readonly chunksDone: number;
-  readonly durationMs: number;
-}
-
-export interface RecordedUtterance {
-  readonly pieces: readonly { readonly bytes: Uint8Array; readonly after: UtteranceCounters }[];
-  readonly end: UtteranceCounters;
-  readonly sizeBytes: number;
-}
+export type { RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
 
 export type PromptCacheEvent = 'hit' | 'miss' | 'store' | 'evict' | DiskEvent;
 
@@ -26,7 +15,7 @@ export interface PromptCacheOptions {
   /** Bound on the audio held in memory; 0 turns the memory tier off. */
   readonly maxBytes: number;
   /** The disk tier, when configured (PROMPT_CACHE_DISK_BYTES). */
-  readonly disk?: PromptCacheDisk | undefined;
+  readonly disk?: CacheTier | undefined;
   /** Hits, misses, stores and evictions of both tiers, with the bytes concerned (metrics). */
   readonly onEvent?: (event: PromptCacheEvent, bytes: number) => void;
 }
@@ -36,7 +25,7 @@ const MAX_ENTRY_SHARE = 8;
 
 export class PromptCache {
   readonly #maxBytes: number;
-  readonly #disk: PromptCacheDisk | undefined;
+  readonly #disk: CacheTier | undefined;
   readonly #onEvent: (event: PromptCacheEvent, bytes: number) => void;
   /** Insertion order is recency order: a hit moves the entry to the end. */
   readonly #entries = new Map<string, RecordedUtterance>();

@@ -1,0 +1,26 @@
+// What the prompt cache keeps of an utterance, and what a slower tier behind its memory (the disk) offers.
+
+/** The counters of an utterance after a piece (or at its end): what billing, `duration_seconds` and marks read. */
+export interface UtteranceCounters {
+  readonly codePointsSpoken: number;
+  readonly chunksDone: number;
+  readonly durationMs: number;
+}
+
+export interface RecordedUtterance {
+  readonly pieces: readonly { readonly bytes: Uint8Array; readonly after: UtteranceCounters }[];
+  readonly end: UtteranceCounters;
+  readonly sizeBytes: number;
+}
+
+export type DiskEvent = 'disk_hit' | 'disk_store' | 'disk_evict' | 'disk_error';
+
+/** A tier behind the memory one (prompt-cache-disk.ts): bounded, survives restarts, never throws on read or write. */
+export interface CacheTier {
+  readonly bytes: number;
+  read(key: string): Promise<RecordedUtterance | undefined>;
+  /** Stores in the background; resolves when done. */
+  write(key: string, recording: RecordedUtterance): Promise<void>;
+  /** Resolves once every write so far is done. */
+  idle(): Promise<void>;
+}
