@@ -20,13 +20,14 @@ export interface AudioRequest {
 /** Keep-alive, so that like a real client a request does not pay a TCP handshake. */
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-export function timedHttpStream(baseUrl: string, key: string, audio: AudioRequest, text: string): Promise<TimedUtterance> {
+/** `headers`: extra request headers (e.g. `Cache-Control: no-store` to bypass the prompt cache). */
+export function timedHttpStream(baseUrl: string, key: string, audio: AudioRequest, text: string, headers: Readonly<Record<string, string>> = {}): Promise<TimedUtterance> {
   return new Promise((resolve, reject) => {
     const target = new URL(`${baseUrl}/v1/tts/stream`);
     const started = performance.now();
     let ttfbMs = -1;
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers } },
       (res) => {
         let bytes = 0;
         const chunks: Buffer[] = [];
@@ -75,8 +76,8 @@ export class TimedWebSocketSession {
     });
   }
 
-  static async open(baseUrl: string, key: string, audio: AudioRequest): Promise<TimedWebSocketSession> {
-    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/tts/websocket`, { headers: { authorization: `Bearer ${key}` } });
+  static async open(baseUrl: string, key: string, audio: AudioRequest, headers: Readonly<Record<string, string>> = {}): Promise<TimedWebSocketSession> {
+    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/tts/websocket`, { headers: { authorization: `Bearer ${key}`, ...headers } });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     const configured = new Promise<void>((resolve, reject) => {
       const onMessage = (data: Buffer, isBinary: boolean): void => {
