@@ -1,6 +1,6 @@
 // The prompt cache's effect on each endpoint: time to the first audio byte (generate: to the whole response) for a
-// cached utterance (hit) and the same utterance synthesized (miss: `Cache-Control: no-store`, or on calls, which
-// have no opt-out, the same greeting with a different closing number), per language, against the real server in
+// cached utterance (hit) and the same utterance synthesized (miss: `Cache-Control: no-store`; on calls a greeting
+// nobody said before, the same text with a closing number, so that calls go through a normal call), per language, against the real server in
 // this process (eSpeak workers, prompt cache on). Goal (issue "Speed and capacity"): a hit's first byte under 10 %
 // of a miss's at p50. BENCH_REPEATS (default 10) per language and endpoint. JSON: bench/results/prompt-cache.json.
 

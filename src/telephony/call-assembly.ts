@@ -77,6 +77,7 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
       vad: p.bargeIn === 'none' || p.bargeIn === 'dtmf' ? (p.agentUrl ? deps.vad : undefined) : deps.vad,
       playoutAheadMs: deps.config.playoutAheadMs,
       metrics: deps.metrics,
+      promptCache: p.cache,
     },
     account,
     {

@@ -28,6 +28,7 @@ const SettingsShape = {
   min_speech_ms: z.coerce.number().int().min(0).max(5000),
   barge_in_only_while_speaking: bool,
   fallback_message: z.string().max(450),
+  cache: bool,
   from: z.string().max(200),
   to: z.string().max(200),
 } as const;
@@ -48,6 +49,8 @@ export interface CallParameters {
   readonly minSpeechMs: number;
   readonly onlyWhileBotSpeaking: boolean;
   readonly fallbackMessage: string;
+  /** False: this call's speech neither uses nor fills the prompt cache. */
+  readonly cache: boolean;
   readonly from: string | undefined;
   readonly to: string | undefined;
   /** The developer's own parameters (not settings, not credentials), for the agent. */
@@ -99,6 +102,7 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
       minSpeechMs: s.min_speech_ms ?? defaults.minSpeechMs,
       onlyWhileBotSpeaking: s.barge_in_only_while_speaking ?? true,
       fallbackMessage: s.fallback_message ?? '',
+      cache: s.cache ?? true,
       from: s.from,
       to: s.to,
       custom,

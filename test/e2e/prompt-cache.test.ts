@@ -180,6 +180,21 @@ describe('prompt cache', () => {
     }
   });
 
+  it("a call with cache=false synthesizes a greeting the cache holds", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await unsignedAccount(server);
+      // PROMPT is cached by the call test above.
+      const jobsBefore = engine.jobs;
+      const placed = await placeCall(server, acct.id, { query: { greeting: PROMPT, agent_url: agent.url, cache: 'false' } });
+      await agent.waitFor('utterance_played', { where: (event) => event.utterance_id === 'greeting' });
+      expect(engine.jobs).toBeGreaterThan(jobsBefore);
+      await placed.peer.stop();
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('with a disk tier, a prompt synthesized before a restart is served after it without the engine', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'raaga-cache-restart-'));
     const body = { model_id: 'raaga-v1', voice: 'meera', language: 'ta-IN', text: 'வணக்கம், உங்கள் அழைப்பு எங்களுக்கு முக்கியம்.', output_format: 'mulaw', sample_rate: 8000 };

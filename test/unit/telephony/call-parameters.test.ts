@@ -12,7 +12,9 @@ const defaults = parseConfig({}).telephony;
 describe('resolveCallParameters', () => {
   it('server defaults when nothing is given', () => {
     const resolved = resolveCallParameters(defaults, []);
-    expect(resolved.ok && resolved.value).toMatchObject({ voice: 'priya', language: 'hi-IN', bargeIn: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, agentUrl: undefined, greeting: undefined });
+    expect(resolved.ok && resolved.value).toMatchObject({ voice: 'priya', language: 'hi-IN', bargeIn: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, agentUrl: undefined, greeting: undefined, cache: true });
+    const noCache = resolveCallParameters(defaults, [{ cache: 'false' }]);
+    expect(noCache.ok && noCache.value.cache).toBe(false);
   });
 
   it('later layers win; unknown names are custom; credentials are dropped', () => {
@@ -25,7 +27,7 @@ describe('resolveCallParameters', () => {
   });
 
   it('names the bad parameter', () => {
-    for (const [name, value] of [['barge_in', 'loud'], ['language', 'fr-FR'], ['min_speech_ms', '-1'], ['agent_url', 'http://x'], ['speed', '3'], ['agent_audio', 'yes']]) {
+    for (const [name, value] of [['barge_in', 'loud'], ['language', 'fr-FR'], ['min_speech_ms', '-1'], ['agent_url', 'http://x'], ['speed', '3'], ['agent_audio', 'yes'], ['cache', 'off']]) {
       const resolved = resolveCallParameters(defaults, [{ [name as string]: value as string }]);
       expect(resolved.ok ? '' : resolved.message).toContain(`'${name}'`);
     }
