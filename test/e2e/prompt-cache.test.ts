@@ -180,6 +180,22 @@ describe('prompt cache', () => {
     }
   });
 
+  it('a menu prompt every caller cuts short is finished in the background once, and served from the cache after', async () => {
+    const menu = 'हिंदी के लिए एक दबाएँ। अंग्रेज़ी के लिए दो दबाएँ। अपने खाते की जानकारी के लिए तीन दबाएँ।';
+    const cutCall = async () => {
+      const acct = await unsignedAccount(server);
+      const placed = await placeCall(server, acct.id, { query: { greeting: menu, barge_in: 'dtmf' }, dtmf: [{ digit: '1', atMs: 800 }] });
+      await placed.peer.waitFor('clear_received', 20_000);
+      await placed.peer.stop();
+    };
+    await cutCall();
+    await server.deps.synthesis.promptCache!.flushed();
+    const jobsBefore = engine.jobs;
+    await cutCall();
+    expect(engine.jobs).toBe(jobsBefore);
+    expect(await metric('raaga_prompt_cache_events_total{event="fill"}')).toBeGreaterThanOrEqual(1);
+  });
+
   it("a call with cache=false synthesizes a greeting the cache holds", async () => {
     const agent = await FakeAgent.start();
     try {

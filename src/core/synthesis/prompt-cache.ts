@@ -9,7 +9,7 @@ import type { CacheTier, DiskEvent, RecordedUtterance } from './recorded-utteran
 
 export type { RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
 
-export type PromptCacheEvent = 'hit' | 'miss' | 'store' | 'evict' | DiskEvent;
+export type PromptCacheEvent = 'hit' | 'miss' | 'store' | 'evict' | 'fill' | DiskEvent;
 
 export interface PromptCacheOptions {
   /** Bound on the audio held in memory; 0 turns the memory tier off. */
@@ -29,6 +29,8 @@ export class PromptCache {
   readonly #onEvent: (event: PromptCacheEvent, bytes: number) => void;
   /** Insertion order is recency order: a hit moves the entry to the end. */
   readonly #entries = new Map<string, RecordedUtterance>();
+  /** Keys being synthesized in the background to be kept (an utterance its caller cut short). */
+  readonly #fills = new Map<string, Promise<void>>();
   #bytes = 0;
 
   constructor(options: PromptCacheOptions) {
@@ -59,8 +61,22 @@ export class PromptCache {
     return onDisk;
   }
 
-  /** Resolves when the disk tier has written everything put so far. */
+  /**
+   * Runs `synthesize` (which puts `key` when it finishes) unless the key is already held or being filled; its
+   * failure (a busy or closing engine) only means the entry is not kept. Emits `fill`.
+   */
+  fill(key: string, synthesize: () => Promise<void>): void {
+    if (this.#entries.has(key) || this.#fills.has(key)) return;
+    this.#onEvent('fill', 0);
+    const running = synthesize()
+      .catch(() => undefined)
+      .finally(() => this.#fills.delete(key));
+    this.#fills.set(key, running);
+  }
+
+  /** Resolves when background fills and the disk tier's writes so far are done. */
   async flushed(): Promise<void> {
+    await Promise.all([...this.#fills.values()]);
     await this.#disk?.idle();
   }
 

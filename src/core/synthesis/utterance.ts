@@ -61,7 +61,7 @@ export class Utterance {
   constructor(
     private readonly engine: TtsEngine,
     private readonly request: UtteranceRequest,
-    chunking: ChunkingOptions,
+    private readonly chunking: ChunkingOptions,
     private readonly cache?: PromptCache,
   ) {
     // The text front end runs here: chunk text reaches every engine normalised for the request's language.
@@ -108,14 +108,30 @@ export class Utterance {
     if (recorded) return yield* this.#replay(recorded, signal);
     const pieces: { bytes: Uint8Array; after: UtteranceCounters }[] = [];
     let sizeBytes = 0;
-    for await (const bytes of this.#synthesized(signal)) {
-      // A copy: the consumer may hold or reuse what it is given.
-      pieces.push({ bytes: bytes.slice(), after: this.#counters() });
-      sizeBytes += bytes.length;
-      yield bytes;
+    let whole = false;
+    try {
+      for await (const bytes of this.#synthesized(signal)) {
+        // A copy: the consumer may hold or reuse what it is given.
+        pieces.push({ bytes: bytes.slice(), after: this.#counters() });
+        sizeBytes += bytes.length;
+        yield bytes;
+      }
+      whole = true;
+    } finally {
+      // A prompt callers cut short (a barge-in, a key press in a menu) would otherwise never be kept: it is
+      // finished once, in the background, while the engine has nothing waiting.
+      if (!whole) this.#fillInBackground(cache, key);
     }
-    // Only a whole utterance is kept: an aborted one never gets here, a truncated one is an error to its caller.
+    // Only a whole utterance is kept; a truncated one is an error to its caller.
     if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes });
+  }
+
+  #fillInBackground(cache: PromptCache, key: string): void {
+    if (this.engine.load().queued > 0) return;
+    cache.fill(key, async () => {
+      const filler = new Utterance(this.engine, this.request, this.chunking, cache);
+      for await (const _bytes of filler.audio(new AbortController().signal));
+    });
   }
 
   #counters(): UtteranceCounters {

@@ -112,19 +112,29 @@ describe('Utterance with a prompt cache', () => {
     expect(events.map(([event]) => event)).toEqual(['miss', 'store']);
   });
 
-  it('a cancelled utterance is not kept, and a cancel mid-replay stops it with the counters of what was yielded', async () => {
+  it('a cancelled utterance is finished once in the background and kept; a cancel mid-replay stops it with the counters of what was yielded', async () => {
     const engine = new CountingEngine();
-    const { cache } = cacheWithLog();
-    const controller = new AbortController();
-    const partial = new Utterance(engine, request(), CHUNKING, cache);
-    await expect(
-      (async () => {
-        for await (const _bytes of partial.audio(controller.signal)) controller.abort('client-cancel');
-      })(),
-    ).rejects.toBe('client-cancel');
-    expect(cache.size).toBe(0);
-
+    const { cache, events } = cacheWithLog();
+    const cut = async () => {
+      const controller = new AbortController();
+      const partial = new Utterance(engine, request(), CHUNKING, cache);
+      await expect(
+        (async () => {
+          for await (const _bytes of partial.audio(controller.signal)) controller.abort('client-cancel');
+        })(),
+      ).rejects.toBe('client-cancel');
+    };
+    // Two callers cut it before it is kept: one background fill, not two.
+    await cut();
+    await cut();
+    await cache.flushed();
+    expect(events.filter(([event]) => event === 'fill')).toHaveLength(1);
+    expect(cache.size).toBe(1);
+    const jobs = engine.jobs;
     const whole = await run(engine, cache);
+    expect(whole.fromCache).toBe(true);
+    expect(engine.jobs).toBe(jobs);
+    expect(whole.pieces).toEqual((await run(new CountingEngine(), undefined)).pieces);
     const replay = new Utterance(engine, request(), CHUNKING, cache);
     const replayController = new AbortController();
     let yielded = 0;
