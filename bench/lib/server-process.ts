@@ -56,7 +56,9 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     join(dir, 'accounts.json'),
     JSON.stringify({ accounts: accounts.map((a) => ({ id: a.id, plan: 'growth', credits: 1_000_000_000, keys: [a.key] })) }),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts')], {
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/main.ts')], {
     cwd: root,
     env: {
       ...process.env,
