@@ -1,13 +1,13 @@
 // POST /v1/tts/generate (whole file, base64 in JSON) and POST /v1/tts/stream (raw bytes as generated).
 // Both validate, resolve the voice and pass admission before any audio exists, so every refusal is an envelope.
 
-import { refusesCachedAudio } from '../cache-control.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Ticket } from '../../core/admission.js';
 import type { Utterance } from '../../core/synthesis/utterance.js';
 import type { Account } from '../../store/store.js';
+import { refusesCachedAudio } from '../cache-control.js';
 import type { ApiContext } from '../context.js';
 import { engineErrorToApiError } from '../engine-errors.js';
 import { ABORT_REASONS, requestAbortSignal } from '../request-abort.js';

@@ -2,7 +2,6 @@
 // SynthesisSession (the protocol lives in src/session/). Also owns the set of live sessions, so a server
 // shutdown lets each one finish its utterance and close with 1001.
 
-import { refusesCachedAudio } from '../cache-control.js';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
@@ -11,6 +10,7 @@ import { systemClock } from '../../session/clock.js';
 import { CLOSE_CODES } from '../../session/close-codes.js';
 import { SynthesisSession } from '../../session/synthesis-session.js';
 import type { Account } from '../../store/store.js';
+import { refusesCachedAudio } from '../cache-control.js';
 import { authenticate } from '../auth.js';
 import type { ApiContext } from '../context.js';
 import { z } from 'zod';
