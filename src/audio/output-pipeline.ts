@@ -1,7 +1,7 @@
 // Per-utterance audio path from engine clauses to wire bytes: shape each clause, add its pause, resample to the
 // output rate and encode (speed is the engines' own: both have native rate control). Stateful across clauses, so joins are seamless.
 import { concatBytes, concatFloat32, EMPTY_BYTES } from './bytes.js';
-import { applyEdgeFades, normalizeLoudness, removeDc, trimSilence } from './clip-shaping.js';
+import { shapeClause } from './clause-delivery.js';
 import { createEncoder, type AudioEncoder, type EncoderMode } from './encoder.js';
 import type { OutputFormat, SampleRateHz } from './formats.js';
 import { floatToPcm16 } from './pcm.js';
@@ -14,9 +14,6 @@ export interface OutputPipelineOptions {
   format: OutputFormat;
   mode: EncoderMode;
 }
-
-const TARGET_LOUDNESS_DBFS = -20;
-const EDGE_FADE_MS = 5;
 
 export class OutputPipeline {
   readonly inputRateHz: number;
@@ -40,12 +37,11 @@ export class OutputPipeline {
    * encodes. Returns the bytes ready to send now (streaming: the header is prepended on the first call;
    * complete: always empty).
    */
-  pushClause(samples: Float32Array, pauseAfterMs: number): Uint8Array {
+  pushClause(samples: Float32Array, pauseAfterMs: number, alreadyShaped = false): Uint8Array {
     if (this.ended) throw new Error('OutputPipeline.pushClause after end()');
     const rate = this.inputRateHz;
-    const clip = trimSilence(removeDc(samples.slice()), rate);
-    normalizeLoudness(clip, rate, TARGET_LOUDNESS_DBFS);
-    applyEdgeFades(clip, rate, EDGE_FADE_MS);
+    // A clause delivered by the engine's worker (clause-delivery.ts) is shaped and at the output rate already.
+    const clip = alreadyShaped ? samples : shapeClause(samples, rate);
     const pause = new Float32Array(Math.max(0, Math.round((pauseAfterMs * rate) / 1000)));
     const block = pause.length === 0 ? clip : concatFloat32([clip, pause]);
     return this.emit(this.resampler.process(block));

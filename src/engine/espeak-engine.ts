@@ -87,9 +87,10 @@ export class EspeakEngine implements TtsEngine {
       voice: job.voice,
       speed: job.speed,
       pitchShiftSemitones: job.pitchShiftSemitones,
+      deliverAtRateHz: job.deliverAtRateHz,
     };
     const result = await this.pool.run(request, signal);
-    return { samples: result.samples, sampleRateHz: result.sampleRateHz };
+    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped };
   }
 
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {

@@ -29,12 +29,19 @@ export interface SynthesisJob {
   readonly speed: number;
   /** Semitone pitch shift for custom voices; 0 for presets. */
   readonly pitchShiftSemitones: number;
+  /**
+   * When set, an engine that can shapes the clause and resamples it to this rate in its worker (clause-delivery.ts)
+   * and says so with `shaped`, keeping that work off the event loop; an engine that cannot ignores it.
+   */
+  readonly deliverAtRateHz?: number;
 }
 
 export interface PcmClip {
   /** Mono samples in [-1, 1] at `sampleRateHz`. */
   readonly samples: Float32Array;
   readonly sampleRateHz: number;
+  /** True when the clause was shaped and resampled to the job's `deliverAtRateHz` (nothing left but pauses). */
+  readonly shaped?: boolean;
 }
 
 export interface TtsEngine {

@@ -186,6 +186,7 @@ export class Utterance {
           voice: request.voice.params,
           speed,
           pitchShiftSemitones: request.voice.pitchShiftSemitones,
+          deliverAtRateHz: request.sampleRateHz,
         },
         local.signal,
       );
@@ -214,7 +215,7 @@ export class Utterance {
           } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipeline.inputRateHz) {
             throw new Error(`engine clips changed rate mid-utterance (${pipeline.inputRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
           }
-          bytes = pipeline.pushClause(clip.samples, pauseMs);
+          bytes = pipeline.pushClause(clip.samples, pauseMs, clip.shaped === true);
         }
         this.#codePointsSpoken += chunk.codePoints;
         this.#chunksDone++;

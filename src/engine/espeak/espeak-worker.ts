@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbeddedVoiceParams } from '../tts-engine.js';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
+import { deliverClause } from '../../audio/clause-delivery.js';
 import { EspeakSynth, type EspeakRequest } from './espeak-synth.js';
 
 export interface EspeakWorkerData {
@@ -16,6 +17,7 @@ export interface EspeakWorkerData {
 export interface EspeakResult {
   readonly samples: Float32Array;
   readonly sampleRateHz: number;
+  readonly shaped: boolean;
 }
 
 const port = parentPort;
@@ -44,8 +46,10 @@ try {
 port.on('message', (message: JobMessage<EspeakRequest>) => {
   if (message.type !== 'job') return;
   try {
-    const samples = synth.synthesize(message.payload);
-    post({ type: 'result', id: message.id, ok: true, value: { samples, sampleRateHz: synth.sampleRateHz } }, [
+    const raw = synth.synthesize(message.payload);
+    const rateHz = message.payload.deliverAtRateHz;
+    const samples = rateHz === undefined ? raw : deliverClause(raw, synth.sampleRateHz, rateHz);
+    post({ type: 'result', id: message.id, ok: true, value: { samples, sampleRateHz: rateHz ?? synth.sampleRateHz, shaped: rateHz !== undefined } }, [
       samples.buffer as ArrayBuffer,
     ]);
   } catch (error) {
