@@ -2,7 +2,8 @@
 // simulated Twilio peers (src/telephony/peer/) and a fake agent in this process:
 //  1. agent `text` → first media frame at the peer, over BENCH_TEXTS texts;
 //  2. capacity: simultaneous calls with the bot speaking continuously and VAD running on caller speech, ramped until
-//     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms.
+//     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms; once with
+//     every call synthesizing (call parameter cache=false), once with half the calls speaking a cached prompt.
 // Barge-in reaction is measured by bench/barge-in.ts. Peers run on the same machine as the server (2 cores here), so
 // capacity is a floor. JSON: bench/results/telephony.json.
 
@@ -21,7 +22,7 @@ import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 100);
-const LEVELS = (process.env.BENCH_CALL_LEVELS ?? '4,6,8,10,12,16,20,24,32,40,48,64').split(',').map(Number);
+const LEVELS = (process.env.BENCH_CALL_LEVELS ?? '16,32,48,64,80,96,112,128,144,150,160').split(',').map(Number);
 const loadBefore = loadavg()[0];
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 10_000);
 /** Calls of a level start spread over this long, as real calls do (not all in the same millisecond). */
@@ -34,7 +35,9 @@ const ENDLESS = Object.entries(SAMPLE_TEXTS).map(([language, text]) => ({ langua
 
 // ---- the server process ----------------------------------------------------------------------------
 
-const server = await startServerProcess(); // 8 growth accounts: 10 concurrent calls each
+const MAX_CALLS = Math.max(...LEVELS);
+const GROWTH_CONCURRENT_CALLS = 10;
+const server = await startServerProcess({ accounts: Math.ceil(MAX_CALLS / GROWTH_CONCURRENT_CALLS) });
 const base = server.base;
 
 /** prom-client samples with a 10 ms timer and reports whole intervals (an idle loop reads ~10.1 ms): subtract it. */
@@ -119,65 +122,104 @@ try {
   // ---- 2. capacity ---------------------------------------------------------------------------------
   const talk: CallerClip[] = [];
   for (let at = 500; at < 60_000; at += 2600) talk.push({ atMs: at, mulaw: interruption, label: 'talk' });
-  const levels: Record<string, unknown>[] = [];
-  let sustained = 0;
-  let allPassed = true;
-  for (const calls of LEVELS) {
-    // The bot speaks one long non-interruptible text; the caller keeps talking, so VAD runs the model throughout.
-    const placed = await Promise.all(
-      Array.from({ length: calls }, async (_, i) => {
-        await new Promise((r) => setTimeout(r, (i * STAGGER_MS) / calls));
-        const { language, text } = ENDLESS[i % ENDLESS.length]!;
-        const call = await placeCall({ barge_in: 'speech', language }, new CallerTrack(talk));
-        await say(call, { text, interruptible: false });
-        return call;
-      }),
-    );
-    await Promise.all(placed.map((c) => c.peer.waitFor('first_media_in', 15_000)));
-    await new Promise((r) => setTimeout(r, 1500)); // ramp settles
-    await eventLoopLagMs();
-    const underrunsBefore = placed.map((c) => c.peer.summary().playout.underruns);
-    const receivedBefore = placed.map((c) => c.peer.summary().playout.receivedMs);
-    const cpuBefore = server.cpuSeconds();
-    await new Promise((r) => setTimeout(r, MEASURE_MS));
-    const lag = await eventLoopLagMs();
-    // The server process's CPU (event loop + engine and VAD threads) over the window, in % of one core.
-    const serverCpuPercent = ((server.cpuSeconds() - cpuBefore) / (MEASURE_MS / 1000)) * 100;
-    const underruns = placed.reduce((sum, c, i) => sum + c.peer.summary().playout.underruns - underrunsBefore[i]!, 0);
-    const minRealtime = Math.min(...placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS));
-    const ok = underruns === 0 && lag.p99 < LAG_LIMIT_MS && minRealtime > 0.95;
-    levels.push({
-      calls,
-      underruns,
-      eventLoopLagP99Ms: lag.p99,
-      eventLoopLagMaxMs: lag.max,
-      slowestCallAudioPerSecond: round(minRealtime, 3),
-      serverCpuPercentOfCore: round(serverCpuPercent, 1),
-      cpuPerCallPercentOfCore: round(serverCpuPercent / calls, 2),
-      ok,
-    });
-    await Promise.all(placed.map((c) => c.peer.stop()));
-    await new Promise((r) => setTimeout(r, 1000));
-    if (ok && allPassed) sustained = calls;
-    allPassed &&= ok;
-    if (!ok && process.env.BENCH_KEEP_GOING !== '1') break;
+
+  /**
+   * Calls ramped through LEVELS until one fails. Every other call speaks a prompt already in the cache when
+   * `cachedPrompts`; all others synthesize (cache=false), so earlier levels' audio cannot turn into hits.
+   */
+  async function ramp(cachedPrompts: boolean): Promise<{ sustained: number; levels: Record<string, unknown>[] }> {
+    const levels: Record<string, unknown>[] = [];
+    let sustained = 0;
+    let allPassed = true;
+    for (const calls of LEVELS) {
+      // The bot speaks one long non-interruptible text; the caller keeps talking, so VAD runs the model throughout.
+      const placed = await Promise.all(
+        Array.from({ length: calls }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, (i * STAGGER_MS) / calls));
+          const { language, text } = ENDLESS[i % ENDLESS.length]!;
+          const cached = cachedPrompts && i % 2 === 0;
+          const call = await placeCall({ barge_in: 'speech', language, ...(cached ? {} : { cache: 'false' }) }, new CallerTrack(talk));
+          await say(call, { text, interruptible: false });
+          return call;
+        }),
+      );
+      await Promise.all(placed.map((c) => c.peer.waitFor('first_media_in', 15_000)));
+      await new Promise((r) => setTimeout(r, 1500)); // ramp settles
+      await eventLoopLagMs();
+      const underrunsBefore = placed.map((c) => c.peer.summary().playout.underruns);
+      const receivedBefore = placed.map((c) => c.peer.summary().playout.receivedMs);
+      const cpuBefore = server.cpuSeconds();
+      const loadAtStart = loadavg()[0] ?? 0;
+      await new Promise((r) => setTimeout(r, MEASURE_MS));
+      const lag = await eventLoopLagMs();
+      // The server process's CPU (event loop + engine and VAD threads) over the window, in % of one core.
+      const serverCpuPercent = ((server.cpuSeconds() - cpuBefore) / (MEASURE_MS / 1000)) * 100;
+      const underruns = placed.reduce((sum, c, i) => sum + c.peer.summary().playout.underruns - underrunsBefore[i]!, 0);
+      const minRealtime = Math.min(...placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS));
+      const ok = underruns === 0 && lag.p99 < LAG_LIMIT_MS && minRealtime > 0.95;
+      levels.push({
+        calls,
+        underruns,
+        eventLoopLagP99Ms: lag.p99,
+        eventLoopLagMaxMs: lag.max,
+        slowestCallAudioPerSecond: round(minRealtime, 3),
+        serverCpuPercentOfCore: round(serverCpuPercent, 1),
+        cpuPerCallPercentOfCore: round(serverCpuPercent / calls, 2),
+        loadAverage1m: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? 0, 2) },
+        ok,
+      });
+      console.log(`${cachedPrompts ? 'half cached' : 'uncached'} ${calls} calls: ${JSON.stringify(levels.at(-1))}`);
+      await Promise.all(placed.map((c) => c.peer.stop()));
+      await new Promise((r) => setTimeout(r, 1000));
+      if (ok && allPassed) sustained = calls;
+      allPassed &&= ok;
+      if (!ok && process.env.BENCH_KEEP_GOING !== '1') break;
+    }
+    return { sustained, levels };
   }
+
+  /**
+   * Fills the cache with every ENDLESS prompt: a call starts each one and hangs up, and the server finishes it in the
+   * background (one at a time: a fill is skipped while the engine has work queued, so a skipped one is tried again).
+   */
+  async function warmPrompts(): Promise<void> {
+    const stored = async () => Number(/raaga_prompt_cache_events_total\{event="store"\} (\d+)/.exec(await server.metrics())?.[1] ?? 0);
+    for (const { language, text } of ENDLESS) {
+      const before = await stored();
+      for (let attempt = 0; (await stored()) === before; attempt++) {
+        if (attempt === 5) throw new Error(`the ${language} prompt was not cached after ${attempt} calls`);
+        const call = await placeCall({ language });
+        await say(call, { text, interruptible: false });
+        await call.peer.waitFor('first_media_in', 15_000);
+        await call.peer.stop();
+        const until = Date.now() + 30_000;
+        while ((await stored()) === before && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+
+  const uncached = await ramp(false);
+  await warmPrompts();
+  const halfCached = await ramp(true);
+  const capacity = (result: { sustained: number; levels: Record<string, unknown>[] }) => ({
+    sustainedCalls: result.sustained,
+    callsPerCore: round(result.sustained / availableParallelism(), 1),
+    cpuPerCallPercentOfCore: (result.levels.find((level) => level.calls === result.sustained)?.cpuPerCallPercentOfCore as number | undefined) ?? null,
+    levels: result.levels,
+  });
 
   const textToMedia = summary(textToMediaMs);
   const file = await writeResult('telephony', {
     loadAverage1m: { before: round(loadBefore ?? 0, 2), after: round(loadavg()[0] ?? 0, 2) },
     config: { playoutAheadMs: 300, minSpeechMs: 250, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law' },
     agentTextToFirstMediaMs: textToMedia,
-    capacity: {
-      sustainedCalls: sustained,
-      callsPerCore: round(sustained / availableParallelism(), 1),
-      cpuPerCallPercentOfCore: (levels.find((level) => level.calls === sustained)?.cpuPerCallPercentOfCore as number | undefined) ?? null,
-      levels,
-    },
+    capacity: capacity(uncached),
+    capacityHalfCachedPrompts: capacity(halfCached),
   });
   console.log(
     `telephony: text→first media p50 ${textToMedia.p50} ms p95 ${textToMedia.p95} ms; ` +
-      `${sustained} simultaneous calls with zero underruns and lag p99 < ${LAG_LIMIT_MS} ms → ${file}`,
+      `${uncached.sustained} simultaneous calls (${halfCached.sustained} with half of them cached prompts) with zero ` +
+      `underruns and lag p99 < ${LAG_LIMIT_MS} ms → ${file}`,
   );
 } finally {
   await server.stop();

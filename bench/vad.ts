@@ -1,5 +1,5 @@
-// Barge-in voice activity detection: Silero VAD cost per 32 ms window on the event-loop thread, the detector's cost
-// per 20 ms Twilio frame (speech vs gated silence), its reaction (true speech onset → speech_started) on synthesized
+// Barge-in voice activity detection: Silero VAD cost per 32 ms window on the event-loop thread, alone and in the
+// batches many calls make (silero-batcher.ts), the detector's cost per 20 ms Twilio frame (speech vs gated silence), its reaction (true speech onset → speech_started) on synthesized
 // sentences in every language, and the minSpeechMs sweep over fillers vs short commands behind DEFAULT_MIN_SPEECH_MS.
 
 import { join } from 'node:path';
@@ -13,8 +13,11 @@ import { CallerTrack, onsetOffsetMs } from '../src/telephony/peer/caller-audio.j
 import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
 import { round, summary, writeResult } from './lib/stats.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
+import { HeardDetector } from '../test/helpers/heard-detector.js';
 
 const WINDOW_RUNS = Number(process.env.BENCH_VAD_WINDOWS ?? 5000);
+const BATCH_SIZES = [1, 2, 8, 32, 64, 150];
+const BATCH_RUNS = 200;
 const SWEEP_MS = [150, 200, 250, 300, 350, 400, 500];
 
 /** Quick backchannels a listener makes while the bot talks: they should not interrupt. */
@@ -66,9 +69,23 @@ try {
     windowUs.push((performance.now() - t0) * 1000);
   }
 
+  // 1b. Cost per window when N calls' windows run as one batch (each call its own state).
+  const batchWindowUs: Record<string, unknown> = {};
+  for (const size of BATCH_SIZES) {
+    const jobs = Array.from({ length: size }, (_, b) => ({ input: new Float32Array(vad.contextSamples + SILERO_WINDOW_SAMPLES), state: vad.createState(), window: b }));
+    const perWindow: number[] = [];
+    for (let run = 0; run < BATCH_RUNS + 20; run++) {
+      for (const job of jobs) job.input.set(windows[(run + job.window) % windows.length]!, vad.contextSamples);
+      const t0 = performance.now();
+      vad.inferBatch(jobs);
+      if (run >= 20) perWindow.push(((performance.now() - t0) * 1000) / size);
+    }
+    batchWindowUs[String(size)] = summary(perWindow);
+  }
+
   // 2. Detector cost per 20 ms frame: speech (model runs ~every 1.6 frames) and silence (gated).
   const frameUs = (track: CallerTrack, frames: number): number[] => {
-    const detector = factory.create({ minSpeechMs: DEFAULT_MIN_SPEECH_MS });
+    const detector = new HeardDetector(factory, DEFAULT_MIN_SPEECH_MS);
     const out: number[] = [];
     for (let n = 0; n < frames; n++) {
       const frame = track.frame(n);
@@ -92,7 +109,7 @@ try {
     for (const atMs of [500, 507, 513, 526, 531, 1009, 1017, 1024]) {
       const realOnset = atMs + (onsetOffsetMs(clip) ?? 0);
       const track = new CallerTrack([{ atMs, mulaw: clip, label: language }]);
-      const detector = factory.create({ minSpeechMs: DEFAULT_MIN_SPEECH_MS });
+      const detector = new HeardDetector(factory, DEFAULT_MIN_SPEECH_MS);
       for (let n = 0; n * FRAME_MS < atMs + 3000; n++) {
         const started = detector.pushMulaw(track.frame(n), (n + 1) * FRAME_MS).find((e) => e.type === 'speech_started');
         if (started?.type === 'speech_started') {
@@ -112,7 +129,7 @@ try {
     for (const item of items) {
       const mulaw = await voice.say(item);
       const track = new CallerTrack([{ atMs: 300, mulaw, label: item.text }]);
-      const detector = factory.create({ minSpeechMs });
+      const detector = new HeardDetector(factory, minSpeechMs);
       let hit = false;
       for (let n = 0; n * FRAME_MS < 300 + mulaw.length / 8 + 500; n++) {
         if (detector.pushMulaw(track.frame(n), (n + 1) * FRAME_MS).some((e) => e.type === 'speech_started')) hit = true;
@@ -133,6 +150,7 @@ try {
   const file = await writeResult('vad', {
     model: { variant: vad.variant, path: vad.modelPath.replace(root, ''), intraOpNumThreads: 1, thread: 'event loop (synchronous)' },
     windowInferenceUs: window,
+    batchedWindowInferenceUsBySize: batchWindowUs,
     frameUs: { speech: summary(speechFrames), silenceGated: summary(silenceFrames) },
     cpuPerTalkingCallerPercentOfCore: round((window.p50 * windowsPerSecond) / 1e4, 3),
     minSpeechMs: DEFAULT_MIN_SPEECH_MS,

@@ -24,6 +24,7 @@ import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
 import type { VoiceActivityDetectorFactory } from './session/barge-in-contract.js';
 import { BargeInDetectorFactory } from './session/barge-in-detector.js';
+import { SileroBatcher } from './engine/vad/silero-batcher.js';
 import { SileroVad } from './engine/vad/silero-vad.js';
 import { InProcessCallControlBus, type CallControlBus } from './store/call-control-bus.js';
 import { RedisCallControlBus } from './store/redis/call-control-bus.js';
@@ -65,7 +66,9 @@ async function buildTelephony(config: Config, logger: Logger, overrides: DepsOve
         });
   let vad = overrides.vad === null ? undefined : overrides.vad;
   if (overrides.vad === undefined) {
-    const factory = new BargeInDetectorFactory(SileroVad.load());
+    // Every call's windows go through one batcher: one inference per event-loop turn for all of them.
+    const batcher = SileroVad.load().then((silero) => new SileroBatcher(silero, (error) => logger.error({ err: error }, 'VAD inference failed; its windows counted as silence')));
+    const factory = new BargeInDetectorFactory(batcher);
     factory.ready().catch((error: unknown) => logger.warn({ err: error }, 'VAD model failed to load; speech barge-in is off'));
     vad = factory;
   }

@@ -19,15 +19,19 @@ export type VoiceActivityEvent =
   | { readonly type: 'speech_stopped'; readonly atMs: number; readonly durationMs: number };
 
 export interface VoiceActivityDetector {
-  /** One inbound frame (8 kHz mu-law, normally 160 bytes = 20 ms) received at `atMs` on the call clock. */
-  pushMulaw(frame: Uint8Array, atMs: number): readonly VoiceActivityEvent[];
+  /**
+   * One inbound frame (8 kHz mu-law, normally 160 bytes = 20 ms) received at `atMs` on the call clock. Its events
+   * go to the listener given at creation: at once, or within the same turn of the event loop when the model
+   * batches the windows of many calls (src/engine/vad/silero-batcher.ts).
+   */
+  pushMulaw(frame: Uint8Array, atMs: number): void;
   reset(): void;
   close(): void;
 }
 
 /** Creates one detector per call; the model session behind it is shared and loaded once. */
 export interface VoiceActivityDetectorFactory {
-  create(settings: { readonly minSpeechMs: number }): VoiceActivityDetector;
+  create(settings: { readonly minSpeechMs: number }, onEvent: (event: VoiceActivityEvent) => void): VoiceActivityDetector;
   /** Resolves when the model is loaded and warmed (readiness). */
   ready(): Promise<void>;
 }

@@ -26,8 +26,11 @@ export interface SpeechProbabilityModel {
 }
 
 export interface SpeechProbabilityStream {
-  /** Probability in [0, 1] that `window` (windowSamples floats in [-1, 1]) is speech; advances the state. */
-  probability(window: Float32Array): number;
+  /**
+   * Asks for the probability in [0, 1] that `window` (windowSamples floats in [-1, 1]) is speech, advancing the
+   * state; `answer` is called once, at once or later (a model that batches calls' windows), in request order.
+   */
+  score(window: Float32Array, answer: (probability: number) => void): void;
   /** A window not run through the model (gated): keeps any input context continuous. */
   skip(window: Float32Array): void;
   reset(): void;
@@ -70,7 +73,13 @@ export interface DetectorStats {
 }
 
 const WINDOW_EPSILON_MS = 1e-6;
-const NO_EVENTS: readonly VoiceActivityEvent[] = Object.freeze([]);
+
+/** A window waiting for its probability; windows are judged in order, so later answers wait for earlier ones. */
+interface ScoredWindow {
+  readonly startMs: number;
+  readonly atMs: number;
+  probability: number | undefined;
+}
 
 type Phase =
   | { readonly kind: 'idle' }
@@ -90,8 +99,10 @@ export class BargeInDetector implements VoiceActivityDetector {
   private gatedMs = 0;
   private closed = false;
   private counts = { windows: 0, inferred: 0, gated: 0 };
+  private readonly unjudged: ScoredWindow[] = [];
 
   constructor(
+    private readonly onEvent: (event: VoiceActivityEvent) => void,
     private readonly model: () => SpeechProbabilityModel | undefined,
     private readonly minSpeechMs: number,
     private readonly tuning: BargeInDetectorTuning,
@@ -114,11 +125,9 @@ export class BargeInDetector implements VoiceActivityDetector {
     return this.phase.kind === 'speaking';
   }
 
-  pushMulaw(frame: Uint8Array, atMs: number): readonly VoiceActivityEvent[] {
-    if (this.closed || frame.length === 0) return NO_EVENTS;
+  pushMulaw(frame: Uint8Array, atMs: number): void {
+    if (this.closed || frame.length === 0) return;
     const pcm = mulawToPcm16(frame);
-    // Almost every frame yields no event: the array is made only for the rare one that does.
-    let events: VoiceActivityEvent[] | undefined;
     // `atMs` is when the frame arrived, i.e. when its last sample was spoken: sample i was spoken at
     // atMs - (length - i) / rate. Windows straddle frames, so a window's start comes from the frame holding it.
     let offset = 0;
@@ -130,29 +139,63 @@ export class BargeInDetector implements VoiceActivityDetector {
       offset += take;
       if (this.filled === this.window.length) {
         this.filled = 0;
-        const event = this.onWindow(this.windowStartMs, atMs);
-        if (event) (events ??= []).push(event);
+        this.score({ startMs: this.windowStartMs, atMs, probability: undefined });
       }
     }
-    return events ?? NO_EVENTS;
   }
 
   reset(): void {
     this.filled = 0;
     this.phase = { kind: 'idle' };
     this.gatedMs = 0;
+    // Answers still to come for the dropped windows find nothing to judge.
+    this.unjudged.length = 0;
     this.stream?.reset();
   }
 
   close(): void {
     this.closed = true;
+    this.unjudged.length = 0;
     this.stream = undefined;
   }
 
-  private onWindow(startMs: number, atMs: number): VoiceActivityEvent | undefined {
+  /** Asks for the current window's probability (0 when the gate keeps it from the model), then judges what is answered. */
+  private score(scored: ScoredWindow): void {
+    this.unjudged.push(scored);
+    const window = this.window;
+    let energy = 0;
+    for (let i = 0; i < window.length; i++) energy += window[i]! * window[i]!;
+    const rms = Math.sqrt(energy / window.length);
+    const stream = this.acquireStream();
+    if (rms < this.gateRms || stream === undefined) {
+      this.counts.gated++;
+      this.gatedMs += this.windowMs;
+      stream?.skip(window);
+      scored.probability = 0;
+    } else {
+      if (this.gatedMs + WINDOW_EPSILON_MS >= this.tuning.gateResetMs) stream.reset();
+      this.gatedMs = 0;
+      this.counts.inferred++;
+      stream.score(window, (probability) => {
+        scored.probability = probability;
+        this.judgeAnswered();
+      });
+    }
+    this.judgeAnswered();
+  }
+
+  /** Runs the state machine over the answered windows at the head of the queue, in order. */
+  private judgeAnswered(): void {
+    while (this.unjudged.length > 0 && this.unjudged[0]!.probability !== undefined) {
+      const scored = this.unjudged.shift()!;
+      const event = this.onWindow(scored.startMs, scored.atMs, scored.probability!);
+      if (event && !this.closed) this.onEvent(event);
+    }
+  }
+
+  private onWindow(startMs: number, atMs: number, p: number): VoiceActivityEvent | undefined {
     this.counts.windows++;
     const endMs = startMs + this.windowMs;
-    const p = this.probability();
     const { startThreshold, stopThreshold, hangoverMs, maxOnsetGapMs } = this.tuning;
     const phase = this.phase;
     switch (phase.kind) {
@@ -190,25 +233,6 @@ export class BargeInDetector implements VoiceActivityDetector {
     return { type: 'speech_started', onsetMs: phase.onsetMs, atMs };
   }
 
-  /** The model's answer for the current window, or 0 when the gate keeps it from the model. */
-  private probability(): number {
-    const window = this.window;
-    let energy = 0;
-    for (let i = 0; i < window.length; i++) energy += window[i]! * window[i]!;
-    const rms = Math.sqrt(energy / window.length);
-    const stream = this.acquireStream();
-    if (rms < this.gateRms || stream === undefined) {
-      this.counts.gated++;
-      this.gatedMs += this.windowMs;
-      stream?.skip(window);
-      return 0;
-    }
-    if (this.gatedMs + WINDOW_EPSILON_MS >= this.tuning.gateResetMs) stream.reset();
-    this.gatedMs = 0;
-    this.counts.inferred++;
-    return stream.probability(window);
-  }
-
   private acquireStream(): SpeechProbabilityStream | undefined {
     // Before the model has loaded the detector hears nothing; readiness (factory.ready()) should gate calls.
     if (this.stream === undefined) this.stream = this.model()?.createStream();
@@ -243,7 +267,7 @@ export class BargeInDetectorFactory implements VoiceActivityDetectorFactory {
     return this.loading;
   }
 
-  create(settings: { readonly minSpeechMs: number }): BargeInDetector {
-    return new BargeInDetector(() => this.model, settings.minSpeechMs, this.tuning, this.geometry.windowSamples, this.geometry.sampleRateHz);
+  create(settings: { readonly minSpeechMs: number }, onEvent: (event: VoiceActivityEvent) => void): BargeInDetector {
+    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry.windowSamples, this.geometry.sampleRateHz);
   }
 }

@@ -6,7 +6,7 @@
 import type { Metrics } from '../metrics/metrics.js';
 import { MULAW_SILENCE, PHONE_FRAME_MS } from '../audio/mulaw.js';
 import type { Account } from '../store/store.js';
-import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory } from './barge-in-contract.js';
+import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause } from './call-events.js';
 import { sleep, type Clock } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
@@ -80,7 +80,7 @@ export class CallSession {
       this.#sessionSink(),
     );
     // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
-    this.#detector = deps.vad?.create({ minSpeechMs: settings.bargeIn.minSpeechMs });
+    this.#detector = deps.vad?.create({ minSpeechMs: settings.bargeIn.minSpeechMs }, (event) => this.#voiceActivity(event));
   }
 
   /** Resolves when the call is over and its slot and credits are settled. */
@@ -221,16 +221,18 @@ export class CallSession {
   inboundAudio(frame: Uint8Array, atMs: number): void {
     if (this.ended) return;
     if (this.#agentAudio) this.#agent?.sendAudio(frame);
-    if (!this.#detector) return;
-    for (const event of this.#detector.pushMulaw(frame, atMs)) {
-      if (event.type === 'speech_started') {
-        this.#speaking = true;
-        this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
-        this.#bargeIn('speech');
-      } else {
-        this.#speaking = false;
-        this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
-      }
+    this.#detector?.pushMulaw(frame, atMs);
+  }
+
+  #voiceActivity(event: VoiceActivityEvent): void {
+    if (this.ended) return;
+    if (event.type === 'speech_started') {
+      this.#speaking = true;
+      this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
+      this.#bargeIn('speech');
+    } else {
+      this.#speaking = false;
+      this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
     }
   }
 

@@ -2,9 +2,10 @@
 // gets a SileroStream that owns its recurrent state (v5 `state` [2,1,128] or legacy `h`/`c` [2,1,64]) and, for v5,
 // the 32-sample context that the model expects in front of every 256-sample window at 8 kHz.
 //
-// Where it runs: on the event-loop thread, synchronously. bench/vad.ts measured 91 µs p50 / 128 µs p95 per 32 ms
-// window on one thread of a 2-core EPYC, ~0.3% of a core per talking caller; the energy gate keeps silent windows
-// from the model, so a quiet line costs ~6 µs a frame. A worker would add a message round trip per window for nothing.
+// Where it runs: on the event-loop thread, synchronously. One window alone costs ~0.1-0.15 ms (bench/vad.ts); the
+// windows of many calls run as one batch (`inferBatch`, silero-batcher.ts) at ~0.04 ms each, so a process with
+// 150 talking callers spends ~0.2 of a core here instead of ~0.7. The energy gate keeps silent windows from the
+// model, so a quiet line costs ~6 µs a frame. A worker would add a message round trip per batch for nothing.
 
 import { Tensor } from 'onnxruntime-node';
 import { OrtSyncSession } from './ort-sync-session.js';
@@ -30,6 +31,8 @@ export interface SileroStream {
   /** Speech probability in [0, 1] for one window of SILERO_WINDOW_SAMPLES float samples at 8 kHz; 0 once the
    * model is closed (frames still arriving during shutdown must not throw in the call's message handler). */
   probability(window: Float32Array): number;
+  /** The same answer through a callback, at once (the detector's SpeechProbabilityStream). */
+  score(window: Float32Array, answer: (probability: number) => void): void;
   /** A window the caller chose not to run (energy gate): keeps the v5 context continuous without inference. */
   skip(window: Float32Array): void;
   /** Back to the state of a fresh stream (new utterance, or a long gated stretch). */
@@ -91,9 +94,14 @@ export class SileroVad {
     return vad;
   }
 
-  createStream(): SileroStream {
-    if (this.closed) throw new Error('Silero VAD is closed');
-    return this.variant === 'v5' ? this.v5Stream() : this.legacyStream();
+  /** Samples of the previous window the model expects in front of each window (v5: 32 at 8 kHz; legacy: none). */
+  get contextSamples(): number {
+    return this.variant === 'v5' ? V5_CONTEXT_SAMPLES : 0;
+  }
+
+  /** A fresh recurrent state for one stream (v5 `state`, or legacy `h` then `c`), for `inferBatch`. */
+  createState(): Float32Array {
+    return new Float32Array(this.variant === 'v5' ? V5_STATE_SIZE : 2 * LEGACY_STATE_SIZE);
   }
 
   close(): void {
@@ -102,27 +110,26 @@ export class SileroVad {
     this.session.dispose();
   }
 
-  private v5Stream(): SileroStream {
-    const state = new Float32Array(V5_STATE_SIZE);
+  /** A stream answered on this thread, window by window. */
+  createStream(): SileroStream {
+    if (this.closed) throw new Error('Silero VAD is closed');
+    const context = this.contextSamples;
+    const state = this.createState();
     // [context | window]; the context part is the tail of the previous window.
-    const input = new Float32Array(V5_CONTEXT_SAMPLES + SILERO_WINDOW_SAMPLES);
+    const input = new Float32Array(context + SILERO_WINDOW_SAMPLES);
     const keepContext = (window: Float32Array): void => {
-      input.set(window.subarray(window.length - V5_CONTEXT_SAMPLES), 0);
+      if (context > 0) input.set(window.subarray(window.length - context), 0);
+    };
+    const probability = (window: Float32Array): number => {
+      checkWindow(window);
+      input.set(window, context);
+      const [p] = this.inferBatch([{ input, state }]);
+      keepContext(window);
+      return p!;
     };
     return {
-      probability: (window) => {
-        checkWindow(window);
-        if (this.closed) return 0;
-        input.set(window, V5_CONTEXT_SAMPLES);
-        const out = this.session.run({
-          input: new Tensor('float32', input, [1, input.length]),
-          state: new Tensor('float32', state, [2, 1, 128]),
-          sr: this.sr,
-        });
-        state.set(out.stateN!.data as Float32Array);
-        keepContext(window);
-        return (out.output!.data as Float32Array)[0]!;
-      },
+      probability,
+      score: (window, answer) => answer(probability(window)),
       skip: (window) => {
         checkWindow(window);
         keepContext(window);
@@ -134,32 +141,64 @@ export class SileroVad {
     };
   }
 
-  private legacyStream(): SileroStream {
-    const h = new Float32Array(LEGACY_STATE_SIZE);
-    const c = new Float32Array(LEGACY_STATE_SIZE);
-    return {
-      probability: (window) => {
-        checkWindow(window);
-        if (this.closed) return 0;
-        const out = this.session.run({
-          input: new Tensor('float32', window, [1, window.length]),
-          sr: this.sr,
-          h: new Tensor('float32', h, [2, 1, 64]),
-          c: new Tensor('float32', c, [2, 1, 64]),
-        });
-        h.set(out.hn!.data as Float32Array);
-        c.set(out.cn!.data as Float32Array);
-        return (out.output!.data as Float32Array)[0]!;
-      },
-      skip: (window) => checkWindow(window),
-      reset: () => {
-        h.fill(0);
-        c.fill(0);
-      },
-    };
+  /**
+   * One inference over windows of distinct streams (batch dimension N): each job's `input` is its context plus
+   * window, and its `state` (from `createState`) is read and then replaced by the next state. Batching is
+   * exact (every row is what a run of its own gives) and per window several times cheaper than one run each
+   * (bench/vad.ts). All zeros once the model is closed: frames still arriving during shutdown must not throw.
+   */
+  inferBatch(jobs: readonly SileroJob[]): Float32Array {
+    const n = jobs.length;
+    if (n === 0 || this.closed) return new Float32Array(n);
+    const inputLength = this.contextSamples + SILERO_WINDOW_SAMPLES;
+    const input = new Float32Array(n * inputLength);
+    jobs.forEach((job, b) => {
+      if (job.input.length !== inputLength) throw new RangeError(`Silero input must be ${inputLength} samples, got ${job.input.length}`);
+      input.set(job.input, b * inputLength);
+    });
+    if (this.variant === 'v5') {
+      // state [2, N, 128]: layer l of stream b at (l * N + b) * 128.
+      const state = interleave(jobs, n, 2, 128, 0);
+      const out = this.session.run({ input: new Tensor('float32', input, [n, inputLength]), state: new Tensor('float32', state, [2, n, 128]), sr: this.sr });
+      deinterleave(out.stateN!.data as Float32Array, jobs, n, 2, 128, 0);
+      return out.output!.data as Float32Array;
+    }
+    // legacy: h and c [2, N, 64] each; a job's state is h then c.
+    const h = interleave(jobs, n, 2, 64, 0);
+    const c = interleave(jobs, n, 2, 64, LEGACY_STATE_SIZE);
+    const out = this.session.run({
+      input: new Tensor('float32', input, [n, inputLength]),
+      sr: this.sr,
+      h: new Tensor('float32', h, [2, n, 64]),
+      c: new Tensor('float32', c, [2, n, 64]),
+    });
+    deinterleave(out.hn!.data as Float32Array, jobs, n, 2, 64, 0);
+    deinterleave(out.cn!.data as Float32Array, jobs, n, 2, 64, LEGACY_STATE_SIZE);
+    return out.output!.data as Float32Array;
   }
 }
 
-function checkWindow(window: Float32Array): void {
+/** One stream's window in a batch: its model input and its recurrent state (updated in place). */
+export interface SileroJob {
+  readonly input: Float32Array;
+  readonly state: Float32Array;
+}
+
+/** Per-stream state slices ([layers, 1, width] each, at `offset`) laid out as [layers, N, width]. */
+function interleave(jobs: readonly SileroJob[], n: number, layers: number, width: number, offset: number): Float32Array {
+  const out = new Float32Array(layers * n * width);
+  jobs.forEach((job, b) => {
+    for (let l = 0; l < layers; l++) out.set(job.state.subarray(offset + l * width, offset + (l + 1) * width), (l * n + b) * width);
+  });
+  return out;
+}
+
+function deinterleave(batched: Float32Array, jobs: readonly SileroJob[], n: number, layers: number, width: number, offset: number): void {
+  jobs.forEach((job, b) => {
+    for (let l = 0; l < layers; l++) job.state.set(batched.subarray((l * n + b) * width, (l * n + b + 1) * width), offset + l * width);
+  });
+}
+
+export function checkWindow(window: Float32Array): void {
   if (window.length !== SILERO_WINDOW_SAMPLES) throw new RangeError(`Silero window must be ${SILERO_WINDOW_SAMPLES} samples, got ${window.length}`);
 }

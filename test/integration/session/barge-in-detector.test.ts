@@ -5,9 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pcm16ToMulaw } from '../../../src/audio/mulaw.js';
 import { floatToPcm16 } from '../../../src/audio/pcm.js';
+import { SileroBatcher } from '../../../src/engine/vad/silero-batcher.js';
 import { SileroVad } from '../../../src/engine/vad/silero-vad.js';
 import type { VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
-import { type BargeInDetector, BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../../../src/session/barge-in-detector.js';
+import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../../../src/session/barge-in-detector.js';
+import { HeardDetector } from '../../helpers/heard-detector.js';
 import { PHONE_FRAME_BYTES as FRAME_BYTES, PHONE_FRAME_MS as FRAME_MS } from '../../../src/audio/mulaw.js';
 import { CallerTrack, onsetOffsetMs } from '../../../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../../../src/telephony/peer/caller-speech.js';
@@ -37,10 +39,9 @@ beforeAll(async () => {
 afterAll(() => vad?.close());
 
 /** Plays `track` for `durationMs` into a detector; frame n covers [n*20, n*20+20) ms and arrives when it is over. */
-function run(track: CallerTrack, durationMs: number, detector: BargeInDetector = factory.create({ minSpeechMs: DEFAULT_MIN_SPEECH_MS })) {
-  const events: VoiceActivityEvent[] = [];
-  for (let n = 0; n * FRAME_MS < durationMs; n++) events.push(...detector.pushMulaw(track.frame(n), (n + 1) * FRAME_MS));
-  return { events, detector };
+function run(track: CallerTrack, durationMs: number, detector = new HeardDetector(factory, DEFAULT_MIN_SPEECH_MS)) {
+  for (let n = 0; n * FRAME_MS < durationMs; n++) detector.pushMulaw(track.frame(n), (n + 1) * FRAME_MS);
+  return { events: detector.events, detector };
 }
 
 function noise(ms: number, rms: number, seed = 11): Uint8Array {
@@ -97,12 +98,32 @@ describe('BargeInDetector on Silero VAD', () => {
       expect(events, label).toEqual([]);
     }
     // The same burst does count for a caller configured to react on the slightest sound.
-    const eager = run(new CallerTrack([{ atMs: 500, mulaw: burst, label: 'burst' }]), 2000, factory.create({ minSpeechMs: 64 }));
+    const eager = run(new CallerTrack([{ atMs: 500, mulaw: burst, label: 'burst' }]), 2000, new HeardDetector(factory, 64));
     expect(eager.events.map((e) => e.type)).toContain('speech_started');
   });
 
+  it('hears the same events when many calls share batched inferences (SileroBatcher)', async () => {
+    const batcher = new SileroBatcher(vad);
+    const batched = new BargeInDetectorFactory(batcher);
+    await batched.ready();
+    // Eight calls, the sentence at a different moment in each; every call's frame n arrives in the same turn.
+    const tracks = Array.from({ length: 8 }, (_, i) => new CallerTrack([{ atMs: 300 + 97 * i, mulaw: sentence, label: `call ${i}` }]));
+    const detectors = tracks.map(() => new HeardDetector(batched, DEFAULT_MIN_SPEECH_MS));
+    for (let n = 0; n * FRAME_MS < 4000; n++) {
+      tracks.forEach((track, i) => detectors[i]!.pushMulaw(track.frame(n), (n + 1) * FRAME_MS));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    tracks.forEach((track, i) => {
+      const alone = run(track, 4000);
+      expect(alone.events.map((e) => e.type), `call ${i}`).toEqual(['speech_started', 'speech_stopped']);
+      expect(detectors[i]!.events, `call ${i}`).toEqual(alone.events);
+    });
+    // Windows of several calls went through one inference.
+    expect(batcher.stats.windows / batcher.stats.batches).toBeGreaterThan(2);
+  });
+
   it('reset() forgets speech in progress; the next speech is confirmed afresh', () => {
-    const detector = factory.create({ minSpeechMs: DEFAULT_MIN_SPEECH_MS });
+    const detector = new HeardDetector(factory, DEFAULT_MIN_SPEECH_MS);
     const track = new CallerTrack([
       { atMs: 200, mulaw: sentence, label: 'first' },
       { atMs: 4000, mulaw: sentence, label: 'second' },

@@ -62,8 +62,8 @@ class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
 /** A detector that says what the test tells it to, on the next frame. */
 class ScriptedVad implements VoiceActivityDetectorFactory {
   readonly next: VoiceActivityEvent[] = [];
-  create() {
-    return { pushMulaw: () => this.next.splice(0), reset() {}, close() {} };
+  create(_settings: unknown, onEvent: (event: VoiceActivityEvent) => void) {
+    return { pushMulaw: () => this.next.splice(0).forEach(onEvent), reset() {}, close() {} };
   }
   async ready() {}
 }

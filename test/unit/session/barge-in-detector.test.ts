@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { pcm16ToMulaw } from '../../../src/audio/mulaw.js';
 import type { VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
+import { HeardDetector } from '../../helpers/heard-detector.js';
 import {
   BargeInDetectorFactory,
   DEFAULT_MIN_SPEECH_MS,
@@ -23,14 +24,39 @@ class LoudnessModel implements SpeechProbabilityModel {
   skips = 0;
   createStream(): SpeechProbabilityStream {
     return {
-      probability: (window) => {
+      score: (window, answer) => {
         this.calls++;
-        const peak = window.reduce((max, v) => Math.max(max, Math.abs(v)), 0);
-        return peak > 0.2 ? 0.9 : peak > 0.05 ? 0.4 : 0.1;
+        answer(loudness(window));
       },
       skip: () => void this.skips++,
       reset: () => void this.resets++,
     };
+  }
+}
+
+function loudness(window: Float32Array): number {
+  const peak = window.reduce((max, v) => Math.max(max, Math.abs(v)), 0);
+  return peak > 0.2 ? 0.9 : peak > 0.05 ? 0.4 : 0.1;
+}
+
+/** The same answers, given only when the test releases them (as a model batching many calls' windows does). */
+class DeferredModel implements SpeechProbabilityModel {
+  readonly windowSamples = 256;
+  readonly sampleRateHz = 8000;
+  readonly waiting: (() => void)[] = [];
+  createStream(): SpeechProbabilityStream {
+    return {
+      score: (window, answer) => {
+        const p = loudness(window);
+        this.waiting.push(() => answer(p));
+      },
+      skip: () => undefined,
+      reset: () => undefined,
+    };
+  }
+  /** Answers the oldest `count` requests (all by default). */
+  release(count = this.waiting.length): void {
+    for (const answer of this.waiting.splice(0, count)) answer();
   }
 }
 
@@ -46,7 +72,7 @@ function audio(pattern: string): Uint8Array {
 }
 
 /** Feeds `bytes` in frames of `frameBytes`, each received when its audio is over (startMs + end offset / 8). */
-function feed(detector: { pushMulaw(frame: Uint8Array, atMs: number): readonly VoiceActivityEvent[] }, bytes: Uint8Array, frameBytes = 160, startMs = 0): VoiceActivityEvent[] {
+function feed(detector: HeardDetector, bytes: Uint8Array, frameBytes = 160, startMs = 0): VoiceActivityEvent[] {
   const events: VoiceActivityEvent[] = [];
   for (let offset = 0; offset < bytes.length; offset += frameBytes) {
     const frame = bytes.subarray(offset, offset + frameBytes);
@@ -59,7 +85,7 @@ async function setup(minSpeechMs = 250) {
   const model = new LoudnessModel();
   const factory = new BargeInDetectorFactory(model);
   await factory.ready();
-  return { model, detector: factory.create({ minSpeechMs }) };
+  return { model, detector: new HeardDetector(factory, minSpeechMs) };
 }
 
 describe('BargeInDetector state machine', () => {
@@ -144,11 +170,46 @@ describe('BargeInDetector state machine', () => {
   });
 });
 
+describe('BargeInDetector with a model that answers later', () => {
+  it('judges windows in order once their answers come, with the same events and times as an immediate model', async () => {
+    const pattern = `..${'#'.repeat(8)}${'_'.repeat(4)}${'#'.repeat(2)}${'_'.repeat(16)}`;
+    const immediate = await setup(250);
+    const expected = feed(immediate.detector, audio(pattern));
+    const model = new DeferredModel();
+    const factory = new BargeInDetectorFactory(model);
+    await factory.ready();
+    const later = new HeardDetector(factory, 250);
+    // Nothing is judged before its answer: gated windows behind an unanswered one wait too.
+    expect(feed(later, audio(pattern))).toEqual([]);
+    expect(later.stats.windows).toBe(0);
+    // Answers released one at a time still give each event exactly once, in order.
+    while (model.waiting.length > 0) model.release(1);
+    expect(later.events).toEqual(expected);
+    expect(later.stats).toEqual(immediate.detector.stats);
+  });
+
+  it('drops answers for windows a reset or close left behind', async () => {
+    const model = new DeferredModel();
+    const factory = new BargeInDetectorFactory(model);
+    await factory.ready();
+    const detector = new HeardDetector(factory, 64);
+    feed(detector, audio('####'));
+    detector.reset();
+    model.release();
+    expect(detector.events).toEqual([]);
+    expect(detector.stats.windows).toBe(0);
+    feed(detector, audio('####'));
+    detector.close();
+    model.release();
+    expect(detector.events).toEqual([]);
+  });
+});
+
 describe('BargeInDetectorFactory', () => {
   it('hears nothing until the model has loaded, then works', async () => {
     let resolve!: (model: SpeechProbabilityModel) => void;
     const factory = new BargeInDetectorFactory(new Promise<SpeechProbabilityModel>((r) => (resolve = r)));
-    const detector = factory.create({ minSpeechMs: 64 });
+    const detector = new HeardDetector(factory, 64);
     expect(feed(detector, audio('#'.repeat(6)))).toEqual([]);
     resolve(new LoudnessModel());
     await factory.ready();
@@ -159,6 +220,6 @@ describe('BargeInDetectorFactory', () => {
     const wrong = { windowSamples: 512, sampleRateHz: 16000, createStream: () => new LoudnessModel().createStream() };
     await expect(new BargeInDetectorFactory(wrong).ready()).rejects.toThrow(/512 samples at 16000 Hz/);
     expect(() => new BargeInDetectorFactory(new LoudnessModel(), { startThreshold: 0.3, stopThreshold: 0.4 })).toThrow(RangeError);
-    expect(() => new BargeInDetectorFactory(new LoudnessModel()).create({ minSpeechMs: -1 })).toThrow(RangeError);
+    expect(() => new BargeInDetectorFactory(new LoudnessModel()).create({ minSpeechMs: -1 }, () => undefined)).toThrow(RangeError);
   });
 });
