@@ -18,7 +18,7 @@ import { withMetrics } from './engine/metered-engine.js';
 import { withVoicePacks } from './engine/onnx/voice-packs.js';
 import type { TtsEngine } from './engine/tts-engine.js';
 import type { Metrics } from './metrics/metrics.js';
-import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
+import { PrometheusMetrics, type VadLoad } from './metrics/prometheus-metrics.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
@@ -48,7 +48,8 @@ export interface DepsOverrides {
 }
 
 /** Phone calls: the call-token secret, the call-control bus (Redis pub/sub when REDIS_URL is set) and VAD. */
-async function buildTelephony(config: Config, logger: Logger, overrides: DepsOverrides): Promise<TelephonyContext> {
+/** The telephony context, and the VAD batcher's counters once its model has loaded (metrics). */
+async function buildTelephony(config: Config, logger: Logger, overrides: DepsOverrides): Promise<[TelephonyContext, () => VadLoad | undefined]> {
   const { secret, source } = loadCallTokenSecret(config.telephony.callTokenSecret, config.dataDir);
   if (source === 'generated') logger.info({ file: 'call-token.secret' }, 'generated a call-token secret in the data dir');
   if (source !== 'config' && config.redisUrl !== undefined) {
@@ -65,14 +66,19 @@ async function buildTelephony(config: Config, logger: Logger, overrides: DepsOve
           connectTimeoutMs: config.redisConnectTimeoutMs,
         });
   let vad = overrides.vad === null ? undefined : overrides.vad;
+  let batcher: SileroBatcher | undefined;
   if (overrides.vad === undefined) {
     // Every call's windows go through one batcher: one inference per event-loop turn for all of them.
-    const batcher = SileroVad.load().then((silero) => new SileroBatcher(silero, (error) => logger.error({ err: error }, 'VAD inference failed; its windows counted as silence')));
-    const factory = new BargeInDetectorFactory(batcher);
+    const loaded = SileroVad.load().then((silero) => {
+      batcher = new SileroBatcher(silero, (error) => logger.error({ err: error }, 'VAD inference failed; its windows counted as silence'));
+      return batcher;
+    });
+    const factory = new BargeInDetectorFactory(loaded);
     factory.ready().catch((error: unknown) => logger.warn({ err: error }, 'VAD model failed to load; speech barge-in is off'));
     vad = factory;
   }
-  return { config: config.telephony, callTokenSecret: secret, calls, vad };
+  const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad };
+  return [context, () => batcher?.stats];
 }
 
 /** Longest chunk after the first: long sentences are cut at clause marks beyond this (code points). */
@@ -145,8 +151,8 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   const shutdownController = new AbortController();
   // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
   setMaxListeners(0, shutdownController.signal);
-  const telephony = await buildTelephony(config, logger, overrides);
-  const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), processMetrics: true });
+  const [telephony, vadLoad] = await buildTelephony(config, logger, overrides);
+  const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), vadLoad, processMetrics: true });
   const promptCache = await buildPromptCache(config, metrics);
   return {
     config,

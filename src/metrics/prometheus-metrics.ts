@@ -10,9 +10,17 @@ export interface EngineLoad {
   readonly workers: number;
 }
 
+/** Voice activity inferences so far: how many ran, over how many windows (their ratio is the mean batch). */
+export interface VadLoad {
+  readonly batches: number;
+  readonly windows: number;
+}
+
 export interface PrometheusMetricsOptions {
   /** Read at each scrape (the engine's `load()`), so queue depth is never stale. */
   readonly engineLoad?: () => EngineLoad;
+  /** Read at each scrape; undefined until the VAD model has loaded. */
+  readonly vadLoad?: () => VadLoad | undefined;
   /** Node process metrics (CPU, memory, event loop lag, GC) under their standard names. */
   readonly processMetrics?: boolean;
 }
@@ -115,6 +123,11 @@ export class PrometheusMetrics implements Metrics {
     for (const event of ['hit', 'miss', 'store', 'evict'] as const) this.#cacheEvents.inc({ event }, 0);
     this.#cacheBytes = new Gauge({ name: 'raaga_prompt_cache_bytes', help: 'Bytes held by the prompt cache, by tier (memory, disk).', labelNames: ['tier'], registers });
     for (const tier of ['memory', 'disk'] as const) this.#cacheBytes.set({ tier }, 0);
+    const vad = options.vadLoad;
+    if (vad) {
+      new Counter({ name: 'raaga_vad_inferences_total', help: 'Voice activity model runs, each over one window of every call that had one waiting.', registers, collect() { this.reset(); this.inc(vad()?.batches ?? 0); } });
+      new Counter({ name: 'raaga_vad_windows_total', help: 'Caller audio windows (32 ms) scored by the voice activity model.', registers, collect() { this.reset(); this.inc(vad()?.windows ?? 0); } });
+    }
     const load = options.engineLoad;
     if (load) {
       new Gauge({ name: 'raaga_engine_queue_depth', help: 'Synthesis jobs waiting for a worker.', registers, collect() { this.set(load().queued); } });

@@ -10,6 +10,7 @@ import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../../src/telephony/peer/caller-speech.js';
 import type { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
+import { metricValue } from '../helpers/metrics.js';
 import { eventually, LONG_GREETING, placeCall, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -61,6 +62,7 @@ describe('barge-in', () => {
   it('caller speech over the greeting: clear, nothing of the old generation after it, interrupted with the heard text', async () => {
     await withAgent(async (agent) => {
       const acct = await account();
+      const windowsBefore = await metricValue(server, 'raaga_vad_windows_total');
       const call = await placeCall(server, acct.id, {
         query: { greeting: LONG_GREETING, agent_url: agent.url },
         caller: new CallerTrack([{ atMs: 4000, mulaw: interruption, label: 'रुको' }]),
@@ -74,6 +76,11 @@ describe('barge-in', () => {
       expect(bargeInMs).toBeDefined();
       // How fast is measured in bench/barge-in.ts; here only that the clear followed the caller's speech.
       expect(bargeInMs!).toBeGreaterThan(0);
+      // The caller's windows went through the shared batcher: at least the 250 ms confirming the speech (8 windows).
+      const windows = (await metricValue(server, 'raaga_vad_windows_total')) - windowsBefore;
+      expect(windows).toBeGreaterThanOrEqual(8);
+      expect(await metricValue(server, 'raaga_vad_inferences_total')).toBeGreaterThan(0);
+      expect(await metricValue(server, 'raaga_vad_inferences_total')).toBeLessThanOrEqual(await metricValue(server, 'raaga_vad_windows_total'));
 
       // What was heard: the chunks whose marks came back (played, not cleared) before the clear.
       const index = clearIndex(peer);
