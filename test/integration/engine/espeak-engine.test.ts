@@ -74,6 +74,22 @@ describe('EspeakEngine', () => {
     expect(aarav.hi[0] / vikram.hi[0]).toBeGreaterThan(1.08);
   });
 
+  it('shapes and resamples in its worker when asked for a delivery rate, leaving the event loop only pauses to add', async () => {
+    const raw = await say('meera', 'hi-IN');
+    const delivered = await say('meera', 'hi-IN', { deliverAtRateHz: 8000 });
+    expect(raw.shaped).toBeFalsy();
+    expect(delivered).toMatchObject({ sampleRateHz: 8000, shaped: true });
+    // Silence trimmed at the edges: a little shorter than the raw clause, never longer.
+    expect(seconds(delivered)).toBeLessThanOrEqual(seconds(raw) + 0.005);
+    expect(seconds(delivered)).toBeGreaterThan(seconds(raw) - 0.5);
+    // Normalised to the pipeline's -20 dBFS active loudness (within a few dB over a whole sentence), 5 ms fades.
+    const level = 20 * Math.log10(rms(delivered.samples));
+    expect(level).toBeGreaterThan(-30);
+    expect(level).toBeLessThan(-14);
+    expect(Math.abs(delivered.samples[0]!)).toBeLessThan(0.01);
+    expect(Math.abs(delivered.samples.at(-1)!)).toBeLessThan(0.01);
+  });
+
   it('follows speed natively: 2.0 roughly halves and 0.5 roughly doubles the duration', async () => {
     const [normal, fast, slow] = await Promise.all([
       say('rahul', 'hi-IN'),

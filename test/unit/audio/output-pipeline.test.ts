@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deliverClause, shapeClause } from '../../../src/audio/clause-delivery.js';
 import { trimSilence } from '../../../src/audio/clip-shaping.js';
 import type { OutputFormat } from '../../../src/audio/encoder.js';
 import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
@@ -6,7 +7,7 @@ import type { SampleRateHz } from '../../../src/audio/formats.js';
 import { OutputPipeline } from '../../../src/audio/output-pipeline.js';
 import { bytesLEToPcm16, pcm16ToFloat } from '../../../src/audio/pcm.js';
 import { parseWav } from '../../../src/audio/wav.js';
-import { concat, concatBytes, decodeMp3, dominantFrequency, maxAbsDiff, tone } from './signal-helpers.js';
+import { concat, concatBytes, decodeMp3, dominantFrequency, maxAbsDiff, rms, tone } from './signal-helpers.js';
 
 const ENGINE_HZ = 22050;
 const RATES: SampleRateHz[] = [8000, 16000, 24000, 48000];
@@ -176,5 +177,45 @@ describe('OutputPipeline', () => {
 
   it('measures loudness the way the assertions above assume (helper guard)', () => {
     expect(activeLoudnessDb(tone(440, 8000, 8000, 0.1 * Math.SQRT2), 8000)).toBeCloseTo(-20, 1);
+  });
+});
+
+describe('OutputPipeline with clauses shaped where they were synthesized (clause-delivery.ts)', () => {
+  it('gives the same audio as shaping on the event loop: same length, same loudness, difference far below the signal', () => {
+    const clauses: Array<[Float32Array, number]> = [
+      [clause(0.1), 300],
+      [clause(0.8), 0],
+    ];
+    const onLoop = run({ inputRateHz: ENGINE_HZ, outputRateHz: 8000, format: 'pcm', mode: 'complete' }, clauses);
+    // What the engine worker hands over: shaped and at the output rate; the pipeline only adds pauses and encodes.
+    const inWorker = new OutputPipeline({ inputRateHz: 8000, outputRateHz: 8000, format: 'pcm', mode: 'complete' });
+    for (const [samples, pause] of clauses) {
+      const delivered = deliverClause(samples, ENGINE_HZ, 8000);
+      inWorker.pushClause(delivered, pause, true);
+    }
+    const a = pcm16ToFloat(bytesLEToPcm16(onLoop.bytes));
+    const b = pcm16ToFloat(bytesLEToPcm16(inWorker.end()));
+    // Resampled clause by clause instead of as one stream: a sample or two of filter tail per clause may differ.
+    expect(Math.abs(a.length - b.length)).toBeLessThanOrEqual(4);
+    const n = Math.min(a.length, b.length);
+    expect(Math.abs(activeLoudnessDb(a.subarray(0, n), 8000) - activeLoudnessDb(b.subarray(0, n), 8000))).toBeLessThan(0.5);
+    // Clause by clause, each clause starts on a whole output sample instead of where the continuous stream put it
+    // (up to half a sample, 62 µs, apart), so the waveforms are compared by their 20 ms energy envelopes.
+    const envelope = (x: Float32Array) => Array.from({ length: Math.floor(n / 160) }, (_, f) => 10 * Math.log10(1e-12 + rms(x, f * 160, f * 160 + 160) ** 2));
+    const ea = envelope(a);
+    const eb = envelope(b);
+    const active = ea.map((level, f) => ({ level, f })).filter(({ level }) => level > -50);
+    expect(active.length).toBeGreaterThan(40);
+    for (const { level, f } of active) expect(Math.abs(level - eb[f]!), `frame ${f}`).toBeLessThan(1);
+  });
+
+  it('leaves a shaped clause as it is: the pipeline neither trims nor renormalises it again', () => {
+    const shaped = shapeClause(clause(0.5), ENGINE_HZ);
+    const pipeline = new OutputPipeline({ inputRateHz: ENGINE_HZ, outputRateHz: ENGINE_HZ, format: 'pcm', mode: 'complete' });
+    pipeline.pushClause(shaped, 0, true);
+    const out = pcm16ToFloat(bytesLEToPcm16(pipeline.end()));
+    expect(out.length).toBe(shaped.length);
+    const worst = out.reduce((max, v, i) => Math.max(max, Math.abs(v - shaped[i]!)), 0);
+    expect(worst).toBeLessThan(2 / 32768);
   });
 });
