@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverClause, shapeClause } from '../../../src/audio/clause-delivery.js';
+import { deliverClause } from '../../../src/audio/clause-delivery.js';
 import { trimSilence } from '../../../src/audio/clip-shaping.js';
 import type { OutputFormat } from '../../../src/audio/encoder.js';
 import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
@@ -210,8 +210,8 @@ describe('OutputPipeline with clauses shaped where they were synthesized (clause
   });
 
   it('leaves a shaped clause as it is: the pipeline neither trims nor renormalises it again', () => {
-    const shaped = shapeClause(clause(0.5), ENGINE_HZ);
-    const pipeline = new OutputPipeline({ inputRateHz: ENGINE_HZ, outputRateHz: ENGINE_HZ, format: 'pcm', mode: 'complete' });
+    const shaped = deliverClause(clause(0.5), ENGINE_HZ, 8000);
+    const pipeline = new OutputPipeline({ inputRateHz: 8000, outputRateHz: 8000, format: 'pcm', mode: 'complete' });
     pipeline.pushClause(shaped, 0, true);
     const out = pcm16ToFloat(bytesLEToPcm16(pipeline.end()));
     expect(out.length).toBe(shaped.length);
