@@ -47,8 +47,10 @@ export interface DepsOverrides {
   readonly vad?: VoiceActivityDetectorFactory | null;
 }
 
-/** Phone calls: the call-token secret, the call-control bus (Redis pub/sub when REDIS_URL is set) and VAD. */
-/** The telephony context, and the VAD batcher's counters once its model has loaded (metrics). */
+/**
+ * Phone calls: the call-token secret, the call-control bus (Redis pub/sub when REDIS_URL is set) and VAD; with them,
+ * the VAD batcher's counters once its model has loaded (metrics).
+ */
 async function buildTelephony(config: Config, logger: Logger, overrides: DepsOverrides): Promise<[TelephonyContext, () => VadLoad | undefined]> {
   const { secret, source } = loadCallTokenSecret(config.telephony.callTokenSecret, config.dataDir);
   if (source === 'generated') logger.info({ file: 'call-token.secret' }, 'generated a call-token secret in the data dir');
