@@ -2,10 +2,11 @@
 // gets a SileroStream that owns its recurrent state (v5 `state` [2,1,128] or legacy `h`/`c` [2,1,64]) and, for v5,
 // the 32-sample context that the model expects in front of every 256-sample window at 8 kHz.
 //
-// Where it runs: on the event-loop thread, synchronously. One window alone costs ~0.1-0.15 ms (bench/vad.ts); the
-// windows of many calls run as one batch (`inferBatch`, silero-batcher.ts) at ~0.04 ms each, so a process with
-// 150 talking callers spends ~0.2 of a core here instead of ~0.7. The energy gate keeps silent windows from the
-// model, so a quiet line costs ~6 µs a frame. A worker would add a message round trip per batch for nothing.
+// Where it runs: on the event-loop thread, synchronously. One window alone costs ~0.15 ms (bench/vad.ts); the
+// windows of many calls run as one batch (`inferBatch`, silero-batcher.ts) at ~0.035 ms each, about a quarter. The
+// energy gate keeps silent windows from the model, so a quiet line costs ~6 µs a frame. At 150 talking callers the
+// batches are still a quarter of the event loop's busy time (docs/performance.md): a thread of their own is the
+// next step, now that the detector takes its answers asynchronously.
 
 import { Tensor } from 'onnxruntime-node';
 import { OrtSyncSession } from './ort-sync-session.js';

@@ -105,6 +105,29 @@ describe('SileroBatcher', () => {
     expect(errors).toEqual([failure]);
   });
 
+  it('batches the legacy model too (h and c per stream)', async () => {
+    const legacy = await SileroVad.load({ variant: 'legacy' });
+    try {
+      const plans = [speech.slice(0, 12), speech.slice(6, 18)];
+      const reference = plans.map((plan) => {
+        const alone = legacy.createStream();
+        return plan.map((window) => alone.probability(window));
+      });
+      const batcher = new SileroBatcher(legacy);
+      const answers: number[][] = [[], []];
+      const streams = plans.map(() => batcher.createStream());
+      for (let i = 0; i < 12; i++) {
+        plans.forEach((plan, caller) => streams[caller]!.score(plan[i]!, (p) => answers[caller]!.push(p)));
+        await nextTurn();
+      }
+      answers.forEach((row, caller) => row.forEach((p, i) => expect(p).toBeCloseTo(reference[caller]![i]!, 5)));
+      expect(answers.map((row) => row.length)).toEqual([12, 12]);
+      expect(batcher.stats).toEqual({ batches: 12, windows: 24 });
+    } finally {
+      legacy.close();
+    }
+  });
+
   it('refuses windows of another size', () => {
     expect(() => new SileroBatcher(vad).createStream().score(new Float32Array(160), () => undefined)).toThrow(RangeError);
   });
