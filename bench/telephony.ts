@@ -95,7 +95,7 @@ try {
   await once(agentServer, 'listening');
   const agentUrl = `ws://127.0.0.1:${(agentServer.address() as AddressInfo).port}/agent`;
   const agentSocket = new Promise<WebSocket>((resolve) => agentServer.once('connection', resolve));
-  const { peer: textPeer } = await placeCall({ agent_url: agentUrl, cache: 'false' }) // synthesis, not the prompt cache;
+  const { peer: textPeer } = await placeCall({ agent_url: agentUrl, cache: 'false' }); // synthesis, not the prompt cache
   const agent = await agentSocket;
   const waitType = (type: string) =>
     new Promise<void>((resolve) => {
