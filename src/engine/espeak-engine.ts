@@ -93,6 +93,11 @@ export class EspeakEngine implements TtsEngine {
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped };
   }
 
+  /** Resolves once no clause is queued or running (WorkerPool.idle). */
+  idle(): Promise<void> {
+    return this.pool.idle();
+  }
+
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {
     return this.pool.load();
   }

@@ -56,6 +56,8 @@ export class WorkerPool<TPayload, TResult> {
   private nextJobId = 1;
   private closed = false;
   private lastStartError = '';
+  /** Resolvers of `idle()`, called once nothing is queued or running. */
+  private idleWaiters: (() => void)[] = [];
   /** Resolvers waiting for a slot's first start attempt to settle (used by `start`). */
   private readonly firstStart = new Map<number, () => void>();
 
@@ -139,6 +141,13 @@ export class WorkerPool<TPayload, TResult> {
     return { queued: this.queue.length, running, workers };
   }
 
+  /** Resolves once no job is queued or running (at once if none is): a clause still running after its caller gave up included. */
+  idle(): Promise<void> {
+    const { queued, running } = this.load();
+    if (queued === 0 && running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Kills one worker as a crash would; for failure tests and operator tooling. */
   async terminateWorker(index: number): Promise<void> {
     await this.slots[index]?.worker?.terminate();
@@ -161,6 +170,7 @@ export class WorkerPool<TPayload, TResult> {
     }
     for (const resolve of this.firstStart.values()) resolve();
     this.firstStart.clear();
+    this.notifyIfIdle();
     await Promise.all(exits);
   }
 
@@ -216,6 +226,7 @@ export class WorkerPool<TPayload, TResult> {
       if (job !== undefined) {
         this.settle(job, () => job.reject(new EngineUnavailableError(`synthesis worker exited (code ${exitCode})`)));
       }
+      this.notifyIfIdle();
       if (wasStarting) {
         this.startFailed(slot, lastError ?? `worker exited during start (code ${exitCode})`);
         return;
@@ -273,6 +284,13 @@ export class WorkerPool<TPayload, TResult> {
     if (message.ok) this.settle(job, () => job.resolve(message.value));
     else this.settle(job, () => job.reject(new SynthesisFailedError(message.message)));
     this.pump();
+    this.notifyIfIdle();
+  }
+
+  private notifyIfIdle(): void {
+    const { queued, running } = this.load();
+    if (queued > 0 || running > 0 || this.idleWaiters.length === 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private pump(): void {

@@ -43,9 +43,10 @@ describe('call simulator endpoint', () => {
     expect(call.heard_levels).toHaveLength(150);
     expect(call.heard_levels.slice(0, 50).some((level) => level > 0.1)).toBe(true); // the greeting was heard
     expect(call.summary.clears).toBe(1);
-    expect(call.summary.barge_in_ms).toBeGreaterThan(0);
-    // How fast is measured in bench/barge-in.ts, not asserted here.
+    // The clear followed the caller's speech (event order); how fast is measured in bench/barge-in.ts.
+    expect(call.summary.barge_in_ms).not.toBeNull();
     const kinds = call.events.map((event) => event.kind);
+    expect(kinds.indexOf('clear_received')).toBeGreaterThan(kinds.indexOf('caller_speech'));
     for (const kind of ['start', 'first_media_in', 'mark_received', 'caller_speech', 'clear_received', 'stop_sent', 'closed']) expect(kinds).toContain(kind);
     // After the clear nothing more is heard.
     const clearFrame = Math.ceil(call.events.find((event) => event.kind === 'clear_received')!.at_ms / 20) + 2;

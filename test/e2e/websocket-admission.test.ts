@@ -55,14 +55,9 @@ async function expectSlotHeld(server: TestServer, key: string): Promise<void> {
   expect(await generate(server, key)).toEqual({ status: 429, code: 'concurrency_limit_exceeded' });
 }
 
-/** HTTP proof that the slot came back (the server frees it as the socket closes; allow it a moment). */
+/** HTTP proof that the slot came back (the server frees it as the socket closes, just after the close frame). */
 async function expectSlotFreed(server: TestServer, key: string): Promise<void> {
-  let result = await generate(server, key);
-  for (let i = 0; i < 40 && result.status === 429; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    result = await generate(server, key);
-  }
-  expect(result).toEqual({ status: 200, code: undefined });
+  await vi.waitFor(async () => expect(await generate(server, key)).toEqual({ status: 200, code: undefined }), { timeout: 10_000, interval: 50 });
 }
 
 describe('the concurrency slot', () => {
@@ -101,12 +96,16 @@ describe('the concurrency slot', () => {
     await second.waitFor('pong');
     first.send({ type: 'disconnect' });
     await first.closed;
-    // The first session frees its slot as it closes; the retry covers the moment in between.
-    for (let attempt = 2; second.ofType('configured').length === 0; attempt++) {
-      second.send(configMessage());
-      await second.until(() => second.ofType('configured').length > 0 || second.ofType('error').length >= attempt, 'an answer');
-      if (second.ofType('configured').length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    // The first session frees its slot as it closes; a refused config is sent again until the slot is there.
+    await vi.waitFor(
+      async () => {
+        const refusals = second.ofType('error').length;
+        second.send(configMessage());
+        await second.until(() => second.ofType('configured').length > 0 || second.ofType('error').length > refusals, 'an answer');
+        expect(second.ofType('configured')).toHaveLength(1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(second.ofType('configured')).toHaveLength(1);
   });
 

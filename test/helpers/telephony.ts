@@ -2,6 +2,7 @@
 // media stream, a raw media socket for malformed-input tests, a log capture, and REST call control.
 
 import { Writable } from 'node:stream';
+import { vi } from 'vitest';
 import { pino, type Logger } from 'pino';
 import WebSocket from 'ws';
 import type { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
@@ -118,13 +119,15 @@ export async function callControl(server: TestServer, key: string, callSid: stri
   return { status: response.status, json: await response.json() };
 }
 
-/** Polls `condition` every 20 ms until it holds or `timeoutMs` passes. */
+/** Resolves once `condition` holds; fails naming `what` if it never does. */
 export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  // Re-checked as the server works, through vitest's waitFor; the timeout only turns a hang into a named failure.
+  await vi.waitFor(
+    async () => {
+      if (!(await condition())) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 export const LONG_GREETING =

@@ -128,6 +128,11 @@ export class OnnxEngine implements TtsEngine {
     return { samples: result.samples, sampleRateHz: result.sampleRateHz };
   }
 
+  /** Resolves once no clause is queued or running (WorkerPool.idle). */
+  idle(): Promise<void> {
+    return this.pool.idle();
+  }
+
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {
     return this.pool.load();
   }

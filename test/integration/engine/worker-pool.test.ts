@@ -18,23 +18,34 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((engine) => engine.close()));
 });
 
-async function startEngine(workers: number, maxQueue: number, events: WorkerPoolEvent[] = []): Promise<EspeakEngine> {
-  const engine = new EspeakEngine({ workers, maxQueue, voices: catalog.embeddedVoices(), onEvent: (event) => events.push(event) });
+/** The pool's events in order, and a promise for the first one to match (no polling, no clock). */
+class EventLog {
+  readonly events: WorkerPoolEvent[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  readonly push = (event: WorkerPoolEvent): void => {
+    this.events.push(event);
+    for (const check of [...this.waiters]) check();
+  };
+
+  until(predicate: (event: WorkerPoolEvent, index: number) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (!this.events.some(predicate)) return;
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+}
+
+async function startEngine(workers: number, maxQueue: number, log = new EventLog()): Promise<EspeakEngine> {
+  const engine = new EspeakEngine({ workers, maxQueue, voices: catalog.embeddedVoices(), onEvent: log.push });
   open.push(engine);
   await engine.start();
   return engine;
-}
-
-function waitFor(events: WorkerPoolEvent[], predicate: (event: WorkerPoolEvent) => boolean, timeoutMs = 10_000): Promise<void> {
-  const startedAt = Date.now();
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      if (events.some(predicate)) resolve();
-      else if (Date.now() - startedAt > timeoutMs) reject(new Error('event did not arrive'));
-      else setTimeout(poll, 10);
-    };
-    poll();
-  });
 }
 
 describe('worker pool', () => {
@@ -84,18 +95,35 @@ describe('worker pool', () => {
   });
 
   it('replaces a killed worker; its running job fails with EngineUnavailableError and later jobs succeed', async () => {
-    const events: WorkerPoolEvent[] = [];
-    const engine = await startEngine(2, 8, events);
+    const log = new EventLog();
+    const { events } = log;
+    const engine = await startEngine(2, 8, log);
     const victim = engine.synthesize(job(LONG_HINDI), never());
     await engine.terminateWorkerForTest(0);
     await expect(victim).rejects.toBeInstanceOf(EngineUnavailableError);
     const exitAt = events.findIndex((e) => e.type === 'worker-exit' && e.slot === 0 && e.hadJob);
     expect(exitAt).toBeGreaterThan(0);
-    await waitFor(events, (e) => e.type === 'worker-ready' && e.slot === 0 && events.indexOf(e) > exitAt);
+    await log.until((e, index) => e.type === 'worker-ready' && e.slot === 0 && index > exitAt);
     expect(engine.load().workers).toBe(2);
     const clips = await Promise.all([engine.synthesize(job(), never()), engine.synthesize(job(), never())]);
     expect(clips.every((clip) => clip.samples.length > 0)).toBe(true);
     expect(engine.isReady()).toBe(true);
+  });
+
+  it('idle() resolves once the clause a cancelled caller left running has finished, not before', async () => {
+    const engine = await startEngine(1, 4);
+    const controller = new AbortController();
+    const running = engine.synthesize(job(LONG_HINDI), controller.signal);
+    let idle = false;
+    controller.abort('caller gone');
+    const idled = engine.idle().then(() => (idle = true));
+    await expect(running).rejects.toBe('caller gone');
+    // The caller's answer came at once; the worker is still busy with the clause.
+    expect(idle).toBe(false);
+    expect(engine.load().running).toBe(1);
+    await idled;
+    expect(engine.load()).toEqual({ queued: 0, running: 0, workers: 1 });
+    await engine.idle(); // nothing running: at once
   });
 
   it('close rejects queued and running jobs with EngineUnavailableError and refuses new ones', async () => {

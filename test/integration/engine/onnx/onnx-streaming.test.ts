@@ -94,8 +94,7 @@ describe('streaming on neural packs', () => {
     expect(engine.load().running).toBe(1);
     expect(utterance.codePointsSpoken).toBe(utterance.chunks[0]!.codePoints);
     // The worker finishes its clause; nothing is queued after it and the third clause never starts.
-    const deadline = Date.now() + 10_000;
-    while (engine.load().running > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await engine.idle();
     expect(engine.load()).toMatchObject({ queued: 0, running: 0 });
   });
 });
