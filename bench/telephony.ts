@@ -18,6 +18,7 @@ import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
 import { CallPeer } from '../src/telephony/peer/call-peer.js';
 import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
+import { sampleValue } from '../test/helpers/metrics.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
@@ -48,18 +49,14 @@ const LAG_RESOLUTION_MS = 10;
 /** The server's event-loop lag p99 and max since the previous scrape (prom-client resets its histogram on each collect). */
 async function eventLoopLagMs(): Promise<{ p99: number; max: number }> {
   const text = await server.metrics();
-  const read = (name: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(name));
-    return line ? round(Math.max(0, Number(line.split(' ').pop()) * 1000 - LAG_RESOLUTION_MS), 2) : NaN;
-  };
+  const read = (name: string) => round(Math.max(0, sampleValue(text, name) * 1000 - LAG_RESOLUTION_MS), 2);
   return { p99: read('nodejs_eventloop_lag_p99_seconds'), max: read('nodejs_eventloop_lag_max_seconds') };
 }
 
 /** The VAD batcher's counters (raaga_vad_windows_total / raaga_vad_inferences_total). */
 async function vadCounters(): Promise<{ windows: number; inferences: number }> {
   const text = await server.metrics();
-  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
-  return { windows: read('raaga_vad_windows_total'), inferences: read('raaga_vad_inferences_total') };
+  return { windows: sampleValue(text, 'raaga_vad_windows_total'), inferences: sampleValue(text, 'raaga_vad_inferences_total') };
 }
 
 /** REST call control reaches a call once its `start` is processed (a few ms after the socket opens). */
@@ -198,7 +195,7 @@ try {
    * background (one at a time: a fill is skipped while the engine has work queued, so a skipped one is tried again).
    */
   async function warmPrompts(): Promise<void> {
-    const stored = async () => Number(/raaga_prompt_cache_events_total\{event="store"\} (\d+)/.exec(await server.metrics())?.[1] ?? 0);
+    const stored = async () => sampleValue(await server.metrics(), 'raaga_prompt_cache_events_total{event="store"}');
     for (const { language, text } of ENDLESS) {
       const before = await stored();
       for (let attempt = 0; (await stored()) === before; attempt++) {

@@ -3,6 +3,7 @@
 // 5 ms edge fades) at the engine's rate, then resample the whole clause to the output rate. The same shaping the
 // output pipeline applies to clauses that arrive unshaped (output-pipeline.ts).
 
+import { concatFloat32 } from './bytes.js';
 import { applyEdgeFades, normalizeLoudness, removeDc, trimSilence } from './clip-shaping.js';
 import { Resampler } from './resampler.js';
 
@@ -22,11 +23,5 @@ export function deliverClause(samples: Float32Array, fromHz: number, toHz: numbe
   const shaped = shapeClause(samples, fromHz);
   if (fromHz === toHz) return shaped;
   const resampler = new Resampler(fromHz, toHz);
-  const head = resampler.process(shaped);
-  const tail = resampler.flush();
-  if (tail.length === 0) return head;
-  const whole = new Float32Array(head.length + tail.length);
-  whole.set(head);
-  whole.set(tail, head.length);
-  return whole;
+  return concatFloat32([resampler.process(shaped), resampler.flush()]);
 }

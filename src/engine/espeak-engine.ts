@@ -4,8 +4,7 @@
 import { createRequire } from 'node:module';
 import type { LanguageCode } from '../languages.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
-import type { EspeakRequest } from './espeak/espeak-synth.js';
-import type { EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
+import type { EspeakJob, EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
 import { type EmbeddedVoiceParams, EngineUnavailableError, type PcmClip, type SynthesisJob, type TtsEngine } from './tts-engine.js';
 import { WorkerPool, type WorkerPoolEvent } from './worker-pool.js';
 import { workerEntry } from './worker-entry.js';
@@ -41,7 +40,7 @@ const ESPEAK_PACKAGE_VERSION = (createRequire(import.meta.url)('@echogarden/espe
 
 export class EspeakEngine implements TtsEngine {
   readonly name = 'espeak-ng-wasm';
-  private readonly pool: WorkerPool<EspeakRequest, EspeakResult>;
+  private readonly pool: WorkerPool<EspeakJob, EspeakResult>;
   private readonly languageIds: Readonly<Record<LanguageCode, string>>;
   private starting: Promise<void> | undefined;
   private started = false;
@@ -53,7 +52,7 @@ export class EspeakEngine implements TtsEngine {
       // Hindi exercises the Devanagari path, the heaviest dictionary among the eight.
       warmUpLanguage: this.languageIds['hi-IN'],
     };
-    this.pool = new WorkerPool<EspeakRequest, EspeakResult>({
+    this.pool = new WorkerPool<EspeakJob, EspeakResult>({
       entry: ENTRY,
       workerData,
       size: options.workers,
@@ -81,7 +80,7 @@ export class EspeakEngine implements TtsEngine {
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     if (!this.started) throw new EngineUnavailableError('engine not started');
-    const request: EspeakRequest = {
+    const request: EspeakJob = {
       text: job.text,
       espeakLanguage: this.languageIds[job.language],
       voice: job.voice,

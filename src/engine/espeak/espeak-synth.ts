@@ -20,8 +20,6 @@ export interface EspeakRequest {
   readonly voice: EmbeddedVoiceParams;
   readonly speed: number;
   readonly pitchShiftSemitones: number;
-  /** Shape and resample the clause to this rate in the worker (clause-delivery.ts). */
-  readonly deliverAtRateHz?: number | undefined;
 }
 
 export class EspeakSynth {

@@ -14,6 +14,11 @@ export interface EspeakWorkerData {
   readonly warmUpLanguage: string;
 }
 
+/** One clause to speak; with `deliverAtRateHz`, shaped and resampled to that rate here (clause-delivery.ts). */
+export interface EspeakJob extends EspeakRequest {
+  readonly deliverAtRateHz?: number | undefined;
+}
+
 export interface EspeakResult {
   readonly samples: Float32Array;
   readonly sampleRateHz: number;
@@ -43,7 +48,7 @@ try {
   process.exit(1);
 }
 
-port.on('message', (message: JobMessage<EspeakRequest>) => {
+port.on('message', (message: JobMessage<EspeakJob>) => {
   if (message.type !== 'job') return;
   try {
     const raw = synth.synthesize(message.payload);
