@@ -46,11 +46,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // Bodies are JSON only; fastify's default text/plain parser would let other types reach validation.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('account', null);
+  app.decorateRequest('apiKeyId', null);
   app.decorateRequest('rateInfo', null);
   app.decorateRequest('errorCode', null);
 
   const requireAccount = async (request: FastifyRequest): Promise<void> => {
-    request.account = await authenticate(deps.store, request.headers.authorization);
+    const principal = await authenticate(deps.store, request.headers.authorization);
+    request.account = principal.account;
+    request.apiKeyId = principal.keyId;
     request.log = request.log.child({ accountId: request.account.id });
   };
 

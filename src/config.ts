@@ -35,6 +35,8 @@ export const ConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: intFromEnv(0, 300_000).default(10_000),
   /** When set, the shared store is Redis (every instance must point at the same one); unset: the embedded store. */
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be redis://[user:password@]host:port[/db] or rediss://…').optional(),
+  /** Usage ledger records older than this many days are deleted (SQLite) or trimmed (each account's Redis stream). */
+  USAGE_RETENTION_DAYS: intFromEnv(1, 3650).default(400),
   /** Prefix of every Redis key: lets several deployments share one Redis. No braces (they would break hash tags). */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 : _ . -').default('raaga:'),
   /** A Redis command with no reply within this fails the request with 503 store_unavailable. */
@@ -107,7 +109,8 @@ export interface Config {
   readonly slotLeaseMs: number;
   readonly reservationTtlMs: number;
   readonly shutdownGraceMs: number;
-  /** Set: RedisStore; unset: MemoryStore in dataDir. */
+  readonly usageRetentionMs: number;
+  /** Set: RedisStore; unset: SqliteStore in dataDir. */
   readonly redisUrl: string | undefined;
   readonly redisKeyPrefix: string;
   readonly redisCommandTimeoutMs: number;
@@ -199,6 +202,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     slotLeaseMs: e.SLOT_LEASE_MS,
     reservationTtlMs: e.RESERVATION_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    usageRetentionMs: e.USAGE_RETENTION_DAYS * 86_400_000,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import { ensureDevAccount } from './core/accounts/dev-account.js';
 import { buildDeps } from './deps.js';
 import { createLogger } from './log.js';
 import { describeStore } from './store/open-store.js';
+import { SqliteStore } from './store/sqlite-store.js';
 
 async function main(): Promise<void> {
   let config;
@@ -23,6 +24,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const deps = await buildDeps(config, logger);
   logger.info({ store: describeStore(config) }, 'store opened');
+  if (deps.store instanceof SqliteStore && deps.store.migration) {
+    logger.info({ ...deps.store.migration }, 'store.json imported into the SQLite store (the file was kept as a backup)');
+  }
 
   if (config.accountsFile) {
     const summary = await applyAccountsFile(deps.store, config.accountsFile);

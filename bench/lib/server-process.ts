@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
@@ -34,7 +34,7 @@ export interface ServerProcessOptions {
   /** Account ids instead of acct_bench_0…; each gets one key. */
   readonly accountIds?: readonly string[];
   /** Runs on the embedded store of the server's data dir before the server starts (e.g. telephony settings). */
-  readonly prepare?: (store: MemoryStore, accounts: readonly { id: string; key: string }[]) => Promise<void>;
+  readonly prepare?: (store: SqliteStore, accounts: readonly { id: string; key: string }[]) => Promise<void>;
 }
 
 export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
@@ -44,7 +44,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   // Accounts are made here, on the server's own data dir, before it starts (the accounts file is applied again at
   // start: idempotent). Unless `prepare` says otherwise they take unsigned provider requests, as a local setup does:
   // the benches dial Twilio's webhook and stream without signatures.
-  const store = await MemoryStore.open({ dataDir: join(dir, 'data') });
+  const store = await SqliteStore.open({ dataDir: join(dir, 'data') });
   for (const account of accounts) {
     await store.createAccount({ id: account.id, plan: 'growth', credits: 1_000_000_000 });
     await store.addKeyHash(account.id, hashApiKey(account.key));

@@ -2,12 +2,18 @@
 
 import { ApiError } from '../errors.js';
 import { storeCall } from '../core/admission.js';
-import { hashApiKey, isWellFormedApiKey } from '../store/api-key.js';
+import { hashApiKey, isWellFormedApiKey, keyFingerprint } from '../store/api-key.js';
 import type { Account, Store } from '../store/store.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-export async function authenticate(store: Store, authorization: string | undefined): Promise<Account> {
+/** Who is calling: the key's account, and the key by its fingerprint (the usage ledger's key id). */
+export interface Principal {
+  readonly account: Account;
+  readonly keyId: string;
+}
+
+export async function authenticate(store: Store, authorization: string | undefined): Promise<Principal> {
   if (!authorization) {
     throw new ApiError('invalid_api_key', "Missing API key: send the header 'Authorization: Bearer <API key>'.");
   }
@@ -19,7 +25,8 @@ export async function authenticate(store: Store, authorization: string | undefin
   if (!isWellFormedApiKey(key)) {
     throw new ApiError('invalid_api_key', "Invalid API key: keys look like 'rk_live_' followed by at least 32 letters and digits.");
   }
-  const account = await storeCall(() => store.findAccountByKeyHash(hashApiKey(key)));
+  const keyHash = hashApiKey(key);
+  const account = await storeCall(() => store.findAccountByKeyHash(keyHash));
   if (!account) throw new ApiError('invalid_api_key', 'Invalid API key: it is unknown or has been revoked.');
-  return account;
+  return { account, keyId: keyFingerprint(keyHash) };
 }

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on routes that require a key. */
     account: Account | null;
+    /** The fingerprint of the key that authenticated the request (the usage ledger's key id). */
+    apiKeyId: string | null;
     /** The account's window as of this request; becomes the X-RateLimit-* headers. */
     rateInfo: RateInfo | null;
     /** The error envelope's code, when the response is one (for the request metrics). */

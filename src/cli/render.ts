@@ -1,10 +1,6 @@
 // Human output helpers shared by the CLI commands: aligned tables, key fingerprints, JSON for --json.
 
 /** The first 12 hex chars of a key hash: enough to tell keys apart, useless to an attacker. */
-export function keyFingerprint(keyHash: string): string {
-  return `sha256:${keyHash.slice(0, 12)}`;
-}
-
 export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import { PLAN_LIMITS, type Account, type RateInfo, type Store } from '../store/store.js';
+import { PLAN_LIMITS, type Account, type RateInfo, type Store, type UsageDetails } from '../store/store.js';
 
 export interface AdmissionOptions {
   readonly slotLeaseMs: number;
@@ -20,7 +20,15 @@ export interface AdmitRequest {
   readonly takeSlot: boolean;
   /** Credits to reserve (the request's code points); 0 reserves nothing. */
   readonly credits: number;
+  /** Who spends and through what, for the usage ledger; required when `credits` > 0. */
+  readonly usage?: UsageSource;
 }
+
+/** The part of a usage record known at admission: who (the key's fingerprint, null for calls), where, which voice. */
+export type UsageSource = Pick<UsageDetails, 'keyId' | 'endpoint' | 'callId' | 'voice' | 'language'>;
+
+/** The part of a usage record known when the utterance ends. */
+export type UsageReport = Pick<UsageDetails, 'engine' | 'audioSeconds' | 'outcome'>;
 
 /** What an admitted caller holds: a slot lease (renewed in the background) and/or a credit reservation. */
 export class Ticket {
@@ -43,6 +51,7 @@ export class Ticket {
     private readonly reservationId: string | undefined,
     leaseMs: number,
     private readonly onCreditsDebited?: (credits: number) => void,
+    private readonly usage?: UsageSource,
   ) {
     this.id = slotHolderId ?? randomUUID();
     this.holdsSlot = slotHolderId !== undefined;
@@ -66,14 +75,16 @@ export class Ticket {
   }
 
   /**
-   * Debits `usedCredits` (≤ reserved) and returns the rest of the reservation. Idempotent. When the store is down
-   * this throws store_unavailable and nothing is debited: the reservation expires and is released, not charged.
+   * Debits `usedCredits` (≤ reserved), returns the rest of the reservation and writes the usage record with the
+   * debit (null `report`: release unused, no record). Idempotent. When the store is down this throws
+   * store_unavailable and nothing is debited nor recorded: the reservation expires and is released, not charged.
    */
-  async settle(usedCredits: number): Promise<void> {
+  async settle(usedCredits: number, report: UsageReport | null): Promise<void> {
     if (this.#settled || this.reservationId === undefined) return;
     this.#settled = true;
     const reservationId = this.reservationId;
-    await storeCall(() => this.store.settle(this.account.id, reservationId, usedCredits));
+    const usage = report && this.usage ? { ...this.usage, ...report } : null;
+    await storeCall(() => this.store.settle(this.account.id, reservationId, usedCredits, usage));
     this.onCreditsDebited?.(usedCredits);
   }
 
@@ -85,10 +96,10 @@ export class Ticket {
     if (this.holdsSlot) await storeCall(() => this.store.releaseSlot(this.account.id, this.id));
   }
 
-  /** Settles (0 if not told otherwise) and releases: the `finally` of every admitted request. */
-  async finish(usedCredits = 0): Promise<void> {
+  /** Settles (nothing used and nothing recorded if not told otherwise) and releases: the `finally` of every admitted request. */
+  async finish(usedCredits = 0, report: UsageReport | null = null): Promise<void> {
     try {
-      await this.settle(usedCredits);
+      await this.settle(usedCredits, report);
     } finally {
       await this.release();
     }
@@ -103,6 +114,7 @@ export class Admission {
 
   async admit(request: AdmitRequest): Promise<Ticket> {
     const { account } = request;
+    if (request.credits > 0 && !request.usage) throw new Error('an admission that reserves credits must name its usage source');
     const limits = PLAN_LIMITS[account.plan];
     const slotHolderId = request.takeSlot ? randomUUID() : undefined;
     const reservationId = request.credits > 0 ? randomUUID() : undefined;
@@ -118,7 +130,7 @@ export class Admission {
       }),
     );
     if (result.ok) {
-      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs, this.options.onCreditsDebited);
+      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs, this.options.onCreditsDebited, request.usage);
     }
     switch (result.reason) {
       case 'rate_limited': {

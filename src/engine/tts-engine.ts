@@ -80,3 +80,10 @@ export class EngineUnavailableError extends Error {
     this.name = 'EngineUnavailableError';
   }
 }
+
+/** How a neural voice pack's `audioSource` begins: tells pack audio from the embedded engine's (the usage ledger). */
+export const VOICE_PACK_SOURCE_PREFIX = 'onnx:';
+
+export function isVoicePackSource(audioSource: string): boolean {
+  return audioSource.startsWith(VOICE_PACK_SOURCE_PREFIX);
+}

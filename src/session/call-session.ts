@@ -32,7 +32,7 @@ export interface CallSettings {
   readonly fallbackMessage: string;
 }
 
-export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits'> {
+export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits' | 'usage'> {
   /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
@@ -75,7 +75,13 @@ export class CallSession {
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
     const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
-      { ...deps, playout, textQueue: new CallTextQueue(MAX_QUEUED_TEXTS), limits: { idleTimeoutMs: null } },
+      {
+        ...deps,
+        playout,
+        textQueue: new CallTextQueue(MAX_QUEUED_TEXTS),
+        limits: { idleTimeoutMs: null },
+        usage: { keyId: null, endpoint: 'call', callId: info.callSid },
+      },
       account,
       this.#sessionSink(),
     );

@@ -7,7 +7,7 @@
 // ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
-import type { Admission, Ticket } from '../core/admission.js';
+import type { Admission, Ticket, UsageReport, UsageSource } from '../core/admission.js';
 import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import { checkText } from '../core/text/text-limits.js';
 import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
@@ -48,6 +48,8 @@ export interface SessionDeps {
   readonly textQueue?: CallTextQueue;
   /** False: this session's utterances neither use nor fill the prompt cache (the client's `Cache-Control: no-store`). */
   readonly promptCache?: boolean;
+  /** Where this session's usage records say the credits went (the voice and language come from each text's config). */
+  readonly usage: Pick<UsageSource, 'keyId' | 'endpoint' | 'callId'>;
 }
 
 /** What a phone call needs to know about a turn when it starts, to mark its chunks and judge barge-in. */
@@ -285,7 +287,14 @@ export class SynthesisSession {
     const { text } = event;
     const codePoints = checkText(text);
     const epoch = this.#textQueue?.epoch;
-    const credits = await this.#deps.admission.admit({ account: this.#account, countRate: true, takeSlot: false, credits: codePoints });
+    const { config, voice } = active;
+    const credits = await this.#deps.admission.admit({
+      account: this.#account,
+      countRate: true,
+      takeSlot: false,
+      credits: codePoints,
+      usage: { ...this.#deps.usage, voice: config.voice, language: config.language },
+    });
     if (this.#isClosed()) {
       await credits.finish(0);
       return;
@@ -296,7 +305,6 @@ export class SynthesisSession {
       this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
       return;
     }
-    const { config, voice } = active;
     const utterance = this.#deps.synthesis.utterance({
       text,
       language: config.language,
@@ -363,7 +371,7 @@ export class SynthesisSession {
     turn.abort(reason);
     // Frozen from here on: the utterance counts a chunk only if its audio was produced before the abort.
     const used = turn.utterance.codePointsSpoken;
-    this.#settle(turn, used);
+    this.#settle(turn, used, 'cancelled');
     this.#turnAnswered = this.#turnStopped.then(() => {
       if (this.#isClosed()) return;
       this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(info) });
@@ -426,7 +434,7 @@ export class SynthesisSession {
     switch (outcome.kind) {
       case 'completed': {
         const used = utterance.truncated ? 0 : turn.codePoints;
-        this.#settle(turn, used);
+        this.#settle(turn, used, utterance.truncated ? 'truncated' : 'completed');
         this.#send({
           type: 'end_of_utterance',
           characters_used: used,
@@ -439,11 +447,11 @@ export class SynthesisSession {
         return;
       }
       case 'stalled':
-        this.#settle(turn, utterance.codePointsSpoken);
+        this.#settle(turn, utterance.codePointsSpoken, 'cancelled');
         this.#close(CLOSE_CODES.policyViolation, 'client stopped reading audio', 'slow-client');
         return;
       case 'failed': {
-        this.#settle(turn, 0);
+        this.#settle(turn, 0, 'failed');
         const failure = classifyTurnFailure(outcome.error);
         if (failure.kind === 'error') {
           this.#log.warn({ err: outcome.error }, 'utterance refused by the engine');
@@ -495,8 +503,12 @@ export class SynthesisSession {
    * applied at once and made durable in the background (a store may fsync), so `cancellation` and
    * `end_of_utterance` are not delayed by the disk. Closing waits for every settlement.
    */
-  #settle(turn: UtteranceTurn, used: number): void {
-    const settling = turn.credits.settle(used).catch((error: unknown) => this.#log.error({ err: error }, 'utterance settlement failed'));
+  #settle(turn: UtteranceTurn, used: number, outcome: UsageReport['outcome']): void {
+    const { utterance } = turn;
+    // A stopped turn bills (and records) the audio that left; a finished or failed one, what was produced.
+    const audioMs = outcome === 'cancelled' ? turn.sentMs : utterance.durationMs;
+    const report: UsageReport = { engine: utterance.engineKind, audioSeconds: toSeconds(audioMs), outcome };
+    const settling = turn.credits.settle(used, report).catch((error: unknown) => this.#log.error({ err: error }, 'utterance settlement failed'));
     this.#settlements.add(settling);
     void settling.finally(() => this.#settlements.delete(settling));
   }
@@ -516,7 +528,7 @@ export class SynthesisSession {
   async #releaseAll(turn: UtteranceTurn | undefined, why: EndReason): Promise<void> {
     if (turn?.claimReply()) {
       const billable = CLIENT_CAUSED.has(why) && !turn.utterance.truncated;
-      this.#settle(turn, billable ? turn.utterance.codePointsSpoken : 0);
+      this.#settle(turn, billable ? turn.utterance.codePointsSpoken : 0, billable ? 'cancelled' : turn.utterance.truncated ? 'truncated' : 'failed');
     }
     // Handlers still running (an admission in flight) see the closed state and give back what they got.
     await this.#queue;

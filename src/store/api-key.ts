@@ -23,6 +23,14 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + body;
 }
 
+/**
+ * How a key is named once created (CLI listings, the usage ledger's key id): `sha256:` + the first 12 hex of its
+ * hash. Not secret, not reversible, unique enough to tell an account's keys apart.
+ */
+export function keyFingerprint(keyHash: string): string {
+  return `sha256:${keyHash.slice(0, 12)}`;
+}
+
 export function isWellFormedApiKey(s: string): boolean {
   return WELL_FORMED.test(s);
 }

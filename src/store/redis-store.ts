@@ -25,12 +25,13 @@ import {
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS } from './redis/client.js';
 import { DEFAULT_KEY_PREFIX, KeyLayout } from './redis/key-layout.js';
 import { CLOCK_SYNC_INTERVAL_MS, RedisClock } from './redis/redis-clock.js';
-import { decodeAdmitReply, parseAccount, parseVoice, redactUrl } from './redis/replies.js';
+import { decodeAdmitReply, parseAccount, parseUsageEntry, parseVoice, redactUrl, usageFields } from './redis/replies.js';
 import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
   AccountNotFoundError,
   DEFAULT_SLOT_LEASE_MS,
+  DEFAULT_USAGE_RETENTION_MS,
   RATE_WINDOW_MS,
   type Account,
   type AdmissionRequest,
@@ -43,9 +44,12 @@ import {
   type RateInfo,
   type Store,
   type TelephonySettings,
+  type TimeRange,
+  type UsageDetails,
+  type UsageRecord,
 } from './store.js';
 import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
-import { KEY_HASH_PATTERN, assertCount, assertCustomVoice, assertKeyHash, assertPositive } from './validation.js';
+import { KEY_HASH_PATTERN, assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`; with `cluster`, one seed node of the cluster. */
@@ -65,7 +69,12 @@ export interface RedisStoreOptions {
   readonly now?: () => number;
   /** Connection state changes, for logs (never carries secrets). */
   readonly onEvent?: (event: RedisStoreEvent) => void;
+  /** Usage records older than this are trimmed from each account's stream. Default DEFAULT_USAGE_RETENTION_MS. */
+  readonly usageRetentionMs?: number;
 }
+
+/** XRANGE page size for listUsage: bounded replies, however long the range. */
+const USAGE_PAGE = 5_000;
 
 export type RedisStoreEvent =
   | { readonly type: 'ready' }
@@ -92,7 +101,7 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaAdmit', ADMIT_LUA, 5],
   ['raagaRateStatus', RATE_STATUS_LUA, 1],
   ['raagaRenewSlot', RENEW_SLOT_LUA, 1],
-  ['raagaSettle', SETTLE_LUA, 3],
+  ['raagaSettle', SETTLE_LUA, 4],
   ['raagaCreateAccount', CREATE_ACCOUNT_LUA, 1],
   ['raagaUpdateAccount', UPDATE_ACCOUNT_LUA, 1],
   ['raagaClaim', CLAIM_LUA, 1],
@@ -104,6 +113,7 @@ export class RedisStore implements Store {
   private readonly keys: KeyLayout;
   private readonly redis: Commands;
   private readonly now: (() => number) | undefined;
+  private readonly usageRetentionMs: number;
   /** Turns "my command timeout" into a deadline in Redis time for the scripts that must not run late. */
   private readonly clock: RedisClock;
   private readonly clockTimer: NodeJS.Timeout;
@@ -115,6 +125,8 @@ export class RedisStore implements Store {
   ) {
     this.keys = new KeyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
     this.now = options.now;
+    this.usageRetentionMs = options.usageRetentionMs ?? DEFAULT_USAGE_RETENTION_MS;
+    assertPositive('usageRetentionMs', this.usageRetentionMs);
     // Redis and Cluster share the command API; scripts are routed by their first key on a Cluster.
     this.redis = client as unknown as Commands;
     this.clock = new RedisClock(async () => (await this.redis.time()) as (string | number)[], options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
@@ -198,16 +210,35 @@ export class RedisStore implements Store {
     await this.redis.zrem(this.keys.forAccount(accountId).leases, holderId);
   }
 
-  async settle(accountId: string, reservationId: string, usedCredits: number): Promise<number> {
+  async settle(accountId: string, reservationId: string, usedCredits: number, usage: UsageDetails | null): Promise<number> {
     this.assertOpen();
-    assertCount('usedCredits', usedCredits);
+    assertSettlement(usedCredits, usage);
     const k = this.accountKeys(accountId);
+    const keys = [k.account, k.reservations, k.reservedCredits, k.usage];
+    const record = usage ? ['1', this.usageRetentionMs, ...usageFields(usage)] : ['0', this.usageRetentionMs];
     const balance = await this.beforeDeadline(
-      async (deadline) => Number(await this.redis.raagaSettle(k.account, k.reservations, k.reservedCredits, this.nowArg(), reservationId, usedCredits, deadline)),
+      async (deadline) => Number(await this.redis.raagaSettle(...keys, this.nowArg(), reservationId, usedCredits, deadline, ...record)),
       (reply) => reply === SETTLE_EXPIRED,
     );
     if (balance === SETTLE_NO_ACCOUNT) throw new AccountNotFoundError(accountId);
     return balance;
+  }
+
+  async listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]> {
+    this.assertOpen();
+    assertTimeRange(range.fromMs, range.toMs);
+    if (!ACCOUNT_ID_PATTERN.test(accountId) || range.fromMs === range.toMs) return [];
+    const key = this.keys.forAccount(accountId).usage;
+    const records: UsageRecord[] = [];
+    let start = String(range.fromMs);
+    const end = String(range.toMs - 1);
+    for (;;) {
+      const page = (await this.redis.xrange(key, start, end, 'COUNT', USAGE_PAGE)) as [string, string[]][];
+      for (const entry of page) records.push(parseUsageEntry(accountId, entry));
+      const last = page.at(-1);
+      if (page.length < USAGE_PAGE || !last) return records;
+      start = `(${last[0]}`;
+    }
   }
 
   // ---- accounts --------------------------------------------------------------------------------------
@@ -234,12 +265,14 @@ export class RedisStore implements Store {
     if (account.id !== undefined && !ACCOUNT_ID_PATTERN.test(account.id)) {
       throw new Error(`invalid account id ${JSON.stringify(account.id)}: use letters, digits, _ or -`);
     }
+    if (account.createdAtMs !== undefined) assertCount('createdAtMs', account.createdAtMs);
+    const createdAt = account.createdAtMs === undefined ? this.nowArg() : String(account.createdAtMs);
     for (;;) {
       const id = account.id ?? randomId('acct_');
       // Registered first: a crash between the two steps leaves an id that listAccounts skips, never a hidden account.
       await this.redis.sadd(this.keys.accountIds, id);
       const createdAtMs = Number(
-        await this.redis.raagaCreateAccount(this.keys.forAccount(id).account, this.nowArg(), id, account.plan, account.credits),
+        await this.redis.raagaCreateAccount(this.keys.forAccount(id).account, createdAt, id, account.plan, account.credits),
       );
       if (createdAtMs >= 0) return { id, plan: account.plan, credits: account.credits, createdAtMs };
       if (account.id !== undefined) throw new AccountExistsError(id);
@@ -289,6 +322,17 @@ export class RedisStore implements Store {
     const hashes = await this.redis.smembers(this.keys.forAccount(accountId).keyHashes);
     const records = await Promise.all(hashes.map((hash) => this.getKeyHashRecord(hash)));
     return hashes.filter((_, i) => records[i]?.accountId === accountId && !records[i]?.revoked).sort();
+  }
+
+  async listKeyHashRecords(accountId: string): Promise<readonly { hash: string; revoked: boolean }[]> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
+    const hashes = (await this.redis.smembers(this.keys.forAccount(accountId).keyHashes)).sort();
+    const records = await Promise.all(hashes.map((hash) => this.getKeyHashRecord(hash)));
+    return hashes.flatMap((hash, i) => {
+      const record = records[i];
+      return record?.accountId === accountId ? [{ hash, revoked: record.revoked }] : [];
+    });
   }
 
   async getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null> {

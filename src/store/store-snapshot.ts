@@ -1,9 +1,8 @@
-// The durable part of MemoryStore as one JSON file: its zod schema, the strict loader (a corrupt file is a
-// startup error, never a silent reset) and the crash-safe writer (temp file + fsync + rename + fsync dir).
+// The store as one JSON document: the format of `raaga store export|import` and of store.json, the file of the
+// embedded store before SQLite (imported once, src/store/sqlite/store-json-import.ts). Its zod schema and the strict
+// loader: a corrupt file is an error naming what is wrong, never a silent reset.
 
 import { readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ACCOUNT_ID_PATTERN } from './store.js';
 import { TelephonySettingsSchema } from './telephony-settings.js';
@@ -97,35 +96,4 @@ export function readSnapshot(path: string): StoreSnapshot | null {
     if (!ids.has(settings.accountId)) throw new StoreFileError(path, 'telephony settings belong to an unknown account');
   }
   return snapshot;
-}
-
-let tempCounter = 0;
-
-/** Replaces `path` atomically and durably: after this resolves, a crash leaves either the old or the new file. */
-export async function writeSnapshot(path: string, snapshot: StoreSnapshot): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = `${path}.${process.pid}.${tempCounter++}.tmp`;
-  const data = JSON.stringify(snapshot);
-  try {
-    // 0o600: the file holds key hashes; nobody else on the machine needs to read them.
-    const file = await open(temp, 'w', 0o600);
-    try {
-      await file.writeFile(data, 'utf8');
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  // The rename is only durable once the directory entry is flushed.
-  const dirHandle = await open(dir, 'r');
-  try {
-    await dirHandle.sync();
-  } finally {
-    await dirHandle.close();
-  }
 }

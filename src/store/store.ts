@@ -1,6 +1,7 @@
 // The Store contract: accounts, hashed keys, custom voices, and the atomic admission step
 // (sliding rate window + concurrency slot lease + credit reservation) shared by every instance.
-// MemoryStore implements it for one machine; RedisStore for many. Both pass test/unit/store/store-contract.ts.
+// SqliteStore implements it for one machine; RedisStore for many. Both pass test/helpers/store-contract.ts.
+// Every settlement writes its usage record in the same atomic step as the debit, so ledger and balance agree.
 
 export type Plan = 'free' | 'developer' | 'growth';
 
@@ -84,7 +85,53 @@ export interface NewAccount {
   readonly id?: string;
   readonly plan: Plan;
   readonly credits: number;
+  /** Kept from another store by `raaga store import` and the store.json migration; default now. */
+  readonly createdAtMs?: number;
 }
+
+/** How a billed utterance or request ended. */
+export type UsageOutcome = 'completed' | 'cancelled' | 'truncated' | 'failed';
+export const USAGE_OUTCOMES: readonly UsageOutcome[] = ['completed', 'cancelled', 'truncated', 'failed'];
+
+/** The surface that spent the credits: an HTTP endpoint, a WebSocket session, or a phone call. */
+export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call';
+export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = ['generate', 'stream', 'websocket', 'call'];
+
+/** What the caller of `settle` knows about the settled utterance; the store adds time, account and the debit. */
+export interface UsageDetails {
+  /** The API key's fingerprint (`sha256:` + 12 hex, never the key); null for phone calls, which no key opened. */
+  readonly keyId: string | null;
+  readonly endpoint: UsageEndpoint;
+  /** The call's id when `endpoint` is `call`. */
+  readonly callId?: string;
+  /** The voice as requested: a preset name or a `vc_` id. */
+  readonly voice: string;
+  readonly language: string;
+  /** `embedded` (eSpeak NG) or `pack` (an installed ONNX voice pack). */
+  readonly engine: 'embedded' | 'pack';
+  /** Seconds of audio produced. */
+  readonly audioSeconds: number;
+  readonly outcome: UsageOutcome;
+}
+
+/** One ledger line: one settled utterance or request. */
+export interface UsageRecord extends UsageDetails {
+  /** Unique within the account, ascending with time. */
+  readonly id: string;
+  readonly atMs: number;
+  readonly accountId: string;
+  /** Credits actually debited (the spec bills characters, i.e. code points). */
+  readonly characters: number;
+}
+
+/** `[fromMs, toMs)` in epoch ms. */
+export interface TimeRange {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** How long usage records are kept unless configured (USAGE_RETENTION_DAYS): a year of invoices and a month to spare. */
+export const DEFAULT_USAGE_RETENTION_MS = 400 * 24 * 3_600_000;
 
 /** What the store knows about one key hash; revoked hashes are kept so a revoked key never matches again. */
 export interface KeyHashRecord {
@@ -156,10 +203,14 @@ export interface Store {
   renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean>;
   releaseSlot(accountId: string, holderId: string): Promise<void>;
   /**
-   * Ends a reservation: debits `usedCredits` (≤ reserved) and returns the rest. Idempotent: settling an
-   * already settled or expired reservation changes nothing. Returns the balance after settlement.
+   * Ends a reservation: debits `usedCredits` (≤ reserved) and returns the rest, and, when `usage` is given, appends
+   * its usage record in the same atomic step (so the ledger always sums to the credits spent). Idempotent: settling
+   * an already settled or expired reservation changes nothing and records nothing. Returns the balance after
+   * settlement. `usage` may be null only to release a reservation unused (`usedCredits` 0).
    */
-  settle(accountId: string, reservationId: string, usedCredits: number): Promise<number>;
+  settle(accountId: string, reservationId: string, usedCredits: number, usage: UsageDetails | null): Promise<number>;
+  /** The account's usage records with `fromMs ≤ atMs < toMs`, oldest first (none for an unknown account). */
+  listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]>;
 
   findAccountByKeyHash(keyHash: string): Promise<Account | null>;
   getAccount(accountId: string): Promise<Account | null>;
@@ -176,6 +227,8 @@ export interface Store {
   revokeKeyHash(keyHash: string): Promise<boolean>;
   /** Live (not revoked) key hashes of the account. */
   listKeyHashes(accountId: string): Promise<readonly string[]>;
+  /** Every key hash of the account, revoked ones included (for `raaga store export`). */
+  listKeyHashRecords(accountId: string): Promise<readonly { readonly hash: string; readonly revoked: boolean }[]>;
   /** Owner and revoked flag of a hash, or null when never added: lets provisioning skip revoked keys. */
   getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null>;
 

@@ -1,6 +1,6 @@
 // Argument checks shared by every Store implementation, so MemoryStore and RedisStore refuse exactly the same inputs.
 
-import type { CustomVoice } from './store.js';
+import { USAGE_ENDPOINTS, USAGE_OUTCOMES, type CustomVoice, type UsageDetails } from './store.js';
 
 export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -23,5 +23,25 @@ export function assertCustomVoice(voice: CustomVoice): void {
   }
   if (!(voice.rateMultiplier >= 0.8 && voice.rateMultiplier <= 1.25)) {
     throw new RangeError('rateMultiplier must be within 0.8..1.25');
+  }
+}
+
+/** A settlement's credits and usage record: a debit without a record would leave the ledger short of the balance. */
+export function assertSettlement(usedCredits: number, usage: UsageDetails | null): void {
+  assertCount('usedCredits', usedCredits);
+  if (usage === null) {
+    if (usedCredits > 0) throw new Error('a settlement that debits credits must carry its usage record');
+    return;
+  }
+  if (!USAGE_ENDPOINTS.includes(usage.endpoint)) throw new Error(`unknown usage endpoint ${String(usage.endpoint)}`);
+  if (!USAGE_OUTCOMES.includes(usage.outcome)) throw new Error(`unknown usage outcome ${String(usage.outcome)}`);
+  if (usage.engine !== 'embedded' && usage.engine !== 'pack') throw new Error(`unknown usage engine ${String(usage.engine)}`);
+  if (!(Number.isFinite(usage.audioSeconds) && usage.audioSeconds >= 0)) throw new RangeError('audioSeconds must be a non-negative number');
+}
+
+/** Usage ranges are `[fromMs, toMs)` in epoch ms. */
+export function assertTimeRange(fromMs: number, toMs: number): void {
+  if (!Number.isSafeInteger(fromMs) || !Number.isSafeInteger(toMs) || fromMs > toMs) {
+    throw new RangeError(`usage range must be integer epoch ms with from ≤ to, got ${fromMs}..${toMs}`);
   }
 }

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RaagaApiError, RaagaClient, type RetryOptions } from 'raaga/client';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { decodeAudio } from '../helpers/decode-audio.js';
 import { HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -135,7 +135,7 @@ describe('retry guidance against a server whose clock the injected sleep moves',
     // Time stands still except when the client "sleeps", so a Retry-After does not depend on how fast the
     // machine served the requests before it.
     const frozenAtMs = 1_767_225_600_000;
-    const store = new MemoryStore({ now: () => frozenAtMs + offsetMs });
+    const store = new SqliteStore({ now: () => frozenAtMs + offsetMs });
     // Leases outlive the jumps in time (a moved clock would otherwise expire a live session's slot).
     timed = await startTestServer({ SLOT_LEASE_MS: '600000' }, { store });
   });

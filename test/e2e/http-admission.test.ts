@@ -4,7 +4,7 @@
 
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 let servers: TestServer[] = [];
@@ -13,7 +13,7 @@ afterEach(async () => {
   servers = [];
 });
 
-async function start(env: Record<string, string> = {}, dataDir?: string, store?: MemoryStore) {
+async function start(env: Record<string, string> = {}, dataDir?: string, store?: SqliteStore) {
   const server = await startTestServer(env, { ...(dataDir ? { dataDir } : {}), ...(store ? { store } : {}) });
   servers.push(server);
   return server;
@@ -63,7 +63,7 @@ describe('rate limit', () => {
   it('the 16th counted request of a free account in a minute gets 429 with Retry-After, across keys', async () => {
     // The store's clock stands still: every request lands at the same instant, so the window's reset is exact.
     const frozenAtMs = 1_767_225_600_000;
-    const server = await start({}, undefined, new MemoryStore({ now: () => frozenAtMs }));
+    const server = await start({}, undefined, new SqliteStore({ now: () => frozenAtMs }));
     const account = await server.account('free', 1_000_000, 1);
     const [keyA, keyB] = account.keys as [string, string];
     for (let i = 0; i < 15; i++) {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/store/api-key.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { authHeaders } from '../helpers/test-server.js';
 
@@ -67,7 +67,7 @@ it('SIGTERM lets an in-flight stream finish, then exits 0 with the debit on disk
   expect(result.complete).toBe(true);
   expect(Number(result.trailer)).toBeCloseTo(result.bytes / 2 / 8000, 3);
   expect(await server.exited).toBe(0);
-  const store = await MemoryStore.open({ dataDir });
+  const store = await SqliteStore.open({ dataDir });
   expect((await store.getAccount('acct_shutdown'))!.credits).toBe(100000 - [...text].length);
   await store.close();
 });

@@ -5,7 +5,7 @@
 // client that stops reading after `cancel`.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { PLAN_LIMITS } from '../../src/store/store.js';
 import type { EspeakEngine } from '../../src/engine/espeak-engine.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -179,7 +179,7 @@ describe('the concurrency slot', () => {
 
   it('is lost when its lease cannot be renewed: 1011', async () => {
     let offsetMs = 0;
-    const store = await MemoryStore.open({ now: () => Date.now() + offsetMs });
+    const store = await SqliteStore.open({ now: () => Date.now() + offsetMs });
     const server = await start({ SLOT_LEASE_MS: '1000' }, { store });
     const { key } = await freeAccount(server);
     const client = track(await openConfigured(server, key));

@@ -1,4 +1,4 @@
-// The Store contract suite: every Store implementation (MemoryStore, RedisStore) runs these same tests by
+// The Store contract suite: every Store implementation (SqliteStore, RedisStore) runs these same tests by
 // passing a factory that returns a fresh, empty store driven by a manual clock (RedisStore hands it to its scripts).
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   type AdmissionResult,
   type Plan,
   type Store,
+  type UsageDetails,
 } from '../../src/store/store.js';
 
 export interface TestClock {
@@ -28,6 +29,17 @@ export interface StoreUnderTest {
   /** Extra teardown after `store.close()` (e.g. flush a Redis db). */
   readonly cleanup?: () => Promise<void>;
 }
+
+/** A usage record for settlements whose record the test does not look at. */
+export const TEST_USAGE: UsageDetails = {
+  keyId: 'sha256:0123456789ab',
+  endpoint: 'generate',
+  voice: 'ananya',
+  language: 'hi-IN',
+  engine: 'embedded',
+  audioSeconds: 1.5,
+  outcome: 'completed',
+};
 
 const hash = (n: number) => n.toString(16).padStart(64, '0');
 
@@ -102,7 +114,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         const uncounted = await admit({ countRate: false, reservation: { id: 'r1', credits: 10, ttlMs: 60_000 } });
         expect(uncounted.ok).toBe(true);
         expect(uncounted.rate.remaining).toBe(0);
-        expect(await store.settle(account.id, 'r1', 10)).toBe(90);
+        expect(await store.settle(account.id, 'r1', 10, TEST_USAGE)).toBe(90);
         expect((await store.rateStatus(account.id, limits)).remaining).toBe(0);
       });
     });
@@ -150,7 +162,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         const refused = await admit({ slotHolderId: 'h', reservation: { id: 'r', credits: 100, ttlMs: 60_000 } });
         expect(refused).toMatchObject({ ok: false, reason: 'rate_limited' });
         expect(await store.renewSlot(account.id, 'h', 1000)).toBe(false);
-        expect(await store.settle(account.id, 'r', 100)).toBe(100);
+        expect(await store.settle(account.id, 'r', 100, TEST_USAGE)).toBe(100);
         expect((await admit({ countRate: false, slotHolderId: 'h2', reservation: { id: 'r2', credits: 100, ttlMs: 60_000 } })).ok).toBe(true);
       });
 
@@ -190,14 +202,14 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
           required: 50,
         });
         expect((await admit({ reservation: { id: 'r2', credits: 40, ttlMs: 60_000 } })).ok).toBe(true);
-        expect(await store.settle(account.id, 'r1', 30)).toBe(70);
-        expect(await store.settle(account.id, 'r1', 30)).toBe(70); // idempotent
+        expect(await store.settle(account.id, 'r1', 30, TEST_USAGE)).toBe(70);
+        expect(await store.settle(account.id, 'r1', 30, TEST_USAGE)).toBe(70); // idempotent
         expect((await store.getAccount(account.id))?.credits).toBe(70);
         // r2 still holds 40 of 70.
         expect(await admit({ reservation: { id: 'r3', credits: 31, ttlMs: 60_000 } })).toMatchObject({ available: 30 });
-        expect(await store.settle(account.id, 'r2', 999)).toBe(30); // never more than reserved
-        expect(await store.settle(account.id, 'unknown', 5)).toBe(30);
-        expect(await store.settle(account.id, 'r3', 5)).toBe(30); // r3 was refused, so never existed
+        expect(await store.settle(account.id, 'r2', 999, TEST_USAGE)).toBe(30); // never more than reserved
+        expect(await store.settle(account.id, 'unknown', 5, TEST_USAGE)).toBe(30);
+        expect(await store.settle(account.id, 'r3', 5, TEST_USAGE)).toBe(30); // r3 was refused, so never existed
       });
 
       it('a zero-credit account is refused any positive reservation; available reported is 0', async () => {
@@ -211,7 +223,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect((await admit({ reservation: { id: 'r', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
         expect((await admit({ reservation: { id: 'x', credits: 1, ttlMs: 1000 } })).ok).toBe(false);
         clock.advance(1000);
-        expect(await store.settle(account.id, 'r', 100)).toBe(100);
+        expect(await store.settle(account.id, 'r', 100, TEST_USAGE)).toBe(100);
         expect((await admit({ reservation: { id: 'y', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
       });
 
@@ -228,7 +240,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
               reservation: { id: `r${i}`, credits: 37, ttlMs: 60_000 },
             });
             if (!result.ok) return false;
-            await store.settle(account.id, `r${i}`, 37);
+            await store.settle(account.id, `r${i}`, 37, TEST_USAGE);
             await store.releaseSlot(account.id, `h${i}`);
             return true;
           }),
@@ -243,6 +255,88 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
       it('addCredits tops up', async () => {
         const { store, account } = await setup('free', 5);
         expect((await store.addCredits(account.id, 10)).credits).toBe(15);
+      });
+    });
+
+    describe('usage ledger', () => {
+      it('records each settlement with its debit, once, in time order; nothing for unknown, expired or released reservations', async () => {
+        const { store, clock, account, admit } = await setup('growth', 100);
+        const t0 = clock.now();
+        expect((await admit({ reservation: { id: 'r1', credits: 40, ttlMs: 60_000 } })).ok).toBe(true);
+        expect((await admit({ reservation: { id: 'r2', credits: 40, ttlMs: 60_000 } })).ok).toBe(true);
+        expect((await admit({ reservation: { id: 'r3', credits: 10, ttlMs: 1_000 } })).ok).toBe(true);
+        expect((await admit({ reservation: { id: 'r4', credits: 5, ttlMs: 60_000 } })).ok).toBe(true);
+        clock.advance(5);
+        const call = { ...TEST_USAGE, keyId: null, endpoint: 'call' as const, callId: 'CA42', outcome: 'cancelled' as const, audioSeconds: 0.84 };
+        expect(await store.settle(account.id, 'r1', 12, call)).toBe(88);
+        expect(await store.settle(account.id, 'r1', 12, call)).toBe(88); // a retried settle: no second record
+        clock.advance(5);
+        const failed = { ...TEST_USAGE, engine: 'pack' as const, outcome: 'failed' as const, audioSeconds: 0 };
+        expect(await store.settle(account.id, 'r2', 0, failed)).toBe(88); // a failure is recorded at 0 characters
+        expect(await store.settle(account.id, 'unknown', 5, TEST_USAGE)).toBe(88);
+        clock.advance(1_000);
+        expect(await store.settle(account.id, 'r3', 10, TEST_USAGE)).toBe(88); // expired: released, not recorded
+        expect(await store.settle(account.id, 'r4', 0, null)).toBe(88); // released unused without a record
+        const records = await store.listUsage(account.id, { fromMs: t0, toMs: clock.now() + 1 });
+        expect(records.map(({ id: _id, ...rest }) => rest)).toEqual([
+          { ...call, atMs: t0 + 5, accountId: account.id, characters: 12 },
+          { ...failed, atMs: t0 + 10, accountId: account.id, characters: 0 },
+        ]);
+        expect(new Set(records.map((r) => r.id)).size).toBe(2);
+        await expect(store.settle(account.id, 'r9', 1, null)).rejects.toThrow(/usage record/);
+      });
+
+      it('records the credits actually debited when a settle asks for more than was reserved', async () => {
+        const { store, clock, account, admit } = await setup('growth', 100);
+        expect((await admit({ reservation: { id: 'r', credits: 30, ttlMs: 60_000 } })).ok).toBe(true);
+        expect(await store.settle(account.id, 'r', 999, TEST_USAGE)).toBe(70);
+        const [record] = await store.listUsage(account.id, { fromMs: 0, toMs: clock.now() + 1 });
+        expect(record?.characters).toBe(30);
+      });
+
+      it('lists by [from, to) and only the account\'s own records, and the ledger sums to the credits spent', async () => {
+        const { store, clock, account, admit } = await setup('growth', 10_000);
+        const other = await store.createAccount({ plan: 'growth', credits: 1_000 });
+        const t0 = clock.now();
+        let spent = 0;
+        for (let i = 0; i < 30; i++) {
+          const credits = 1 + ((i * 7) % 13);
+          expect((await admit({ reservation: { id: `r${i}`, credits, ttlMs: 60_000 } })).ok).toBe(true);
+          const used = i % 3 === 0 ? 0 : credits - (i % 2);
+          spent += used;
+          await store.settle(account.id, `r${i}`, used, { ...TEST_USAGE, outcome: used === 0 ? 'failed' : 'completed' });
+          clock.advance(100);
+        }
+        expect((await store.admit({ accountId: other.id, limits: PLAN_LIMITS.growth, countRate: false, reservation: { id: 'o', credits: 9, ttlMs: 60_000 } })).ok).toBe(true);
+        await store.settle(other.id, 'o', 9, TEST_USAGE);
+        const all = await store.listUsage(account.id, { fromMs: t0, toMs: clock.now() });
+        expect(all).toHaveLength(30);
+        expect(all.reduce((sum, r) => sum + r.characters, 0)).toBe(spent);
+        expect(10_000 - ((await store.getAccount(account.id))?.credits ?? 0)).toBe(spent);
+        // [t0 + 1000, t0 + 2000): the settlements at t0 + 1000 … t0 + 1900.
+        const window = await store.listUsage(account.id, { fromMs: t0 + 1_000, toMs: t0 + 2_000 });
+        expect(window.map((r) => r.atMs)).toEqual(Array.from({ length: 10 }, (_, i) => t0 + 1_000 + i * 100));
+        expect(await store.listUsage(account.id, { fromMs: t0, toMs: t0 })).toEqual([]);
+        expect(await store.listUsage('acct_nobody', { fromMs: 0, toMs: clock.now() })).toEqual([]);
+        await expect(store.listUsage(account.id, { fromMs: 10, toMs: 5 })).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe('export support', () => {
+      it('lists every key with its revoked flag, and creates an account with a given creation time', async () => {
+        current = await makeStore();
+        const { store } = current;
+        const account = await store.createAccount({ id: 'acct_x', plan: 'developer', credits: 7, createdAtMs: 1_600_000_000_123 });
+        expect(account).toEqual({ id: 'acct_x', plan: 'developer', credits: 7, createdAtMs: 1_600_000_000_123 });
+        expect(await store.getAccount('acct_x')).toEqual(account);
+        await store.addKeyHash('acct_x', hash(2));
+        await store.addKeyHash('acct_x', hash(1));
+        await store.revokeKeyHash(hash(2));
+        expect(await store.listKeyHashRecords('acct_x')).toEqual([
+          { hash: hash(1), revoked: false },
+          { hash: hash(2), revoked: true },
+        ]);
+        expect(await store.listKeyHashRecords('acct_none')).toEqual([]);
       });
     });
 

@@ -1,4 +1,4 @@
-// Starts the real app (real eSpeak workers, MemoryStore on a temp dir) on port 0 for e2e tests,
+// Starts the real app (real eSpeak workers, SqliteStore on a temp dir) on port 0 for e2e tests,
 // and provisions accounts with keys. One engine is shared per test file to keep the suite fast.
 
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Ticket } from '../../core/admission.js';
+import type { Ticket, UsageReport } from '../../core/admission.js';
 import type { Utterance } from '../../core/synthesis/utterance.js';
 import type { Account } from '../../store/store.js';
 import { refusesCachedAudio } from '../cache-control.js';
@@ -28,13 +28,19 @@ interface Prepared {
 }
 
 /** What the handlers use of a request whose body the route's schema has validated. */
-type SynthesisRequest = Pick<FastifyRequest, 'account' | 'rateInfo' | 'log' | 'headers'> & { readonly body: SynthesisBody };
+type SynthesisRequest = Pick<FastifyRequest, 'account' | 'apiKeyId' | 'rateInfo' | 'log' | 'headers'> & { readonly body: SynthesisBody };
 
 async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'complete' | 'streaming'): Promise<Prepared> {
   const account = request.account as Account;
   const params = synthesisParams(request.body);
   const voice = await ctx.voices.resolve(account, params.voice, params.language);
-  const ticket = await ctx.admission.admit({ account, countRate: true, takeSlot: true, credits: params.codePoints });
+  const ticket = await ctx.admission.admit({
+    account,
+    countRate: true,
+    takeSlot: true,
+    credits: params.codePoints,
+    usage: { keyId: request.apiKeyId, endpoint: mode === 'complete' ? 'generate' : 'stream', voice: params.voice, language: params.language },
+  });
   request.rateInfo = ticket.rate;
   const utterance = ctx.synthesis.utterance({
     text: params.text,
@@ -54,14 +60,22 @@ function seconds(ms: number): number {
   return Number((ms / 1000).toFixed(6));
 }
 
+/** The ledger's account of how an HTTP synthesis ended. */
+function report(utterance: Utterance, outcome: UsageReport['outcome']): UsageReport {
+  return { engine: utterance.engineKind, audioSeconds: seconds(utterance.durationMs), outcome };
+}
+
 async function generate(ctx: ApiContext, request: SynthesisRequest, reply: FastifyReply) {
   const { ticket, utterance, codePoints, format } = await prepare(ctx, request, 'complete');
   const signal = requestAbortSignal(reply, ctx.shutdown);
   let charged = 0;
+  // A client that left is billed for nothing (it never received the file): recorded as cancelled.
+  let outcome: UsageReport['outcome'] = 'failed';
   try {
     const parts: Buffer[] = [];
     for await (const bytes of utterance.audio(signal)) parts.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     charged = utterance.truncated ? 0 : codePoints;
+    outcome = utterance.truncated ? 'truncated' : 'completed';
     return {
       audio: Buffer.concat(parts).toString('base64'),
       format,
@@ -69,10 +83,10 @@ async function generate(ctx: ApiContext, request: SynthesisRequest, reply: Fasti
       characters_used: charged,
     };
   } catch (error) {
-    // A client that left is billed for nothing: it never received the file.
+    if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
     throw engineErrorToApiError(error);
   } finally {
-    await ticket.finish(charged);
+    await ticket.finish(charged, report(utterance, outcome));
   }
 }
 
@@ -86,7 +100,7 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
     first = await audio.next();
     ctx.metrics?.timeToFirstAudio('http_stream', reply.elapsedTime);
   } catch (error) {
-    await ticket.finish(0);
+    await ticket.finish(0, report(utterance, signal.aborted && signal.reason === ABORT_REASONS.clientClosed ? 'cancelled' : 'failed'));
     throw engineErrorToApiError(error);
   }
   const billing = { completed: false };
@@ -98,14 +112,10 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
         billing.completed = true;
       } finally {
         // Completed: the whole text. Client gone: the chunks whose audio was produced. Our failure: nothing.
-        const used = billing.completed
-          ? utterance.truncated
-            ? 0
-            : codePoints
-          : signal.aborted && signal.reason === ABORT_REASONS.clientClosed
-            ? utterance.codePointsSpoken
-            : 0;
-        await ticket.finish(used).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
+        const clientGone = signal.aborted && signal.reason === ABORT_REASONS.clientClosed;
+        const outcome = billing.completed ? (utterance.truncated ? 'truncated' : 'completed') : clientGone ? 'cancelled' : 'failed';
+        const used = outcome === 'completed' ? codePoints : outcome === 'cancelled' ? utterance.codePointsSpoken : 0;
+        await ticket.finish(used, report(utterance, outcome)).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
       }
     })(),
     { objectMode: false },

@@ -9,9 +9,8 @@ import { ApiError, errorEnvelope, isApiError } from '../../errors.js';
 import { systemClock } from '../../session/clock.js';
 import { CLOSE_CODES } from '../../session/close-codes.js';
 import { SynthesisSession } from '../../session/synthesis-session.js';
-import type { Account } from '../../store/store.js';
 import { refusesCachedAudio } from '../cache-control.js';
-import { authenticate } from '../auth.js';
+import { authenticate, type Principal } from '../auth.js';
 import type { ApiContext } from '../context.js';
 import { z } from 'zod';
 import { errorResponses } from '../route-schemas.js';
@@ -28,7 +27,7 @@ export const DEFAULT_WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): void {
   const sessions = new Set<SynthesisSession>();
   // The key is checked before the upgrade; the verdict waits here so a bad key still gets 101, then 4001.
-  const verdicts = new WeakMap<FastifyRequest, Account | ApiError>();
+  const verdicts = new WeakMap<FastifyRequest, Principal | ApiError>();
 
   void app.register(fastifyWebsocket, {
     // Browsers authenticate with the `raaga.key.<key>` subprotocol; the server answers `raaga`, never the key.
@@ -105,7 +104,7 @@ function rejectSocket(socket: WebSocket, error: ApiError | undefined): void {
   }
 }
 
-function startSession(ctx: ApiContext, socket: WebSocket, account: Account, request: FastifyRequest): SynthesisSession {
+function startSession(ctx: ApiContext, socket: WebSocket, { account, keyId }: Principal, request: FastifyRequest): SynthesisSession {
   const sink = ctx.metrics ? new MeteredSessionSink(new WebSocketSessionSink(socket), ctx.metrics, 'websocket') : new WebSocketSessionSink(socket);
   const session = new SynthesisSession(
     {
@@ -116,6 +115,7 @@ function startSession(ctx: ApiContext, socket: WebSocket, account: Account, requ
       logger: request.log.child({ accountId: account.id }),
       shutdown: ctx.shutdown,
       promptCache: !refusesCachedAudio(request.headers['cache-control']),
+      usage: { keyId, endpoint: 'websocket' },
       ...(ctx.webSocket?.limits ? { limits: ctx.webSocket.limits } : {}),
     },
     account,

@@ -5,7 +5,8 @@ import { AccountNotFoundError, PLAN_LIMITS, type Plan } from '../../store/store.
 import { optionalString, parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
-import { isoTime, json, keyFingerprint, table } from '../render.js';
+import { keyFingerprint } from '../../store/api-key.js';
+import { isoTime, json, table } from '../render.js';
 
 const PLANS: readonly Plan[] = ['free', 'developer', 'growth'];
 

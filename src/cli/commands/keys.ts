@@ -1,11 +1,11 @@
 // `raaga keys create|list|revoke`: API keys are printed once at creation; afterwards only fingerprints exist.
 
-import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../store/api-key.js';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, keyFingerprint } from '../../store/api-key.js';
 import { AccountNotFoundError } from '../../store/store.js';
 import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
-import { json, keyFingerprint } from '../render.js';
+import { json } from '../render.js';
 
 const create: Subcommand = {
   name: 'create',

@@ -7,7 +7,7 @@
 import { EMPTY_BYTES } from '../../audio/bytes.js';
 import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
 import { OutputPipeline } from '../../audio/output-pipeline.js';
-import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
+import { isVoicePackSource, type PcmClip, type TtsEngine } from '../../engine/tts-engine.js';
 import type { LanguageCode } from '../../languages.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
 import type { ResolvedVoice } from '../voice-resolver.js';
@@ -83,6 +83,11 @@ export class Utterance {
 
   get durationMs(): number {
     return this.#durationMs;
+  }
+
+  /** The engine that speaks this voice and language: an installed neural pack, or the embedded eSpeak NG. */
+  get engineKind(): 'embedded' | 'pack' {
+    return isVoicePackSource(this.engine.audioSource(this.request.voice.voiceName, this.request.language)) ? 'pack' : 'embedded';
   }
 
   /** True when the audio budget stopped the utterance early (`step_budget_exceeded`). */

@@ -6,7 +6,7 @@
 // against each other). interOpNumThreads is 1 and execution sequential: a VITS graph is one chain of ops.
 
 import type { LanguageCode } from '../../languages.js';
-import { EngineUnavailableError, type PcmClip, type SynthesisJob, type TtsEngine } from '../tts-engine.js';
+import { EngineUnavailableError, VOICE_PACK_SOURCE_PREFIX, type PcmClip, type SynthesisJob, type TtsEngine } from '../tts-engine.js';
 import { WorkerPool, type WorkerPoolEvent } from '../worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
 import type { PiperSidecar } from './piper-sidecar.js';
@@ -91,7 +91,7 @@ export class OnnxEngine implements TtsEngine {
   /** True when the pair has a pack whose model loaded and a worker can run it now. */
   audioSource(voiceName: string, language: LanguageCode): string {
     const route = this.routes.get(routeKey(voiceName, language));
-    return route ? `onnx:${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
+    return route ? `${VOICE_PACK_SOURCE_PREFIX}${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
   }
 
   serves(voiceName: string, language: string): boolean {

@@ -24,6 +24,8 @@ export interface AccountKeys {
   readonly voices: string;
   /** String: the account's telephony settings as JSON (Twilio credentials and call defaults). */
   readonly telephony: string;
+  /** Stream: the usage ledger, one entry per settled utterance or request (id `<ms>-<seq>`), trimmed by age. */
+  readonly usage: string;
 }
 
 export class KeyLayout {
@@ -44,6 +46,7 @@ export class KeyLayout {
       keyHashes: `${base}key-hashes`,
       voices: `${base}voices`,
       telephony: `${base}telephony`,
+      usage: `${base}usage`,
     };
   }
 

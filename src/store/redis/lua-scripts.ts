@@ -3,7 +3,7 @@
 // with skewed clocks agree; ARGV[1] may carry an explicit time instead, which only tests use (manual clock).
 // Scripts that move money or admit take a deadline (in Redis time): a command that reaches Redis after its client
 // gave up (Redis frozen, then resumed) does nothing, so a request answered 503 is never counted nor charged later.
-// Semantics mirror MemoryStore exactly (src/store/memory-store.ts + admission-state.ts).
+// Semantics mirror SqliteStore exactly (src/store/sqlite-store.ts + admission-state.ts).
 
 /** `now` in ms: ARGV[1] when given (tests), else the server clock. Scripts are replicated by effects (Redis ≥ 5). */
 const NOW = `
@@ -146,9 +146,14 @@ expire_at_max(KEYS[1], now, 0)
 return 1`;
 
 /**
- * Ends a reservation once: debits min(used, reserved, balance) and returns the rest. A settled, expired or unknown
- * reservation changes nothing, so a retried settle never charges twice.
- * KEYS: account, reservations, reservedCredits. ARGV: now, reservation id, used credits, deadline ('' = none).
+ * Ends a reservation once: debits min(used, reserved, balance) and returns the rest, and appends the usage record
+ * (when ARGV[5] is 1) to the account's usage stream in the same script, so the ledger and the balance move together.
+ * A settled, expired or unknown reservation changes nothing and records nothing, so a retried settle never charges
+ * twice. The record's id is `<ms>-<seq>` with ms = max(now, the last record's ms): ids must ascend even if the clock
+ * steps back, and the range queries of listUsage read time from the id. Records older than the retention are trimmed
+ * (approximately, MINID ~) as new ones arrive.
+ * KEYS: account, reservations, reservedCredits, usage.
+ * ARGV: now, reservation id, used credits, deadline ('' = none), record (1/0), retention ms, field, value, …
  * Returns the balance after settlement, or SETTLE_NO_ACCOUNT / SETTLE_EXPIRED.
  */
 export const SETTLE_LUA = `${NOW}${PRUNE}
@@ -163,10 +168,17 @@ redis.call('HDEL', KEYS[3], ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[2])
 local debit = math.min(tonumber(ARGV[3]), tonumber(reserved), balance)
 if debit > 0 then balance = redis.call('HINCRBY', KEYS[1], 'credits', -debit) end
+if ARGV[5] == '1' then
+  local ms = now
+  local top = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
+  if top[1] then ms = math.max(ms, tonumber(string.match(top[1][1], '^(%d+)'))) end
+  redis.call('XADD', KEYS[4], 'MINID', '~', string.format('%d', now - tonumber(ARGV[6])), string.format('%d-*', ms),
+    'characters', debit, unpack(ARGV, 7))
+end
 return balance`;
 
 /**
- * Creates the account record unless it exists. KEYS: account. ARGV: now, id, plan, credits.
+ * Creates the account record unless it exists. KEYS: account. ARGV: now (or the imported creation time), id, plan, credits.
  * Returns createdAtMs, or -1 when the id is taken.
  */
 export const CREATE_ACCOUNT_LUA = `${NOW}

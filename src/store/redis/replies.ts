@@ -10,6 +10,8 @@ import {
   type CustomVoice,
   type Plan,
   type RateInfo,
+  type UsageDetails,
+  type UsageRecord,
 } from '../store.js';
 import { ADMIT_RESULT } from './lua-scripts.js';
 
@@ -66,4 +68,33 @@ export function redactUrl(url: string): string {
   } catch {
     return '(unparseable REDIS_URL)';
   }
+}
+
+/** A usage record as the stream fields SETTLE_LUA appends after `characters` (flat field/value list). */
+export function usageFields(usage: UsageDetails): string[] {
+  const fields = ['keyId', usage.keyId ?? '', 'endpoint', usage.endpoint, 'voice', usage.voice, 'language', usage.language];
+  fields.push('engine', usage.engine, 'audioSeconds', String(usage.audioSeconds), 'outcome', usage.outcome);
+  if (usage.callId !== undefined) fields.push('callId', usage.callId);
+  return fields;
+}
+
+/** One XRANGE entry `[id, [field, value, …]]` of an account's usage stream as a UsageRecord. */
+export function parseUsageEntry(accountId: string, entry: readonly [string, readonly string[]]): UsageRecord {
+  const [id, flat] = entry;
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) f[flat[i] as string] = flat[i + 1] as string;
+  return {
+    id,
+    atMs: Number(id.split('-')[0]),
+    accountId,
+    keyId: f.keyId ? f.keyId : null,
+    endpoint: f.endpoint as UsageRecord['endpoint'],
+    ...(f.callId === undefined ? {} : { callId: f.callId }),
+    voice: f.voice ?? '',
+    language: f.language ?? '',
+    engine: f.engine as UsageRecord['engine'],
+    characters: Number(f.characters),
+    audioSeconds: Number(f.audioSeconds),
+    outcome: f.outcome as UsageRecord['outcome'],
+  };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../src/store/api-key.js';
-import { MemoryStore } from '../../../src/store/memory-store.js';
+import { SqliteStore } from '../../../src/store/sqlite-store.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let dir: string;
@@ -79,7 +79,7 @@ describe('raaga CLI', () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).not.toContain(key);
 
-    const store = await MemoryStore.open({ dataDir });
+    const store = await SqliteStore.open({ dataDir });
     expect(await store.findAccountByKeyHash(hashApiKey(key))).toBeNull();
     expect((await store.getAccount(id))?.credits).toBe(15);
     await store.close();

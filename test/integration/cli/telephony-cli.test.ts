@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../../src/store/api-key.js';
-import { MemoryStore } from '../../../src/store/memory-store.js';
+import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { parseStreamTwiml } from '../../../src/telephony/twilio/voice-webhook-client.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -30,7 +30,7 @@ function raaga(args: string[], input?: string, env: Record<string, string> = {})
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'raaga-telephony-cli-'));
-  const store = await MemoryStore.open({ dataDir: dir });
+  const store = await SqliteStore.open({ dataDir: dir });
   await store.createAccount({ id: 'acct_t', plan: 'growth', credits: 10 });
   key = generateApiKey();
   await store.addKeyHash('acct_t', hashApiKey(key));
@@ -49,7 +49,7 @@ describe('raaga telephony', () => {
     const shown = await raaga(['telephony', 'show', '--account', 'acct_t']);
     expect(shown.stdout).not.toContain(TOKEN);
     expect(JSON.parse(shown.stdout)).toMatchObject({ twilioAuthToken: '********6789', twilioAccountSid: 'AC' + 'a'.repeat(32), defaults: { voice: 'meera', language: 'ta-IN' } });
-    const store = await MemoryStore.open({ dataDir: dir });
+    const store = await SqliteStore.open({ dataDir: dir });
     expect((await store.getTelephonySettings('acct_t'))?.twilioAuthToken).toBe(TOKEN);
     await store.close();
     expect((await raaga(['telephony', 'set', '--account', 'acct_t', '--twilio-api-key', 'SK' + 'b'.repeat(32)])).stderr).toMatch(/go together/);

@@ -11,7 +11,7 @@ import { VoiceResolver } from '../../../src/core/voice-resolver.js';
 import type { VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../../src/session/call-events.js';
 import { CallSession, type CallSettings } from '../../../src/session/call-session.js';
-import { MemoryStore } from '../../../src/store/memory-store.js';
+import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
 import type { TtsEngine } from '../../../src/engine/tts-engine.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
@@ -69,7 +69,7 @@ class ScriptedVad implements VoiceActivityDetectorFactory {
 }
 
 async function setup(settings: Partial<CallSettings> = {}, engine: TtsEngine = espeak.engine) {
-  const store = await MemoryStore.open();
+  const store = await SqliteStore.open();
   const account = await store.createAccount({ plan: 'growth', credits: 1_000_000 });
   const clock = new FakeClock();
   const ports = new Ports();

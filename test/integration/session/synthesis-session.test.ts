@@ -1,4 +1,4 @@
-// The session state machine without a socket: real engine, real MemoryStore and Admission, a fake clock
+// The session state machine without a socket: real engine, real SqliteStore and Admission, a fake clock
 // for idle timeouts and stalls, and a recording sink as the transport. Every state and transition.
 
 import { pino } from 'pino';
@@ -14,8 +14,8 @@ import { CLOSE_CODES } from '../../../src/session/close-codes.js';
 import type { SessionConfig } from '../../../src/session/session-messages.js';
 import type { SessionLimits } from '../../../src/session/session-limits.js';
 import { SynthesisSession } from '../../../src/session/synthesis-session.js';
-import { MemoryStore } from '../../../src/store/memory-store.js';
-import { PLAN_LIMITS, type Account, type Plan } from '../../../src/store/store.js';
+import { SqliteStore } from '../../../src/store/sqlite-store.js';
+import { PLAN_LIMITS, type Account, type Plan, type UsageRecord } from '../../../src/store/store.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
 import { RecordingSink } from '../../helpers/recording-sink.js';
 
@@ -27,15 +27,26 @@ const cp = (text: string) => [...text].length;
 
 const CONFIG: SessionConfig = { modelId: 'raaga-v1', voice: 'aarav', language: 'hi-IN', outputFormat: 'pcm', sampleRateHz: 24000, speed: 1 };
 
+/** The key fingerprint the sessions' usage records carry. */
+const SESSION_KEY_ID = 'sha256:5e5510000000';
+
 interface Harness {
   readonly session: SynthesisSession;
   readonly sink: RecordingSink;
   readonly clock: FakeClock;
-  readonly store: MemoryStore;
+  readonly store: SqliteStore;
   readonly account: Account;
   readonly shutdown: AbortController;
   balance(): Promise<number>;
+  /** The account's usage records, without their store-made id. */
+  usage(): Promise<Omit<UsageRecord, 'id'>[]>;
   slotFree(): Promise<boolean>;
+}
+
+/** A record the session's ledger should hold for CONFIG's voice. */
+function ledgerLine(h: Harness, line: Pick<UsageRecord, 'characters' | 'audioSeconds' | 'outcome'>): Omit<UsageRecord, 'id'> {
+  const { accountId, keyId, endpoint, voice, language, engine } = { accountId: h.account.id, keyId: SESSION_KEY_ID, endpoint: 'websocket' as const, voice: CONFIG.voice, language: CONFIG.language, engine: 'embedded' as const };
+  return { atMs: expect.any(Number) as unknown as number, accountId, keyId, endpoint, voice, language, engine, ...line };
 }
 
 const open: SynthesisSession[] = [];
@@ -57,7 +68,7 @@ async function setup(
     maxAudioMsPerChar?: number;
   } = {},
 ): Promise<Harness> {
-  const store = await MemoryStore.open(options.storeNow ? { now: options.storeNow } : {});
+  const store = await SqliteStore.open(options.storeNow ? { now: options.storeNow } : {});
   const plan = options.plan ?? 'free';
   const account = await store.createAccount({ plan, credits: options.credits ?? 100_000 });
   const clock = new FakeClock();
@@ -67,6 +78,7 @@ async function setup(
     {
       admission: new Admission(store, { slotLeaseMs: options.slotLeaseMs ?? 30_000, reservationTtlMs: 900_000 }),
       voices: new VoiceResolver(catalog, store),
+      usage: { keyId: SESSION_KEY_ID, endpoint: 'websocket' },
       synthesis: new SynthesisService(options.engine ?? espeak.engine, {
         firstChunkMaxChars: 100,
         maxChunkChars: 300,
@@ -90,6 +102,7 @@ async function setup(
     account,
     shutdown,
     balance: async () => (await store.getAccount(account.id))!.credits,
+    usage: async () => (await store.listUsage(account.id, { fromMs: 0, toMs: Number.MAX_SAFE_INTEGER })).map(({ id: _id, ...rest }) => rest),
     async slotFree() {
       const probe = await store.admit({ accountId: account.id, limits: PLAN_LIMITS[plan], countRate: false, slotHolderId: 'probe', slotLeaseMs: 1000 });
       if (probe.ok) await store.releaseSlot(account.id, 'probe');
@@ -217,6 +230,7 @@ describe('speaking', () => {
     expect(framesAfter(h.sink, (m) => m.type === 'end_of_utterance')).toBe(0);
     expect(h.session.state).toBe('idle');
     expect(await h.balance()).toBe(before - cp(SHORT));
+    expect(await h.usage()).toEqual([ledgerLine(h, { characters: cp(SHORT), audioSeconds: end.duration_seconds, outcome: 'completed' })]);
   });
 
   it('a text while one is running is refused (not queued): one utterance, nothing interleaved, billed once', async () => {
@@ -242,6 +256,7 @@ describe('speaking', () => {
     expect(h.sink.ofType('error').map((m) => m.error.code)).toEqual(['text_too_long', 'validation_error', 'insufficient_credits']);
     expect(h.sink.ofType('error')[2]!.error.message).toMatch(/10 remaining/);
     expect(await h.balance()).toBe(10);
+    expect(await h.usage()).toEqual([]);
     expect(h.session.state).toBe('idle');
   });
 
@@ -256,6 +271,7 @@ describe('speaking', () => {
     const bytes = h.sink.frames.reduce((sum, f) => sum + f.length, 0);
     expect(end.duration_seconds).toBeCloseTo(bytes / 2 / 24000, 5);
     expect(await h.balance()).toBe(before);
+    expect(await h.usage()).toEqual([ledgerLine(h, { characters: 0, audioSeconds: end.duration_seconds, outcome: 'truncated' })]);
   });
 
   it('the idle timer does not run while speaking and restarts when the turn ends', async () => {
@@ -290,6 +306,7 @@ describe('cancel', () => {
     const bytes = h.sink.frames.reduce((sum, f) => sum + f.length, 0);
     expect(cancellation.duration_seconds).toBeCloseTo(bytes / 2 / 24000, 5);
     expect(await h.balance()).toBe(before - cancellation.characters_used);
+    expect(await h.usage()).toEqual([ledgerLine(h, { characters: cancellation.characters_used, audioSeconds: cancellation.duration_seconds, outcome: 'cancelled' })]);
     // The session is usable again.
     h.session.receive({ type: 'text', text: SHORT });
     await h.sink.waitFor('end_of_utterance');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis-store.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
 import { canSpawnRedis, spawnRedisServer, type SpawnedRedis } from '../../helpers/redis-server.js';
+import { TEST_USAGE } from '../../helpers/store-contract.js';
 
 const spawnable = canSpawnRedis('RedisStore command timeouts');
 const TIMEOUT_MS = 200;
@@ -30,7 +31,7 @@ describe.skipIf(!spawnable.ok)('RedisStore when Redis stops answering', () => {
     // No time bound: without the deadline these commands would wait for Redis forever and the test would hang.
     const outcomes = await Promise.allSettled([
       store.admit({ ...base, countRate: true, slotHolderId: 'late', reservation: { id: 'late', credits: 10, ttlMs: 60_000 } }),
-      store.settle(account.id, 'r1', 50),
+      store.settle(account.id, 'r1', 50, TEST_USAGE),
       store.addCredits(account.id, 1000),
       store.ping(),
     ]);
@@ -44,7 +45,7 @@ describe.skipIf(!spawnable.ok)('RedisStore when Redis stops answering', () => {
     expect((await store.rateStatus(account.id, PLAN_LIMITS.free)).remaining).toBe(15);
     expect(await store.renewSlot(account.id, 'late', 1000)).toBe(false);
     expect((await store.getAccount(account.id))?.credits).toBe(100);
-    expect(await store.settle(account.id, 'late', 10)).toBe(100); // never reserved
-    expect(await store.settle(account.id, 'r1', 50)).toBe(50); // still live: settles now, once
+    expect(await store.settle(account.id, 'late', 10, TEST_USAGE)).toBe(100); // never reserved
+    expect(await store.settle(account.id, 'r1', 50, TEST_USAGE)).toBe(50); // still live: settles now, once
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis-store.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
 import { deleteKeys, freePort, rawClient, uniquePrefix, useTestRedis } from '../../helpers/redis-server.js';
-import { manualClock, runStoreContract } from '../../helpers/store-contract.js';
+import { TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
 
 const redis = await useTestRedis('RedisStore');
 const url = redis.url ?? '';
@@ -67,15 +67,15 @@ describe.skipIf(!redis.url)('RedisStore on a real Redis', () => {
       await sleep(1100);
       expect(await store.renewSlot(account.id, 'a', 300)).toBe(false);
       expect((await store.admit({ ...base, slotHolderId: 'b', reservation: { id: 'y', credits: 100, ttlMs: 1000 } })).ok).toBe(true);
-      expect(await store.settle(account.id, 'r', 100)).toBe(100); // expired: released, not charged
-      expect(await store.settle(account.id, 'y', 60)).toBe(40);
+      expect(await store.settle(account.id, 'r', 100, TEST_USAGE)).toBe(100); // expired: released, not charged
+      expect(await store.settle(account.id, 'y', 60, TEST_USAGE)).toBe(40);
     });
 
     it('a settle retried many times at once charges once', async () => {
       const store = await open();
       const account = await store.createAccount({ plan: 'growth', credits: 1000 });
       await store.admit({ accountId: account.id, limits: PLAN_LIMITS.growth, countRate: true, reservation: { id: 'r', credits: 300, ttlMs: 60_000 } });
-      const balances = await Promise.all(Array.from({ length: 20 }, () => store.settle(account.id, 'r', 250)));
+      const balances = await Promise.all(Array.from({ length: 20 }, () => store.settle(account.id, 'r', 250, TEST_USAGE)));
       expect(new Set(balances)).toEqual(new Set([750]));
       expect((await store.getAccount(account.id))?.credits).toBe(750);
     });

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../../src/store/api-key.js';
-import { MemoryStore } from '../../../src/store/memory-store.js';
+import { SqliteStore } from '../../../src/store/sqlite-store.js';
 
 describe('api keys', () => {
   it('generates rk_live_ + 40 alphanumerics, all different', () => {
@@ -34,7 +34,7 @@ describe('api keys', () => {
 
 
   it('a revoked key is not found', async () => {
-    const store = new MemoryStore();
+    const store = new SqliteStore();
     const account = await store.createAccount({ plan: 'free', credits: 0 });
     const key = generateApiKey();
     await store.addKeyHash(account.id, hashApiKey(key));

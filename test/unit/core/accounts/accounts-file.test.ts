@@ -7,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountsFileError, applyAccountsFile } from '../../../../src/core/accounts/accounts-file.js';
 import { DEV_ACCOUNT_ID, ensureDevAccount } from '../../../../src/core/accounts/dev-account.js';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../../../src/store/api-key.js';
-import { MemoryStore } from '../../../../src/store/memory-store.js';
+import { SqliteStore } from '../../../../src/store/sqlite-store.js';
 import { PLAN_LIMITS } from '../../../../src/store/store.js';
+import { TEST_USAGE } from '../../../helpers/store-contract.js';
 
 let dir: string;
 let path: string;
@@ -24,7 +25,7 @@ const writeAccounts = (value: unknown) => writeFile(path, typeof value === 'stri
 
 describe('applyAccountsFile', () => {
   it('is idempotent and never resets a spent balance; applies plan changes and new keys', async () => {
-    const store = await MemoryStore.open({ dataDir: join(dir, 'data') });
+    const store = await SqliteStore.open({ dataDir: join(dir, 'data') });
     const [k1, k2, k3] = [generateApiKey(), generateApiKey(), generateApiKey()];
     await writeAccounts({
       accounts: [
@@ -43,7 +44,7 @@ describe('applyAccountsFile', () => {
       reservation: { id: 'r', credits: 300, ttlMs: 60_000 },
     });
     expect(admitted.ok).toBe(true);
-    await store.settle('acct_1', 'r', 250);
+    await store.settle('acct_1', 'r', 250, TEST_USAGE);
 
     expect(await applyAccountsFile(store, path)).toEqual({ created: 0, updated: 0, keysAdded: 0, keysSkippedRevoked: 0 });
     expect((await store.getAccount('acct_1'))?.credits).toBe(99_750);
@@ -70,7 +71,7 @@ describe('applyAccountsFile', () => {
   });
 
   it('names the file, entry index and field of a bad key without echoing it', async () => {
-    const store = new MemoryStore();
+    const store = new SqliteStore();
     await writeAccounts({
       accounts: [
         { id: 'acct_1', plan: 'free', credits: 1, keys: [generateApiKey()] },
@@ -95,12 +96,12 @@ describe('applyAccountsFile', () => {
     ['{ not json', 'invalid JSON'],
   ])('rejects %j naming %s', async (content, expected) => {
     await writeAccounts(content);
-    await expect(applyAccountsFile(new MemoryStore(), path)).rejects.toThrow(expected);
+    await expect(applyAccountsFile(new SqliteStore(), path)).rejects.toThrow(expected);
   });
 
   it('rejects a missing file and a key that belongs to another account', async () => {
-    await expect(applyAccountsFile(new MemoryStore(), join(dir, 'none.json'))).rejects.toThrow(/none\.json.*ENOENT/);
-    const store = new MemoryStore();
+    await expect(applyAccountsFile(new SqliteStore(), join(dir, 'none.json'))).rejects.toThrow(/none\.json.*ENOENT/);
+    const store = new SqliteStore();
     const key = generateApiKey();
     await store.createAccount({ id: 'acct_other', plan: 'free', credits: 0 });
     await store.addKeyHash('acct_other', hashApiKey(key));
@@ -112,7 +113,7 @@ describe('applyAccountsFile', () => {
 
 describe('ensureDevAccount', () => {
   it('creates acct_dev with a working key only when the store is empty', async () => {
-    const store = new MemoryStore();
+    const store = new SqliteStore();
     const dev = await ensureDevAccount(store);
     expect(dev).not.toBeNull();
     expect(dev?.accountId).toBe(DEV_ACCOUNT_ID);
@@ -124,7 +125,7 @@ describe('ensureDevAccount', () => {
     });
     expect(await ensureDevAccount(store)).toBeNull();
 
-    const other = new MemoryStore();
+    const other = new SqliteStore();
     await other.createAccount({ plan: 'free', credits: 0 });
     expect(await ensureDevAccount(other)).toBeNull();
     expect(await other.getAccount(DEV_ACCOUNT_ID)).toBeNull();

@@ -1,9 +1,9 @@
-// MemoryStore: the embedded Store for one machine. Admission state (rate windows, slot leases, credit
-// reservations) lives in memory only; accounts, balances, key hashes and custom voices are made durable in
-// `<dataDir>/store.json` (group commit) before the mutation that changed them resolves.
+// The embedded store as it was before SQLite (commit 5082ca4), kept frozen as bench/admission.ts's baseline: state in
+// memory, made durable by rewriting `<dataDir>/store.json` whole (group commit, fsync) before each mutation resolves.
+// It keeps no usage ledger. Not used by the server.
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   insertSorted,
   newAdmissionState,
@@ -11,11 +11,11 @@ import {
   rateInfo,
   reservedCredits,
   type AdmissionState,
-} from './admission-state.js';
+} from '../../src/store/admission-state.js';
 import { GroupCommit } from './group-commit.js';
-import { randomId } from './random-id.js';
-import { readSnapshot, writeSnapshot, type StoreSnapshot } from './store-snapshot.js';
-import { assertCount, assertCustomVoice, assertKeyHash, assertPositive } from './validation.js';
+import { randomId } from '../../src/store/random-id.js';
+import { readSnapshot, type StoreSnapshot } from '../../src/store/store-snapshot.js';
+import { assertCount, assertCustomVoice, assertKeyHash, assertPositive } from '../../src/store/validation.js';
 import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
@@ -33,10 +33,12 @@ import {
   type RateInfo,
   type Store,
   type TelephonySettings,
-} from './store.js';
-import { assertTelephonySettings } from './telephony-settings.js';
+  type UsageDetails,
+  type UsageRecord,
+} from '../../src/store/store.js';
+import { assertTelephonySettings } from '../../src/store/telephony-settings.js';
 
-export interface MemoryStoreOptions {
+export interface JsonFileStoreOptions {
   /** Injected clock (epoch ms) so tests move time instead of sleeping. */
   readonly now?: () => number;
   /** When set, durable state is loaded from and saved to `<dataDir>/store.json`. */
@@ -57,7 +59,7 @@ interface KeyRecord {
   revoked: boolean;
 }
 
-export class MemoryStore implements Store {
+export class JsonFileStore implements Store {
   private readonly now: () => number;
   private readonly filePath: string | undefined;
   private readonly commits: GroupCommit | undefined;
@@ -70,13 +72,13 @@ export class MemoryStore implements Store {
 
   /**
    * Loads `<dataDir>/store.json` synchronously when it exists (throws StoreFileError when it is corrupt).
-   * Prefer `MemoryStore.open`, which also creates the directory.
+   * Prefer `JsonFileStore.open`, which also creates the directory.
    *
    * With the embedded store each process holds its own copy: run the CLI while the server is stopped, or
    * restart the server to see CLI changes (and a server running alongside would overwrite them on its next
    * write). RedisStore removes that limit.
    */
-  constructor(options: MemoryStoreOptions = {}) {
+  constructor(options: JsonFileStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     if (options.dataDir !== undefined) {
       const filePath = join(options.dataDir, STORE_FILE_NAME);
@@ -87,9 +89,9 @@ export class MemoryStore implements Store {
     }
   }
 
-  static async open(options: MemoryStoreOptions = {}): Promise<MemoryStore> {
+  static async open(options: JsonFileStoreOptions = {}): Promise<JsonFileStore> {
     if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-    return new MemoryStore(options);
+    return new JsonFileStore(options);
   }
 
   /** The file backing this store, if any (for startup logs). */
@@ -176,7 +178,8 @@ export class MemoryStore implements Store {
     this.transient.get(accountId)?.leases.delete(holderId);
   }
 
-  async settle(accountId: string, reservationId: string, usedCredits: number): Promise<number> {
+  /** The usage record is dropped: this store predates the ledger. */
+  async settle(accountId: string, reservationId: string, usedCredits: number, _usage: UsageDetails | null): Promise<number> {
     this.assertOpen();
     assertCount('usedCredits', usedCredits);
     const account = this.requireAccount(accountId);
@@ -271,6 +274,14 @@ export class MemoryStore implements Store {
   async listKeyHashes(accountId: string): Promise<readonly string[]> {
     this.assertOpen();
     return [...this.keys].filter(([, r]) => r.accountId === accountId && !r.revoked).map(([hash]) => hash);
+  }
+
+  async listKeyHashRecords(accountId: string): Promise<readonly { hash: string; revoked: boolean }[]> {
+    return [...this.keys].filter(([, r]) => r.accountId === accountId).map(([hash, r]) => ({ hash, revoked: r.revoked }));
+  }
+
+  async listUsage(): Promise<readonly UsageRecord[]> {
+    return [];
   }
 
   async getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null> {
@@ -387,5 +398,36 @@ export class MemoryStore implements Store {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('store is closed');
+  }
+}
+
+let tempCounter = 0;
+
+/** Replaces `path` atomically and durably: after this resolves, a crash leaves either the old or the new file. */
+async function writeSnapshot(path: string, snapshot: StoreSnapshot): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = `${path}.${process.pid}.${tempCounter++}.tmp`;
+  const data = JSON.stringify(snapshot);
+  try {
+    // 0o600: the file holds key hashes; nobody else on the machine needs to read them.
+    const file = await open(temp, 'w', 0o600);
+    try {
+      await file.writeFile(data, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  // The rename is only durable once the directory entry is flushed.
+  const dirHandle = await open(dir, 'r');
+  try {
+    await dirHandle.sync();
+  } finally {
+    await dirHandle.close();
   }
 }

@@ -1,0 +1,483 @@
+// SqliteStore: the embedded Store for one machine, on SQLite (`<dataDir>/raaga.db`, WAL). Accounts, balances, key
+// hashes, custom voices, telephony settings and the usage ledger are rows, each change one transaction; nothing is
+// cached, so what the CLI writes from another process is what the next request reads. Admission state (rate
+// windows, slot leases, credit reservations) stays in this process's memory: one server per data directory, and
+// a crash releases reservations uncharged, as a Redis reservation's expiry does.
+// ~400 lines: one thin method per Store operation; the SQL sits beside the method that runs it.
+
+import { mkdir } from 'node:fs/promises';
+import type { Statement } from 'better-sqlite3';
+import {
+  insertSorted,
+  newAdmissionState,
+  pruneExpired,
+  rateInfo,
+  reservedCredits,
+  type AdmissionState,
+} from './admission-state.js';
+import { randomId } from './random-id.js';
+import { openDatabase, type SqliteDatabase } from './sqlite/database.js';
+import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
+import {
+  ACCOUNT_ID_PATTERN,
+  AccountExistsError,
+  AccountNotFoundError,
+  DEFAULT_SLOT_LEASE_MS,
+  DEFAULT_USAGE_RETENTION_MS,
+  RATE_WINDOW_MS,
+  type Account,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type CustomVoice,
+  type KeyHashRecord,
+  type NewAccount,
+  type Plan,
+  type PlanLimits,
+  type RateInfo,
+  type Store,
+  type TelephonySettings,
+  type TimeRange,
+  type UsageDetails,
+  type UsageRecord,
+} from './store.js';
+import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
+import { assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
+
+export interface SqliteStoreOptions {
+  /** Injected clock (epoch ms) so tests move time instead of sleeping. */
+  readonly now?: () => number;
+  /** Where `raaga.db` lives; unset: a private in-memory database (tests). */
+  readonly dataDir?: string;
+  /** Usage records older than this are deleted (at open, then at most hourly). Default DEFAULT_USAGE_RETENTION_MS. */
+  readonly usageRetentionMs?: number;
+}
+
+/** Usage pruning runs at most this often: a DELETE on the time index, off the path of nearly every settle. */
+const USAGE_PRUNE_INTERVAL_MS = 3_600_000;
+
+interface AccountRow {
+  readonly id: string;
+  readonly plan: Plan;
+  readonly credits: number;
+  readonly created_at_ms: number;
+}
+
+interface VoiceRow {
+  readonly id: string;
+  readonly account_id: string;
+  readonly name: string;
+  readonly base_voice: string;
+  readonly pitch_shift_semitones: number;
+  readonly rate_multiplier: number;
+  readonly created_at_ms: number;
+}
+
+interface UsageRow {
+  readonly id: number;
+  readonly at_ms: number;
+  readonly account_id: string;
+  readonly key_id: string | null;
+  readonly endpoint: UsageRecord['endpoint'];
+  readonly call_id: string | null;
+  readonly voice: string;
+  readonly language: string;
+  readonly engine: UsageRecord['engine'];
+  readonly characters: number;
+  readonly audio_seconds: number;
+  readonly outcome: UsageRecord['outcome'];
+}
+
+export class SqliteStore implements Store {
+  private readonly now: () => number;
+  private readonly db: SqliteDatabase;
+  private readonly retentionMs: number;
+  private readonly transient = new Map<string, AdmissionState>();
+  private readonly sql: ReturnType<typeof prepareStatements>;
+  private lastPruneMs = -Infinity;
+  private closed = false;
+  /** What the store.json migration did at open, for the startup log; null when there was nothing to import. */
+  readonly migration: StoreJsonImport | null;
+
+  /** Opens synchronously; prefer `SqliteStore.open`, which also creates the data directory. */
+  constructor(options: SqliteStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.retentionMs = options.usageRetentionMs ?? DEFAULT_USAGE_RETENTION_MS;
+    assertPositive('usageRetentionMs', this.retentionMs);
+    this.db = openDatabase(options.dataDir);
+    this.sql = prepareStatements(this.db);
+    try {
+      this.migration = options.dataDir === undefined ? null : importStoreJson(this.db, options.dataDir, this.now());
+      this.pruneUsage(this.now());
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  static async open(options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+    return new SqliteStore(options);
+  }
+
+  // ---- admission -------------------------------------------------------------------------------------
+
+  async admit(request: AdmissionRequest): Promise<AdmissionResult> {
+    this.assertOpen();
+    const account = this.requireAccount(request.accountId);
+    const { limits, reservation } = request;
+    if (reservation) {
+      assertCount('reservation credits', reservation.credits);
+      assertPositive('reservation ttlMs', reservation.ttlMs);
+    }
+    const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
+    assertPositive('slotLeaseMs', leaseMs);
+
+    const now = this.now();
+    const state = this.stateOf(account.id, now);
+
+    if (request.countRate && state.window.length >= limits.requestsPerMinute) {
+      // With a lowered limit the window may hold more than `limit` entries: a place frees when the entry
+      // `length - limit` leaves, which is the oldest one in the usual case.
+      const freeing = state.window[state.window.length - limits.requestsPerMinute] ?? now;
+      return {
+        ok: false,
+        reason: 'rate_limited',
+        rate: rateInfo(state, limits, now),
+        retryAfterMs: Math.max(1, freeing + RATE_WINDOW_MS - now),
+      };
+    }
+
+    const holderId = request.slotHolderId;
+    // A holder that already has a live lease (e.g. a WebSocket session re-admitting) does not need a second slot.
+    if (holderId !== undefined && !state.leases.has(holderId) && state.leases.size >= limits.concurrentRequests) {
+      return { ok: false, reason: 'concurrency', rate: rateInfo(state, limits, now), inFlight: state.leases.size };
+    }
+
+    if (reservation) {
+      if (state.reservations.has(reservation.id)) {
+        throw new Error(`reservation ${reservation.id} is already live for account ${account.id}`);
+      }
+      const available = account.credits - reservedCredits(state);
+      if (available < reservation.credits) {
+        return {
+          ok: false,
+          reason: 'insufficient_credits',
+          rate: rateInfo(state, limits, now),
+          available: Math.max(0, available),
+          required: reservation.credits,
+        };
+      }
+    }
+
+    if (request.countRate) insertSorted(state.window, now);
+    if (holderId !== undefined) state.leases.set(holderId, now + leaseMs);
+    if (reservation) {
+      state.reservations.set(reservation.id, { credits: reservation.credits, expiresAtMs: now + reservation.ttlMs });
+    }
+    return { ok: true, rate: rateInfo(state, limits, now) };
+  }
+
+  async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
+    this.assertOpen();
+    const now = this.now();
+    return rateInfo(this.stateOf(accountId, now), limits, now);
+  }
+
+  async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
+    this.assertOpen();
+    assertPositive('leaseMs', leaseMs);
+    const now = this.now();
+    const state = this.stateOf(accountId, now);
+    if (!state.leases.has(holderId)) return false;
+    state.leases.set(holderId, now + leaseMs);
+    return true;
+  }
+
+  async releaseSlot(accountId: string, holderId: string): Promise<void> {
+    this.assertOpen();
+    this.transient.get(accountId)?.leases.delete(holderId);
+  }
+
+  async settle(accountId: string, reservationId: string, usedCredits: number, usage: UsageDetails | null): Promise<number> {
+    this.assertOpen();
+    assertSettlement(usedCredits, usage);
+    const now = this.now();
+    const state = this.stateOf(accountId, now);
+    const reservation = state.reservations.get(reservationId);
+    const balance = this.db.transaction((): number => {
+      const account = this.requireAccount(accountId);
+      if (!reservation) return account.credits;
+      // Clamped twice: never more than reserved, and never below zero whatever happened in between.
+      const debit = Math.min(usedCredits, reservation.credits, account.credits);
+      if (debit > 0) this.sql.debit.run(debit, accountId);
+      if (usage) this.sql.insertUsage.run(usageRow(now, accountId, debit, usage));
+      return account.credits - debit;
+    }).immediate();
+    // Dropped only once committed: a failed write leaves the reservation to expire, released and uncharged.
+    state.reservations.delete(reservationId);
+    if (now - this.lastPruneMs >= USAGE_PRUNE_INTERVAL_MS) this.pruneUsage(now);
+    return balance;
+  }
+
+  async listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]> {
+    this.assertOpen();
+    assertTimeRange(range.fromMs, range.toMs);
+    return (this.sql.usageInRange.all(accountId, range.fromMs, range.toMs) as UsageRow[]).map(usageRecord);
+  }
+
+  // ---- accounts --------------------------------------------------------------------------------------
+
+  async getAccount(accountId: string): Promise<Account | null> {
+    this.assertOpen();
+    const row = this.sql.account.get(accountId) as AccountRow | undefined;
+    return row ? accountOf(row) : null;
+  }
+
+  async listAccounts(): Promise<readonly Account[]> {
+    this.assertOpen();
+    return (this.sql.accounts.all() as AccountRow[]).map(accountOf);
+  }
+
+  async createAccount(account: NewAccount): Promise<Account> {
+    this.assertOpen();
+    assertCount('credits', account.credits);
+    if (account.createdAtMs !== undefined) assertCount('createdAtMs', account.createdAtMs);
+    const id = account.id ?? this.freshAccountId();
+    if (!ACCOUNT_ID_PATTERN.test(id)) throw new Error(`invalid account id ${JSON.stringify(id)}: use letters, digits, _ or -`);
+    const created: Account = { id, plan: account.plan, credits: account.credits, createdAtMs: account.createdAtMs ?? this.now() };
+    if (this.sql.insertAccount.run(created.id, created.plan, created.credits, created.createdAtMs).changes === 0) {
+      throw new AccountExistsError(id);
+    }
+    return created;
+  }
+
+  async setPlan(accountId: string, plan: Plan): Promise<Account> {
+    this.assertOpen();
+    return this.updateAccount(accountId, () => this.sql.setPlan.run(plan, accountId));
+  }
+
+  async addCredits(accountId: string, credits: number): Promise<Account> {
+    this.assertOpen();
+    assertCount('credits', credits);
+    return this.updateAccount(accountId, () => this.sql.credit.run(credits, accountId));
+  }
+
+  // ---- keys ------------------------------------------------------------------------------------------
+
+  async addKeyHash(accountId: string, keyHash: string): Promise<void> {
+    this.assertOpen();
+    assertKeyHash(keyHash);
+    this.db.transaction(() => {
+      this.requireAccount(accountId);
+      // Re-adding a known hash changes nothing: in particular a revoked key stays revoked.
+      this.sql.insertKey.run(keyHash, accountId);
+      const owner = (this.sql.key.get(keyHash) as { account_id: string } | undefined)?.account_id;
+      if (owner !== accountId) throw new Error('this key already belongs to another account');
+    }).immediate();
+  }
+
+  async revokeKeyHash(keyHash: string): Promise<boolean> {
+    this.assertOpen();
+    return this.sql.revokeKey.run(keyHash).changes > 0;
+  }
+
+  async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
+    this.assertOpen();
+    const row = this.sql.accountByLiveKey.get(keyHash) as AccountRow | undefined;
+    return row ? accountOf(row) : null;
+  }
+
+  async listKeyHashes(accountId: string): Promise<readonly string[]> {
+    this.assertOpen();
+    return (this.sql.keysOf.all(accountId) as { hash: string; revoked: number }[]).filter((k) => k.revoked === 0).map((k) => k.hash);
+  }
+
+  async listKeyHashRecords(accountId: string): Promise<readonly { hash: string; revoked: boolean }[]> {
+    this.assertOpen();
+    return (this.sql.keysOf.all(accountId) as { hash: string; revoked: number }[]).map((k) => ({ hash: k.hash, revoked: k.revoked === 1 }));
+  }
+
+  async getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null> {
+    this.assertOpen();
+    const row = this.sql.key.get(keyHash) as { account_id: string; revoked: number } | undefined;
+    return row ? { accountId: row.account_id, revoked: row.revoked === 1 } : null;
+  }
+
+  // ---- custom voices ---------------------------------------------------------------------------------
+
+  async putCustomVoice(voice: CustomVoice): Promise<void> {
+    this.assertOpen();
+    assertCustomVoice(voice);
+    this.db.transaction(() => {
+      this.requireAccount(voice.accountId);
+      const owner = (this.sql.voice.get(voice.id) as VoiceRow | undefined)?.account_id;
+      if (owner !== undefined && owner !== voice.accountId) throw new Error(`voice ${voice.id} belongs to another account`);
+      this.sql.putVoice.run(voice.id, voice.accountId, voice.name, voice.baseVoice, voice.pitchShiftSemitones, voice.rateMultiplier, voice.createdAtMs);
+    }).immediate();
+  }
+
+  async getCustomVoice(voiceId: string): Promise<CustomVoice | null> {
+    this.assertOpen();
+    const row = this.sql.voice.get(voiceId) as VoiceRow | undefined;
+    return row ? voiceOf(row) : null;
+  }
+
+  async listCustomVoices(accountId: string): Promise<readonly CustomVoice[]> {
+    this.assertOpen();
+    return (this.sql.voicesOf.all(accountId) as VoiceRow[]).map(voiceOf);
+  }
+
+  // ---- telephony settings ----------------------------------------------------------------------------
+
+  async putTelephonySettings(settings: TelephonySettings): Promise<void> {
+    this.assertOpen();
+    assertTelephonySettings(settings);
+    this.db.transaction(() => {
+      this.requireAccount(settings.accountId);
+      this.sql.putTelephony.run(settings.accountId, JSON.stringify(settings));
+    }).immediate();
+  }
+
+  async getTelephonySettings(accountId: string): Promise<TelephonySettings | null> {
+    this.assertOpen();
+    const row = this.sql.telephony.get(accountId) as { json: string } | undefined;
+    return row ? parseTelephonySettings(row.json) : null;
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------------
+
+  /** Throws when the database cannot be read (a deleted or unreadable file). */
+  async ping(): Promise<void> {
+    this.assertOpen();
+    this.sql.ping.get();
+  }
+
+  /** Every change was committed before its call resolved: closing only releases the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------
+
+  private updateAccount(accountId: string, change: () => { changes: number }): Account {
+    return this.db.transaction(() => {
+      if (change().changes === 0) throw new AccountNotFoundError(accountId);
+      return this.requireAccount(accountId);
+    }).immediate();
+  }
+
+  private requireAccount(accountId: string): Account {
+    const row = this.sql.account.get(accountId) as AccountRow | undefined;
+    if (!row) throw new AccountNotFoundError(accountId);
+    return accountOf(row);
+  }
+
+  private freshAccountId(): string {
+    for (;;) {
+      const id = randomId('acct_');
+      if (!this.sql.account.get(id)) return id;
+    }
+  }
+
+  private pruneUsage(now: number): void {
+    this.lastPruneMs = now;
+    this.sql.pruneUsage.run(now - this.retentionMs);
+  }
+
+  /** The account's admission state with everything expired at `now` dropped. */
+  private stateOf(accountId: string, now: number): AdmissionState {
+    let state = this.transient.get(accountId);
+    if (!state) {
+      state = newAdmissionState();
+      this.transient.set(accountId, state);
+    }
+    pruneExpired(state, now);
+    return state;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('store is closed');
+  }
+}
+
+function prepareStatements(db: SqliteDatabase) {
+  const prepare = (sql: string): Statement => db.prepare(sql);
+  return {
+    ping: prepare('SELECT 1'),
+    account: prepare('SELECT * FROM accounts WHERE id = ?'),
+    accounts: prepare('SELECT * FROM accounts ORDER BY created_at_ms, id'),
+    insertAccount: prepare('INSERT INTO accounts (id, plan, credits, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'),
+    setPlan: prepare('UPDATE accounts SET plan = ? WHERE id = ?'),
+    credit: prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?'),
+    debit: prepare('UPDATE accounts SET credits = credits - ? WHERE id = ?'),
+    key: prepare('SELECT account_id, revoked FROM api_keys WHERE hash = ?'),
+    keysOf: prepare('SELECT hash, revoked FROM api_keys WHERE account_id = ? ORDER BY hash'),
+    insertKey: prepare('INSERT INTO api_keys (hash, account_id) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
+    revokeKey: prepare('UPDATE api_keys SET revoked = 1 WHERE hash = ?'),
+    accountByLiveKey: prepare('SELECT accounts.* FROM api_keys JOIN accounts ON accounts.id = api_keys.account_id WHERE api_keys.hash = ? AND api_keys.revoked = 0'),
+    voice: prepare('SELECT * FROM custom_voices WHERE id = ?'),
+    voicesOf: prepare('SELECT * FROM custom_voices WHERE account_id = ? ORDER BY created_at_ms, id'),
+    putVoice: prepare(
+      'INSERT OR REPLACE INTO custom_voices (id, account_id, name, base_voice, pitch_shift_semitones, rate_multiplier, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    telephony: prepare('SELECT json FROM telephony_settings WHERE account_id = ?'),
+    putTelephony: prepare('INSERT OR REPLACE INTO telephony_settings (account_id, json) VALUES (?, ?)'),
+    insertUsage: prepare(
+      'INSERT INTO usage (at_ms, account_id, key_id, endpoint, call_id, voice, language, engine, characters, audio_seconds, outcome) ' +
+        'VALUES (@at_ms, @account_id, @key_id, @endpoint, @call_id, @voice, @language, @engine, @characters, @audio_seconds, @outcome)',
+    ),
+    usageInRange: prepare('SELECT * FROM usage WHERE account_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY id'),
+    pruneUsage: prepare('DELETE FROM usage WHERE at_ms < ?'),
+  };
+}
+
+function accountOf(row: AccountRow): Account {
+  return { id: row.id, plan: row.plan, credits: row.credits, createdAtMs: row.created_at_ms };
+}
+
+function voiceOf(row: VoiceRow): CustomVoice {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    baseVoice: row.base_voice,
+    pitchShiftSemitones: row.pitch_shift_semitones,
+    rateMultiplier: row.rate_multiplier,
+    createdAtMs: row.created_at_ms,
+  };
+}
+
+function usageRow(atMs: number, accountId: string, characters: number, usage: UsageDetails): Omit<UsageRow, 'id'> {
+  return {
+    at_ms: atMs,
+    account_id: accountId,
+    key_id: usage.keyId,
+    endpoint: usage.endpoint,
+    call_id: usage.callId ?? null,
+    voice: usage.voice,
+    language: usage.language,
+    engine: usage.engine,
+    characters,
+    audio_seconds: usage.audioSeconds,
+    outcome: usage.outcome,
+  };
+}
+
+function usageRecord(row: UsageRow): UsageRecord {
+  return {
+    id: String(row.id),
+    atMs: row.at_ms,
+    accountId: row.account_id,
+    keyId: row.key_id,
+    endpoint: row.endpoint,
+    ...(row.call_id === null ? {} : { callId: row.call_id }),
+    voice: row.voice,
+    language: row.language,
+    engine: row.engine,
+    characters: row.characters,
+    audioSeconds: row.audio_seconds,
+    outcome: row.outcome,
+  };
+}
