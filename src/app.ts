@@ -21,6 +21,7 @@ import { registerTwilioTelephony } from './api/routes/twilio-telephony.js';
 import { registerIndiaTelephony } from './api/routes/india-telephony.js';
 import { registerCallControlRoutes } from './api/routes/calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
+import { registerUsageRoute } from './api/routes/usage.js';
 import { registerWebPages } from './api/routes/web-pages.js';
 
 export interface AppDeps extends ApiContext {
@@ -94,6 +95,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerWebPages(api);
     registerHealthRoutes(api, deps);
     registerVoicesRoute(api, deps, requireAccount);
+    registerUsageRoute(api, deps, requireAccount);
     registerSynthesisRoutes(api, deps, requireAccount);
     registerTtsWebSocket(api, deps);
     // After the WebSocket plugin, which the media stream route needs.

@@ -32,6 +32,7 @@ export function registerOpenApi(app: FastifyInstance): void {
       tags: [
         { name: 'synthesis', description: 'Text to speech over HTTP.' },
         { name: 'voices', description: 'The voice catalog.' },
+        { name: 'account', description: "The account's own usage ledger." },
         { name: 'calls', description: 'REST control of live phone calls (docs/telephony.md).' },
         { name: 'playground', description: 'What the browser playground at / uses besides the API itself.' },
         { name: 'operations', description: 'Probes, metrics and these documents; no API key.' },

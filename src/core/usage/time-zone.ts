@@ -1,0 +1,73 @@
+// Calendar arithmetic in an IANA time zone with nothing but Intl: the local day of an instant, and the instant a
+// local day or month begins. Usage reports group and bound by the caller's calendar (Asia/Kolkata, say), not UTC's.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Throws RangeError for a name Intl does not know. */
+export function assertTimeZone(timeZone: string): void {
+  formatterFor(timeZone);
+}
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+interface LocalTime {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+}
+
+function localTime(ms: number, timeZone: string): LocalTime {
+  const parts: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(ms))) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return { year: parts.year ?? 0, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0 };
+}
+
+/** `YYYY-MM-DD` of the instant in the zone. */
+export function localDay(ms: number, timeZone: string): string {
+  const t = localTime(ms, timeZone);
+  return `${String(t.year).padStart(4, '0')}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}`;
+}
+
+/** The zone's offset from UTC at the instant, in ms (IST: +19,800,000). Whole seconds, as every zone today. */
+function offsetMs(ms: number, timeZone: string): number {
+  const t = localTime(ms, timeZone);
+  const asUtc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant local midnight begins on that date (month 1-12; out-of-range days roll over as Date.UTC does).
+ * Found from the offset at a first guess, then corrected once for a zone whose offset differs at the answer (DST).
+ */
+export function startOfLocalDay(year: number, month: number, day: number, timeZone: string): number {
+  const wall = Date.UTC(year, month - 1, day);
+  const first = wall - offsetMs(wall, timeZone);
+  return wall - offsetMs(first, timeZone);
+}
+
+/** The instant the local month holding `ms` begins. */
+export function startOfLocalMonth(ms: number, timeZone: string): number {
+  const t = localTime(ms, timeZone);
+  return startOfLocalDay(t.year, t.month, 1, timeZone);
+}
