@@ -5,6 +5,8 @@ export const COMMAND_SUMMARIES = {
   accounts: 'Create, list and inspect accounts.',
   keys: 'Create, list and revoke API keys.',
   credits: 'Top up account balances.',
+  usage: "Print an account's usage ledger: totals by day, voice, language or key, or every record (CSV for invoicing).",
+  store: 'Export the store (accounts, keys, balances, voices, telephony settings) to JSON, or import it: moves between SQLite and Redis.',
   voices: 'Create and list custom (vc_) voices (Growth plan); add neural voice packs.',
   say: 'Synthesize text to an audio file with the embedded engine.',
   normalize: 'Print the words the engine is given for a text (numbers, dates, identifiers read out).',

@@ -1,7 +1,7 @@
 // Entry of the `raaga` operator CLI (bin/raaga.mjs loads it): reads the environment, dispatches to a command,
 // and maps every failure to a one-line message and exit code 1 (never a stack trace).
-// With the embedded store, run it while the server is stopped, or restart the server to see changes:
-// each process holds its own copy of store.json. With REDIS_URL it works on the live shared store.
+// It opens the store the server uses (SQLite in RAAGA_DATA_DIR, or Redis with REDIS_URL) and may run while the
+// server runs: every change is a committed transaction the server reads on its next request.
 
 import { UsageError, type CliContext, type Command } from './cli-command.js';
 import { COMMAND_SUMMARIES, type CommandName } from './command-summaries.js';
@@ -14,6 +14,8 @@ const COMMANDS: readonly { readonly name: CommandName; readonly load: () => Prom
   { name: 'accounts', load: async () => (await import('./commands/accounts.js')).accountsCommand },
   { name: 'keys', load: async () => (await import('./commands/keys.js')).keysCommand },
   { name: 'credits', load: async () => (await import('./commands/credits.js')).creditsCommand },
+  { name: 'usage', load: async () => (await import('./commands/usage.js')).usageCommand },
+  { name: 'store', load: async () => (await import('./commands/store.js')).storeCommand },
   { name: 'voices', load: async () => (await import('./commands/voices.js')).voicesCommand },
   { name: 'say', load: async () => (await import('./commands/say.js')).sayCommand },
   { name: 'normalize', load: async () => (await import('./commands/normalize.js')).normalizeCommand },
@@ -32,9 +34,9 @@ function topHelp(): string {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${COMMAND_SUMMARIES[command.name]}`),
     '',
     "Run 'raaga <command> --help' for details.",
-    'Environment: RAAGA_DATA_DIR (store, default ./data), RAAGA_MODELS_DIR (default ./models),',
-    '  REDIS_URL (+ REDIS_KEY_PREFIX): use the shared Redis store the servers use; changes apply at once.',
-    'With the embedded store, stop the server before changing accounts, or restart it afterwards.',
+    'Environment: RAAGA_DATA_DIR (the embedded SQLite store, default ./data), RAAGA_MODELS_DIR (default ./models),',
+    '  REDIS_URL (+ REDIS_KEY_PREFIX): use the shared Redis store the servers use.',
+    'Either way the CLI works while the server runs: changes apply to it at once.',
   ].join('\n');
 }
 

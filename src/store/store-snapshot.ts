@@ -68,32 +68,41 @@ export function readSnapshot(path: string): StoreSnapshot | null {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new StoreFileError(path, (error as Error).message);
   }
+  try {
+    return parseSnapshot(text);
+  } catch (error) {
+    throw new StoreFileError(path, (error as Error).message);
+  }
+}
+
+/** Parses and checks a snapshot document; throws an Error whose message names the first problem. */
+export function parseSnapshot(text: string): StoreSnapshot {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new StoreFileError(path, `invalid JSON (${(error as Error).message})`);
+    throw new Error(`invalid JSON (${(error as Error).message})`);
   }
   const parsed = StoreSnapshotSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first ? first.path.map(String).join('.') || '(root)' : '(root)';
-    throw new StoreFileError(path, `${where}: ${first?.message ?? 'invalid'}`);
+    throw new Error(`${where}: ${first?.message ?? 'invalid'}`);
   }
   const snapshot = parsed.data;
   const ids = new Set<string>();
   for (const account of snapshot.accounts) {
-    if (ids.has(account.id)) throw new StoreFileError(path, `duplicate account ${account.id}`);
+    if (ids.has(account.id)) throw new Error(`duplicate account ${account.id}`);
     ids.add(account.id);
   }
   for (const key of snapshot.keys) {
-    if (!ids.has(key.accountId)) throw new StoreFileError(path, `a key belongs to unknown account ${key.accountId}`);
+    if (!ids.has(key.accountId)) throw new Error(`a key belongs to unknown account ${key.accountId}`);
   }
   for (const voice of snapshot.voices) {
-    if (!ids.has(voice.accountId)) throw new StoreFileError(path, `voice ${voice.id} belongs to unknown account`);
+    if (!ids.has(voice.accountId)) throw new Error(`voice ${voice.id} belongs to unknown account`);
   }
   for (const settings of snapshot.telephony ?? []) {
-    if (!ids.has(settings.accountId)) throw new StoreFileError(path, 'telephony settings belong to an unknown account');
+    if (!ids.has(settings.accountId)) throw new Error('telephony settings belong to an unknown account');
   }
   return snapshot;
 }

@@ -1,0 +1,59 @@
+// `raaga store export|import`: moves accounts, keys, balances, custom voices and telephony settings between stores
+// (the embedded SQLite store and Redis, either way) as one JSON document. The document holds key hashes and provider
+// secrets: it is written 0600 and should be handled like the store itself.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { exportStore, importStore } from '../../store/store-transfer.js';
+import { optionalString, parseCommandArgs } from '../arg-parsing.js';
+import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
+import { counted, json } from '../render.js';
+
+const exportCommand: Subcommand = {
+  name: 'export',
+  help: `Usage: raaga store export [--output <file>]
+
+Writes every account (plan, exact balance, creation time), its keys (hashes, revoked ones marked), custom
+voices and telephony settings as JSON, to stdout or to <file> (created 0600: it holds key hashes and
+provider secrets). Exports the store this environment points at: SQLite in RAAGA_DATA_DIR, or Redis
+with REDIS_URL. Rate windows, reservations and the usage ledger are not exported.`,
+  async run(args, ctx) {
+    const parsed = parseCommandArgs(args, { output: { type: 'string' } });
+    const output = optionalString(parsed, 'output');
+    const snapshot = await withStore(ctx, exportStore);
+    const text = JSON.stringify(snapshot);
+    if (output === undefined) {
+      ctx.out(text);
+      return;
+    }
+    await writeFile(output, `${text}\n`, { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EEXIST' ? new UsageError(`${output} exists; choose another file (an export never overwrites one)`) : error;
+    });
+    ctx.err(`Exported ${counted(snapshot.accounts.length, 'account')}, ${counted(snapshot.keys.length, 'key')} and ${counted(snapshot.voices.length, 'voice')} to ${output}.`);
+  },
+};
+
+const importCommand: Subcommand = {
+  name: 'import',
+  help: `Usage: raaga store import <file | -> [--skip-existing] [--json]
+
+Adds the accounts of an export (from 'raaga store export', or a store.json) to the store this
+environment points at, with their exact balances, keys, voices and telephony settings. Every account
+must be new to it: otherwise nothing is imported, unless --skip-existing, which leaves the accounts it
+already has untouched and imports the rest. Pass '-' to read the export from stdin.`,
+  async run(args, ctx) {
+    const parsed = parseCommandArgs(args, { 'skip-existing': { type: 'boolean' }, json: { type: 'boolean' } }, 1);
+    const source = parsed.positionals[0];
+    if (source === undefined) throw new UsageError('give the export file to import (or - for stdin)');
+    const text = source === '-' ? await ctx.readStdin() : await readFile(source, 'utf8');
+    const result = await withStore(ctx, (store) => importStore(store, text, { skipExisting: parsed.values['skip-existing'] === true }));
+    if (parsed.values.json) {
+      ctx.out(json(result));
+      return;
+    }
+    ctx.out(`Imported ${counted(result.accounts, 'account')}, ${counted(result.keys, 'key')} and ${counted(result.voices, 'voice')}.`);
+    if (result.skipped.length > 0) ctx.out(`Skipped ${counted(result.skipped.length, 'account')} the store already had: ${result.skipped.join(', ')}.`);
+  },
+};
+
+export const storeCommand = commandGroup('store', COMMAND_SUMMARIES.store, [exportCommand, importCommand]);
