@@ -6,7 +6,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { catalogPath } from '../../src/deps.js';
 import type { TelephonySettings } from '../../src/store/store.js';
 import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
@@ -199,8 +199,16 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
   it('REST say and cancel reach the call by its provider call id; REST hangup ends it', async () => {
     const acct = await providerAccount(provider);
     const { peer, callId } = await dial(provider, acct.id, {});
-    await eventually(async () => !(await slotFree(acct.id)), 'the call is live');
-    const said = await callControl(server, acct.key, callId, 'say', { text: LONG_GREETING });
+    // REST control finds the call once its stream has started (404 until then). Not the account's slot: on
+    // AudioSocket every test's call is the same account's, and the previous call may still be letting its slot go.
+    const said = await vi.waitFor(
+      async () => {
+        const answer = await callControl(server, acct.key, callId, 'say', { text: LONG_GREETING });
+        expect(answer.status).not.toBe(404);
+        return answer;
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     expect(said).toMatchObject({ status: 202, json: { call_sid: callId, status: 'queued' } });
     await peer.waitFor('first_media_in', 20_000);
     // Cancel cuts what is speaking: a clear on the wire, or on AudioSocket the audio stops (the pacer drops it).

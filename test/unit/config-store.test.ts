@@ -11,7 +11,7 @@ describe('store configuration', () => {
     const config = parseConfig({});
     expect(config.redisUrl).toBeUndefined();
     expect(config).toMatchObject({ redisKeyPrefix: 'raaga:', redisCommandTimeoutMs: 500, redisConnectTimeoutMs: 2000, redisCluster: false });
-    expect(describeStore(config)).toBe('embedded store in ./data');
+    expect(describeStore(config)).toBe('embedded store (SQLite) in ./data');
   });
 
   it('takes Redis settings, and never shows the password when describing the store', () => {

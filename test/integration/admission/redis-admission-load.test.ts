@@ -51,7 +51,7 @@ describe.skipIf(!redis.url)('admission across two instances on one Redis', () =>
         // a rate refusal ends the attempt.
         for (let tries = 0; ; tries++) {
           try {
-            const ticket = await admission.admit({ account, countRate: true, takeSlot: true, credits: textLength });
+            const ticket = await admission.admit({ account, countRate: true, takeSlot: true, credits: textLength, usage: { keyId: null, endpoint: 'generate', voice: 'aarav', language: 'hi-IN' } });
             admitted++;
             inFlight++;
             maxInFlight = Math.max(maxInFlight, inFlight);
@@ -59,7 +59,7 @@ describe.skipIf(!redis.url)('admission across two instances on one Redis', () =>
             const used = textLength - (i % 7);
             charged += used;
             inFlight--; // before release: the store holds the slot at least as long as we count it
-            await ticket.finish(used);
+            await ticket.finish(used, { engine: 'embedded', audioSeconds: 1, outcome: 'completed' });
             return;
           } catch (error) {
             if (!(error instanceof AdmissionRefusedError)) throw error;
@@ -85,5 +85,9 @@ describe.skipIf(!redis.url)('admission across two instances on one Redis', () =>
     const status = await instances[1]!.rateStatus(account);
     expect(status.remaining).toBe(0);
     expect((await stores[1]!.getAccount(account.id))?.credits).toBe(opening - charged);
+    // Both instances wrote to one ledger: a record per admitted request, summing to what was charged.
+    const ledger = await stores[0]!.listUsage(account.id, { fromMs: 0, toMs: Date.now() + 60_000 });
+    expect(ledger).toHaveLength(300);
+    expect(ledger.reduce((sum, r) => sum + r.characters, 0)).toBe(charged);
   });
 });
