@@ -27,6 +27,13 @@ module.exports = {
       to: { path: outside(['ioredis']), dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'sqlite-only-in-the-embedded-store',
+      comment: 'better-sqlite3 is opened and typed in store/sqlite/ only; SqliteStore works through it.',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/store/sqlite/' },
+      to: { path: outside(['better-sqlite3']) },
+    },
+    {
       name: 'onnxruntime-and-threads-only-in-the-engine',
       severity: 'error',
       from: { path: '^src', pathNot: '^src/engine/' },

@@ -11,6 +11,11 @@ const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min
 /** A public origin: http(s)://host[:port][/base path], without query or fragment (PUBLIC_URL, `raaga twiml --public-url`). */
 export const PUBLIC_URL_PATTERN = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
+export const DAY_MS = 86_400_000;
+
+/** How long usage records are kept unless configured (USAGE_RETENTION_DAYS): a year of invoices and a month to spare. */
+export const DEFAULT_USAGE_RETENTION_DAYS = 400;
+
 export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: intFromEnv(0, 65535).default(8080),
@@ -36,7 +41,7 @@ export const ConfigSchema = z.object({
   /** When set, the shared store is Redis (every instance must point at the same one); unset: the embedded store. */
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be redis://[user:password@]host:port[/db] or rediss://…').optional(),
   /** Usage ledger records older than this many days are deleted (SQLite) or trimmed (each account's Redis stream). */
-  USAGE_RETENTION_DAYS: intFromEnv(1, 3650).default(400),
+  USAGE_RETENTION_DAYS: intFromEnv(1, 3650).default(DEFAULT_USAGE_RETENTION_DAYS),
   /** Prefix of every Redis key: lets several deployments share one Redis. No braces (they would break hash tags). */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 : _ . -').default('raaga:'),
   /** A Redis command with no reply within this fails the request with 503 store_unavailable. */
@@ -202,7 +207,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     slotLeaseMs: e.SLOT_LEASE_MS,
     reservationTtlMs: e.RESERVATION_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    usageRetentionMs: e.USAGE_RETENTION_DAYS * 86_400_000,
+    usageRetentionMs: e.USAGE_RETENTION_DAYS * DAY_MS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,

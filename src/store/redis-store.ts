@@ -31,7 +31,6 @@ import {
   AccountExistsError,
   AccountNotFoundError,
   DEFAULT_SLOT_LEASE_MS,
-  DEFAULT_USAGE_RETENTION_MS,
   RATE_WINDOW_MS,
   type Account,
   type AdmissionRequest,
@@ -48,6 +47,7 @@ import {
   type UsageDetails,
   type UsageRecord,
 } from './store.js';
+import { DAY_MS, DEFAULT_USAGE_RETENTION_DAYS } from '../config.js';
 import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
 import { KEY_HASH_PATTERN, assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
 
@@ -69,7 +69,7 @@ export interface RedisStoreOptions {
   readonly now?: () => number;
   /** Connection state changes, for logs (never carries secrets). */
   readonly onEvent?: (event: RedisStoreEvent) => void;
-  /** Usage records older than this are trimmed from each account's stream. Default DEFAULT_USAGE_RETENTION_MS. */
+  /** Usage records older than this are trimmed from each account's stream. Default DEFAULT_USAGE_RETENTION_DAYS. */
   readonly usageRetentionMs?: number;
 }
 
@@ -125,7 +125,7 @@ export class RedisStore implements Store {
   ) {
     this.keys = new KeyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
     this.now = options.now;
-    this.usageRetentionMs = options.usageRetentionMs ?? DEFAULT_USAGE_RETENTION_MS;
+    this.usageRetentionMs = options.usageRetentionMs ?? DEFAULT_USAGE_RETENTION_DAYS * DAY_MS;
     assertPositive('usageRetentionMs', this.usageRetentionMs);
     // Redis and Cluster share the command API; scripts are routed by their first key on a Cluster.
     this.redis = client as unknown as Commands;

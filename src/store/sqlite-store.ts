@@ -6,7 +6,6 @@
 // ~400 lines: one thin method per Store operation; the SQL sits beside the method that runs it.
 
 import { mkdir } from 'node:fs/promises';
-import type { Statement } from 'better-sqlite3';
 import {
   insertSorted,
   newAdmissionState,
@@ -16,14 +15,13 @@ import {
   type AdmissionState,
 } from './admission-state.js';
 import { randomId } from './random-id.js';
-import { openDatabase, type SqliteDatabase } from './sqlite/database.js';
+import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
 import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
   AccountNotFoundError,
   DEFAULT_SLOT_LEASE_MS,
-  DEFAULT_USAGE_RETENTION_MS,
   RATE_WINDOW_MS,
   type Account,
   type AdmissionRequest,
@@ -40,6 +38,7 @@ import {
   type UsageDetails,
   type UsageRecord,
 } from './store.js';
+import { DAY_MS, DEFAULT_USAGE_RETENTION_DAYS } from '../config.js';
 import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
 import { assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
 
@@ -48,7 +47,7 @@ export interface SqliteStoreOptions {
   readonly now?: () => number;
   /** Where `raaga.db` lives; unset: a private in-memory database (tests). */
   readonly dataDir?: string;
-  /** Usage records older than this are deleted (at open, then at most hourly). Default DEFAULT_USAGE_RETENTION_MS. */
+  /** Usage records older than this are deleted (at open, then at most hourly). Default DEFAULT_USAGE_RETENTION_DAYS. */
   readonly usageRetentionMs?: number;
 }
 
@@ -101,7 +100,7 @@ export class SqliteStore implements Store {
   /** Opens synchronously; prefer `SqliteStore.open`, which also creates the data directory. */
   constructor(options: SqliteStoreOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.retentionMs = options.usageRetentionMs ?? DEFAULT_USAGE_RETENTION_MS;
+    this.retentionMs = options.usageRetentionMs ?? DEFAULT_USAGE_RETENTION_DAYS * DAY_MS;
     assertPositive('usageRetentionMs', this.retentionMs);
     this.db = openDatabase(options.dataDir);
     this.sql = prepareStatements(this.db);
@@ -403,7 +402,7 @@ export class SqliteStore implements Store {
 }
 
 function prepareStatements(db: SqliteDatabase) {
-  const prepare = (sql: string): Statement => db.prepare(sql);
+  const prepare = (sql: string): SqliteStatement => db.prepare(sql);
   return {
     ping: prepare('SELECT 1'),
     account: prepare('SELECT * FROM accounts WHERE id = ?'),

@@ -130,8 +130,7 @@ export interface TimeRange {
   readonly toMs: number;
 }
 
-/** How long usage records are kept unless configured (USAGE_RETENTION_DAYS): a year of invoices and a month to spare. */
-export const DEFAULT_USAGE_RETENTION_MS = 400 * 24 * 3_600_000;
+
 
 /** What the store knows about one key hash; revoked hashes are kept so a revoked key never matches again. */
 export interface KeyHashRecord {

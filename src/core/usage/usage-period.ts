@@ -3,11 +3,12 @@
 // period is this local month so far.
 
 import { ApiError } from '../../errors.js';
+import { DAY_MS, DEFAULT_USAGE_RETENTION_DAYS } from '../../config.js';
 import type { TimeRange } from '../../store/store.js';
 import { assertTimeZone, startOfLocalDay, startOfLocalMonth } from './time-zone.js';
 
-/** Longer periods would outlast the default retention (400 days) and read too much at once. */
-export const MAX_USAGE_PERIOD_DAYS = 400;
+/** Longer periods would outlast the default retention and read too much at once. */
+export const MAX_USAGE_PERIOD_DAYS = DEFAULT_USAGE_RETENTION_DAYS;
 export const DEFAULT_USAGE_TIME_ZONE = 'UTC';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -35,7 +36,7 @@ export function parseUsagePeriod(input: UsagePeriodInput, nowMs: number): UsageP
   const fromMs = input.from === undefined ? startOfLocalMonth(nowMs, timeZone) : instant('from', input.from, timeZone, 'start');
   const toMs = input.to === undefined ? nowMs : instant('to', input.to, timeZone, 'end');
   if (fromMs >= toMs) throw invalid('to', 'must be after from (a date alone in to includes that whole day)');
-  if (toMs - fromMs > MAX_USAGE_PERIOD_DAYS * 86_400_000) throw invalid('to', `the period may span at most ${MAX_USAGE_PERIOD_DAYS} days; ask for several periods`);
+  if (toMs - fromMs > MAX_USAGE_PERIOD_DAYS * DAY_MS) throw invalid('to', `the period may span at most ${MAX_USAGE_PERIOD_DAYS} days; ask for several periods`);
   return { fromMs, toMs, timeZone };
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
 export type SqliteDatabase = Database.Database;
+export type SqliteStatement = Database.Statement;
 
 export const DATABASE_FILE_NAME = 'raaga.db';
 
