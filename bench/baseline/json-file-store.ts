@@ -4,14 +4,7 @@
 
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  insertSorted,
-  newAdmissionState,
-  pruneExpired,
-  rateInfo,
-  reservedCredits,
-  type AdmissionState,
-} from '../../src/store/admission-state.js';
+import { admitInState, newAdmissionState, pruneExpired, rateInfo, type AdmissionState } from '../../src/store/admission-state.js';
 import { GroupCommit } from './group-commit.js';
 import { randomId } from '../../src/store/random-id.js';
 import { readSnapshot, type StoreSnapshot } from '../../src/store/store-snapshot.js';
@@ -20,8 +13,6 @@ import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
   AccountNotFoundError,
-  DEFAULT_SLOT_LEASE_MS,
-  RATE_WINDOW_MS,
   type Account,
   type AdmissionRequest,
   type AdmissionResult,
@@ -104,57 +95,8 @@ export class JsonFileStore implements Store {
   async admit(request: AdmissionRequest): Promise<AdmissionResult> {
     this.assertOpen();
     const account = this.requireAccount(request.accountId);
-    const { limits, reservation } = request;
-    if (reservation) {
-      assertCount('reservation credits', reservation.credits);
-      assertPositive('reservation ttlMs', reservation.ttlMs);
-    }
-    const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
-    assertPositive('slotLeaseMs', leaseMs);
-
     const now = this.now();
-    const state = this.stateOf(account.id, now);
-
-    if (request.countRate && state.window.length >= limits.requestsPerMinute) {
-      // With a lowered limit the window may hold more than `limit` entries: a place frees when the entry
-      // `length - limit` leaves, which is the oldest one in the usual case.
-      const freeing = state.window[state.window.length - limits.requestsPerMinute] ?? now;
-      return {
-        ok: false,
-        reason: 'rate_limited',
-        rate: rateInfo(state, limits, now),
-        retryAfterMs: Math.max(1, freeing + RATE_WINDOW_MS - now),
-      };
-    }
-
-    const holderId = request.slotHolderId;
-    // A holder that already has a live lease (e.g. a WebSocket session re-admitting) does not need a second slot.
-    if (holderId !== undefined && !state.leases.has(holderId) && state.leases.size >= limits.concurrentRequests) {
-      return { ok: false, reason: 'concurrency', rate: rateInfo(state, limits, now), inFlight: state.leases.size };
-    }
-
-    if (reservation) {
-      if (state.reservations.has(reservation.id)) {
-        throw new Error(`reservation ${reservation.id} is already live for account ${account.id}`);
-      }
-      const available = account.credits - reservedCredits(state);
-      if (available < reservation.credits) {
-        return {
-          ok: false,
-          reason: 'insufficient_credits',
-          rate: rateInfo(state, limits, now),
-          available: Math.max(0, available),
-          required: reservation.credits,
-        };
-      }
-    }
-
-    if (request.countRate) insertSorted(state.window, now);
-    if (holderId !== undefined) state.leases.set(holderId, now + leaseMs);
-    if (reservation) {
-      state.reservations.set(reservation.id, { credits: reservation.credits, expiresAtMs: now + reservation.ttlMs });
-    }
-    return { ok: true, rate: rateInfo(state, limits, now) };
+    return admitInState(this.stateOf(account.id, now), account.credits, request, now);
   }
 
   async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {

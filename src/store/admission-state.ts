@@ -1,7 +1,16 @@
-// One account's in-memory admission state for MemoryStore: the sliding rate window, slot leases and credit
-// reservations, with expiry pruning and the RateInfo view. Transient by design: never persisted.
+// One account's in-memory admission state for the embedded store: the sliding rate window, slot leases and credit
+// reservations, with expiry pruning, the RateInfo view and the admission decision itself (the same rules RedisStore's
+// admit script applies). Transient by design: never persisted.
 
-import { RATE_WINDOW_MS, type PlanLimits, type RateInfo } from './store.js';
+import {
+  DEFAULT_SLOT_LEASE_MS,
+  RATE_WINDOW_MS,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type PlanLimits,
+  type RateInfo,
+} from './store.js';
+import { assertCount, assertPositive } from './validation.js';
 
 export interface Reservation {
   readonly credits: number;
@@ -56,4 +65,57 @@ export function insertSorted(window: number[], t: number): void {
   let i = window.length;
   while (i > 0 && (window[i - 1] ?? -Infinity) > t) i--;
   window.splice(i, 0, t);
+}
+
+/**
+ * The admission step on one account's state (already pruned at `now`) and its balance: rate → slot → credits, and
+ * nothing recorded unless all pass.
+ */
+export function admitInState(state: AdmissionState, balance: number, request: AdmissionRequest, now: number): AdmissionResult {
+  const { limits, reservation } = request;
+  if (reservation) {
+    assertCount('reservation credits', reservation.credits);
+    assertPositive('reservation ttlMs', reservation.ttlMs);
+  }
+  const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
+  assertPositive('slotLeaseMs', leaseMs);
+
+  if (request.countRate && state.window.length >= limits.requestsPerMinute) {
+    // With a lowered limit the window may hold more than `limit` entries: a place frees when the entry
+    // `length - limit` leaves, which is the oldest one in the usual case.
+    const freeing = state.window[state.window.length - limits.requestsPerMinute] ?? now;
+    return {
+      ok: false,
+      reason: 'rate_limited',
+      rate: rateInfo(state, limits, now),
+      retryAfterMs: Math.max(1, freeing + RATE_WINDOW_MS - now),
+    };
+  }
+
+  const holderId = request.slotHolderId;
+  // A holder that already has a live lease (e.g. a WebSocket session re-admitting) does not need a second slot.
+  if (holderId !== undefined && !state.leases.has(holderId) && state.leases.size >= limits.concurrentRequests) {
+    return { ok: false, reason: 'concurrency', rate: rateInfo(state, limits, now), inFlight: state.leases.size };
+  }
+
+  if (reservation) {
+    if (state.reservations.has(reservation.id)) {
+      throw new Error(`reservation ${reservation.id} is already live for account ${request.accountId}`);
+    }
+    const available = balance - reservedCredits(state);
+    if (available < reservation.credits) {
+      return {
+        ok: false,
+        reason: 'insufficient_credits',
+        rate: rateInfo(state, limits, now),
+        available: Math.max(0, available),
+        required: reservation.credits,
+      };
+    }
+  }
+
+  if (request.countRate) insertSorted(state.window, now);
+  if (holderId !== undefined) state.leases.set(holderId, now + leaseMs);
+  if (reservation) state.reservations.set(reservation.id, { credits: reservation.credits, expiresAtMs: now + reservation.ttlMs });
+  return { ok: true, rate: rateInfo(state, limits, now) };
 }

@@ -6,14 +6,7 @@
 // ~400 lines: one thin method per Store operation; the SQL sits beside the method that runs it.
 
 import { mkdir } from 'node:fs/promises';
-import {
-  insertSorted,
-  newAdmissionState,
-  pruneExpired,
-  rateInfo,
-  reservedCredits,
-  type AdmissionState,
-} from './admission-state.js';
+import { admitInState, newAdmissionState, pruneExpired, rateInfo, type AdmissionState } from './admission-state.js';
 import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
@@ -21,8 +14,6 @@ import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
   AccountNotFoundError,
-  DEFAULT_SLOT_LEASE_MS,
-  RATE_WINDOW_MS,
   type Account,
   type AdmissionRequest,
   type AdmissionResult,
@@ -86,6 +77,15 @@ interface UsageRow {
   readonly outcome: UsageRecord['outcome'];
 }
 
+interface PendingSettlement {
+  readonly accountId: string;
+  readonly reservationId: string;
+  readonly usedCredits: number;
+  readonly usage: UsageDetails | null;
+  readonly resolve: (balance: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 export class SqliteStore implements Store {
   private readonly now: () => number;
   private readonly db: SqliteDatabase;
@@ -93,6 +93,7 @@ export class SqliteStore implements Store {
   private readonly transient = new Map<string, AdmissionState>();
   private readonly sql: ReturnType<typeof prepareStatements>;
   private lastPruneMs = -Infinity;
+  private readonly pendingSettlements: PendingSettlement[] = [];
   private closed = false;
   /** What the store.json migration did at open, for the startup log; null when there was nothing to import. */
   readonly migration: StoreJsonImport | null;
@@ -123,57 +124,8 @@ export class SqliteStore implements Store {
   async admit(request: AdmissionRequest): Promise<AdmissionResult> {
     this.assertOpen();
     const account = this.requireAccount(request.accountId);
-    const { limits, reservation } = request;
-    if (reservation) {
-      assertCount('reservation credits', reservation.credits);
-      assertPositive('reservation ttlMs', reservation.ttlMs);
-    }
-    const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
-    assertPositive('slotLeaseMs', leaseMs);
-
     const now = this.now();
-    const state = this.stateOf(account.id, now);
-
-    if (request.countRate && state.window.length >= limits.requestsPerMinute) {
-      // With a lowered limit the window may hold more than `limit` entries: a place frees when the entry
-      // `length - limit` leaves, which is the oldest one in the usual case.
-      const freeing = state.window[state.window.length - limits.requestsPerMinute] ?? now;
-      return {
-        ok: false,
-        reason: 'rate_limited',
-        rate: rateInfo(state, limits, now),
-        retryAfterMs: Math.max(1, freeing + RATE_WINDOW_MS - now),
-      };
-    }
-
-    const holderId = request.slotHolderId;
-    // A holder that already has a live lease (e.g. a WebSocket session re-admitting) does not need a second slot.
-    if (holderId !== undefined && !state.leases.has(holderId) && state.leases.size >= limits.concurrentRequests) {
-      return { ok: false, reason: 'concurrency', rate: rateInfo(state, limits, now), inFlight: state.leases.size };
-    }
-
-    if (reservation) {
-      if (state.reservations.has(reservation.id)) {
-        throw new Error(`reservation ${reservation.id} is already live for account ${account.id}`);
-      }
-      const available = account.credits - reservedCredits(state);
-      if (available < reservation.credits) {
-        return {
-          ok: false,
-          reason: 'insufficient_credits',
-          rate: rateInfo(state, limits, now),
-          available: Math.max(0, available),
-          required: reservation.credits,
-        };
-      }
-    }
-
-    if (request.countRate) insertSorted(state.window, now);
-    if (holderId !== undefined) state.leases.set(holderId, now + leaseMs);
-    if (reservation) {
-      state.reservations.set(reservation.id, { credits: reservation.credits, expiresAtMs: now + reservation.ttlMs });
-    }
-    return { ok: true, rate: rateInfo(state, limits, now) };
+    return admitInState(this.stateOf(account.id, now), account.credits, request, now);
   }
 
   async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
@@ -197,29 +149,67 @@ export class SqliteStore implements Store {
     this.transient.get(accountId)?.leases.delete(holderId);
   }
 
+  /**
+   * Settlements arriving in the same turn of the event loop share one transaction (group commit): one fsync for many
+   * debits, as the JSON store's grouped writes had, each still all-or-nothing with its usage record. Each resolves
+   * only once its transaction is committed. Reads of balances and usage commit what is waiting first, so this
+   * process always reads its own settlements; admission need not (a waiting settlement still holds its reservation,
+   * so what admission sees available is never more than there is).
+   */
   async settle(accountId: string, reservationId: string, usedCredits: number, usage: UsageDetails | null): Promise<number> {
     this.assertOpen();
     assertSettlement(usedCredits, usage);
+    return new Promise<number>((resolve, reject) => {
+      this.pendingSettlements.push({ accountId, reservationId, usedCredits, usage, resolve, reject });
+      if (this.pendingSettlements.length === 1) setImmediate(() => this.commitSettlements());
+    });
+  }
+
+  private commitSettlements(): void {
+    const batch = this.pendingSettlements.splice(0);
+    if (batch.length === 0) return;
     const now = this.now();
-    const state = this.stateOf(accountId, now);
-    const reservation = state.reservations.get(reservationId);
-    const balance = this.db.transaction((): number => {
-      const account = this.requireAccount(accountId);
-      if (!reservation) return account.credits;
-      // Clamped twice: never more than reserved, and never below zero whatever happened in between.
-      const debit = Math.min(usedCredits, reservation.credits, account.credits);
-      if (debit > 0) this.sql.debit.run(debit, accountId);
-      if (usage) this.sql.insertUsage.run(usageRow(now, accountId, debit, usage));
-      return account.credits - debit;
-    }).immediate();
-    // Dropped only once committed: a failed write leaves the reservation to expire, released and uncharged.
-    state.reservations.delete(reservationId);
+    const settled: { state: AdmissionState; reservationId: string }[] = [];
+    let outcomes: (number | Error)[];
+    try {
+      outcomes = this.db.transaction(() => {
+        // A reservation settled twice in one batch is debited once, as across batches.
+        const seen = new Set<string>();
+        return batch.map(({ accountId, reservationId, usedCredits, usage }): number | Error => {
+          const row = this.sql.account.get(accountId) as AccountRow | undefined;
+          if (!row) return new AccountNotFoundError(accountId);
+          const state = this.stateOf(accountId, now);
+          const reservation = state.reservations.get(reservationId);
+          const key = `${accountId}\u0000${reservationId}`;
+          const balance = row.credits;
+          if (!reservation || seen.has(key)) return balance;
+          seen.add(key);
+          // Clamped twice: never more than reserved, and never below zero whatever happened in between.
+          const debit = Math.min(usedCredits, reservation.credits, balance);
+          if (debit > 0) this.sql.debit.run(debit, accountId);
+          if (usage) this.sql.insertUsage.run(usageRow(now, accountId, debit, usage));
+          settled.push({ state, reservationId });
+          return balance - debit;
+        });
+      }).immediate();
+    } catch (error) {
+      // Nothing was committed: the reservations stay, to expire released and uncharged.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    // Dropped only once committed.
+    for (const { state, reservationId } of settled) state.reservations.delete(reservationId);
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof Error) item.reject(outcome);
+      else item.resolve(outcome as number);
+    });
     if (now - this.lastPruneMs >= USAGE_PRUNE_INTERVAL_MS) this.pruneUsage(now);
-    return balance;
   }
 
   async listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]> {
     this.assertOpen();
+    this.commitSettlements();
     assertTimeRange(range.fromMs, range.toMs);
     return (this.sql.usageInRange.all(accountId, range.fromMs, range.toMs) as UsageRow[]).map(usageRecord);
   }
@@ -228,12 +218,14 @@ export class SqliteStore implements Store {
 
   async getAccount(accountId: string): Promise<Account | null> {
     this.assertOpen();
+    this.commitSettlements();
     const row = this.sql.account.get(accountId) as AccountRow | undefined;
     return row ? accountOf(row) : null;
   }
 
   async listAccounts(): Promise<readonly Account[]> {
     this.assertOpen();
+    this.commitSettlements();
     return (this.sql.accounts.all() as AccountRow[]).map(accountOf);
   }
 
@@ -352,8 +344,10 @@ export class SqliteStore implements Store {
   }
 
   /** Every change was committed before its call resolved: closing only releases the file. */
+  /** Commits the settlements still waiting for their turn, then releases the file. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.commitSettlements();
     this.closed = true;
     this.db.close();
   }
@@ -361,6 +355,7 @@ export class SqliteStore implements Store {
   // ---- internals -------------------------------------------------------------------------------------
 
   private updateAccount(accountId: string, change: () => { changes: number }): Account {
+    this.commitSettlements();
     return this.db.transaction(() => {
       if (change().changes === 0) throw new AccountNotFoundError(accountId);
       return this.requireAccount(accountId);

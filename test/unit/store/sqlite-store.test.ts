@@ -111,6 +111,27 @@ describe('SqliteStore on disk', () => {
     await afterCrash.close();
   });
 
+  it('settlements of one tick share a transaction: a reservation settled twice in it is debited and recorded once', async () => {
+    const dataDir = await tempDir();
+    const store = await SqliteStore.open({ dataDir });
+    await store.createAccount({ id: 'acct_1', plan: 'growth', credits: 1_000 });
+    for (let i = 0; i < 10; i++) {
+      await store.admit({ accountId: 'acct_1', limits: PLAN_LIMITS.growth, countRate: false, reservation: { id: `r${i}`, credits: 20, ttlMs: 60_000 } });
+    }
+    const balances = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => store.settle('acct_1', `r${i}`, 10, TEST_USAGE)),
+      store.settle('acct_1', 'r3', 10, TEST_USAGE),
+      store.settle('acct_nobody', 'r0', 10, TEST_USAGE).catch((error: Error) => error.name),
+    ]);
+    expect(balances.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => 990 - 10 * i));
+    expect(balances.slice(10)).toEqual([900, 'AccountNotFoundError']);
+    const other = await SqliteStore.open({ dataDir });
+    expect((await other.getAccount('acct_1'))?.credits).toBe(900);
+    expect(await other.listUsage('acct_1', { fromMs: 0, toMs: Date.now() + 1 })).toHaveLength(10);
+    await other.close();
+    await store.close();
+  });
+
   it('keeps its files private (0600): they hold key hashes and provider secrets', async () => {
     const dataDir = await tempDir();
     const store = await SqliteStore.open({ dataDir });
