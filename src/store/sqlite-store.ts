@@ -3,7 +3,7 @@
 // cached, so what the CLI writes from another process is what the next request reads. Admission state (rate
 // windows, slot leases, credit reservations) stays in this process's memory: one server per data directory, and
 // a crash releases reservations uncharged, as a Redis reservation's expiry does.
-// ~400 lines: one thin method per Store operation; the SQL sits beside the method that runs it.
+// ~450 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
 
 import { mkdir } from 'node:fs/promises';
 import { admitInState, newAdmissionState, pruneExpired, rateInfo, type AdmissionState } from './admission-state.js';
