@@ -1,11 +1,16 @@
 // Finds the written forms in a text that must be read differently from how they are spelt (numbers, money,
-// dates, times, phone numbers, codes, units, abbreviations, addresses) and what to say instead. Rules are
-// tried in order at each token start; the first that matches wins. Say-as spans are fixed by the author.
+// dates, times, phone numbers, codes and identifiers, fractions, scores, arithmetic, units, abbreviations,
+// addresses) and what to say instead. Rules are tried in order at each token start; the first that matches wins.
+// Say-as spans are fixed by the author. en-IN sentences in romanized Hindi are read with the Hinglish pack.
+// ~470 lines: one ordered rule list; the order is the meaning (a PIN before a quantity), so it stays in one place.
 
-import type { LanguagePack, UnitKey } from './languages/language-pack.js';
+import { isHinglishSentence, sentenceSpans } from './hinglish-context.js';
+import { codeWords, isDigitCode, isMixedCode } from './identifier-readings.js';
+import { hinglish } from './languages/hinglish.js';
+import { LATIN_ID_CUES, LATIN_ID_CUES_WITH_MARKER, type LanguagePack, type UnitKey } from './languages/language-pack.js';
 import { foldDigits, isValidDate, monthNumber, moneyValue, parseMagnitude, timeFields } from './parse-forms.js';
 import type { SourceText } from './source-text.js';
-import { dateWords, forcedWords, groupedDigits, integerWords, numberWords, phoneWords, webWords } from './verbalize.js';
+import { dateWords, digitNames, forcedWords, groupedDigits, integerWords, numberWords, phoneWords, webWords } from './verbalize.js';
 
 export interface Replacement {
   /** Source character indices, end exclusive. */
@@ -32,7 +37,7 @@ const ENGLISH_MONTHS = 'january|february|march|april|may|june|july|august|septem
 const UNIT_PATTERN: ReadonlyArray<readonly [string, UnitKey]> = [
   ['km/h', 'kmph'], ['kmph', 'kmph'], ['km', 'km'], ['KM', 'km'], ['Km', 'km'], ['kg', 'kg'], ['KG', 'kg'], ['Kg', 'kg'],
   ['mg', 'mg'], ['gm', 'g'], ['g', 'g'], ['cm', 'cm'], ['mm', 'mm'], ['ml', 'ml'], ['mL', 'ml'], ['m', 'm'], ['l', 'l'],
-  ['L', 'l'], ['GB', 'gb'], ['MB', 'mb'],
+  ['L', 'l'], ['GB', 'gb'], ['Gb', 'gb'], ['MB', 'mb'], ['Mbps', 'mbps'], ['mbps', 'mbps'], ['MBPS', 'mbps'],
 ];
 const SENTENCE_STOP = /[!?।॥\n\d]/u;
 
@@ -53,6 +58,8 @@ interface PackPatterns {
   readonly year: RegExp;
   readonly currencyAfter: RegExp;
   readonly months: readonly string[];
+  readonly cricket: RegExp | undefined;
+  readonly idCue: RegExp;
 }
 
 const patternCache = new Map<LanguagePack, PackPatterns>();
@@ -81,6 +88,8 @@ function patternsFor(pack: LanguagePack): PackPatterns {
     year: keywordPattern(pack.yearKeywords),
     currencyAfter: new RegExp(`^\\s?(?:${alternation([...pack.currencyWords, ...magnitudes])})(?![\\p{L}\\p{M}])`, 'iu'),
     months: pack.months,
+    cricket: pack.cricketWords ? keywordPattern(pack.cricketWords) : undefined,
+    idCue: idCuePattern([...LATIN_ID_CUES, ...(pack.idCues ?? [])]),
   };
   patternCache.set(pack, patterns);
   return patterns;
@@ -104,6 +113,13 @@ class Scan {
     let cut = 0;
     for (let k = 0; k < window.length; k++) if (SENTENCE_STOP.test(window[k] as string)) cut = k + 1;
     return window.slice(cut);
+  }
+
+  /** The text around [start, end) within its sentence, digits included (`287/4 after 50 overs`). */
+  clause(start: number, end: number, length: number): string {
+    const before = this.s.slice(Math.max(0, start - length), start).split(/[.!?।\n]/u).pop() ?? '';
+    const after = this.s.slice(end, end + length).split(/[.!?।\n]/u)[0] ?? '';
+    return `${before} ${after}`;
   }
 
   after(end: number, length: number): string {
@@ -134,6 +150,25 @@ const UNIT = rx(String.raw`(${NUM})\s?(${alternation(UNIT_PATTERN.map(([text]) =
 const NUMBER = rx(AMOUNT);
 const TITLE = rx(String.raw`(Dr|Mr|Mrs|Ms|Prof|DR|MR|MRS)(?:\.|(?=\s))(?=\s*\p{L})`);
 const NUMBER_ABBREVIATION = rx(String.raw`(?:No\.?|NO\.?|no\.)(?=\s?\d)`);
+/** A UPI id (VPA): `name@bank`, no dot after the @ (an e-mail address has one, and is matched first). */
+const UPI_ID = rx(String.raw`[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z][A-Za-z0-9]+(?![A-Za-z0-9.@])`);
+/** An Indian vehicle registration written in groups: state, RTO district, series, number (MoRTH format). */
+const VEHICLE_REGISTRATION = rx(String.raw`[A-Z]{2}[\s-]\d{1,2}[\s-][A-Z]{1,3}[\s-]\d{1,4}(?![A-Za-z0-9])`);
+/** A masked card or account number: `XXXX1234`, `xx 4321`, `****1234`: only the digits are read. */
+const MASKED_DIGITS = rx(String.raw`[Xx*•]{2,}[\s-]?(\d{3,4})(?!\d)`);
+/** A token of letters and digits, hyphens between parts: `6E-2134`, `AB12CD34`, `HDFC0001234`, `COVID-19`. */
+const CODE_TOKEN = rx(String.raw`[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![A-Za-z0-9@])`);
+const DIGIT_GROUPS = rx(String.raw`\d+(?:-\d+)+(?![\d-])`);
+const VULGAR: Readonly<Record<string, readonly [number, number]>> = { '½': [1, 2], '¼': [1, 4], '¾': [3, 4], '⅓': [1, 3], '⅔': [2, 3], '⅛': [1, 8], '⅜': [3, 8], '⅝': [5, 8], '⅞': [7, 8] };
+const VULGAR_FRACTION = rx(String.raw`(?:(\d{1,3})\s?)?([½¼¾⅓⅔⅛⅜⅝⅞])`);
+/** `1/2`, `3/4`, `2 1/2`: a proper fraction with a small denominator; not part of a date or a longer slash run. */
+const SLASH_FRACTION = rx(String.raw`(?:(\d{1,3})\s)?(\d{1,2})\/(\d{1,2})(?![\d/])`);
+const SCORE = rx(String.raw`(\d{1,3})\/(\d{1,2})(?![\d/])`);
+const OPERATOR = String.raw`\s?([+×*÷−-]|x(?=\s))\s?`;
+/** `5 + 3 = 8`, `12 × 4 = 48`: operands and operators, then `=` and the result (without `=` it may be a range). */
+const ARITHMETIC = rx(String.raw`${NUM}(?:${OPERATOR}${NUM})+\s?=\s?${NUM}(?![\d.])`);
+/** Indian PIN codes: six digits, the first 1-8 (India Post's postal regions), never ending 000 (no office is 000). */
+const PIN_CODE = /^[1-8]\d{2}(?!000)\d{3}$/u;
 
 function trimTrailingPunctuation(text: string): string {
   return text.replace(/[.,;:!?)\]'"]+$/u, '');
@@ -144,6 +179,17 @@ const rules: readonly Rule[] = [
     if (i > 0 && /[A-Za-z0-9._%+-]/u.test(scan.s[i - 1] as string)) return null;
     const m = scan.match(EMAIL, i);
     return m ? { end: i + m[0].length, spoken: webWords(m[0], scan.pack) } : null;
+  },
+  (scan, i) => {
+    if (i > 0 && /[A-Za-z0-9._@-]/u.test(scan.s[i - 1] as string)) return null;
+    const m = scan.match(UPI_ID, i);
+    return m ? { end: i + m[0].length, spoken: webWords(m[0], scan.pack) } : null;
+  },
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(VEHICLE_REGISTRATION, i) ?? scan.match(MASKED_DIGITS, i);
+    if (!m) return null;
+    return { end: i + m[0].length, spoken: m[1] === undefined ? codeWords(m[0], scan.pack) : digitNames(m[1], scan.pack) };
   },
   (scan, i) => {
     if (!isWordStart(scan.s, i)) return null;
@@ -198,7 +244,7 @@ const rules: readonly Rule[] = [
     // 10.30 is a decimal unless AM/PM follows; 10:30 is always a time.
     if (!m || (m[2] === '.' && m[4] === undefined)) return null;
     const time = timeFields(m[1] as string, m[3], m[4]);
-    return time ? { end: i + m[0].length, spoken: scan.pack.time(time.hour24, time.minute, time.withPeriod) } : null;
+    return time ? { end: i + m[0].length, spoken: withoutEcho(scan.pack.time(time.hour24, time.minute, time.withPeriod), scan.s, i + m[0].length) } : null;
   },
   (scan, i) => {
     const m = scan.match(HOUR_PERIOD, i);
@@ -209,6 +255,52 @@ const rules: readonly Rule[] = [
     if (!isWordStart(scan.s, i)) return null;
     const m = scan.match(PHONE_INTERNATIONAL, i) ?? scan.match(PHONE_MOBILE, i) ?? scan.match(PHONE_TOLL_FREE, i) ?? scan.match(PHONE_LANDLINE, i);
     return m ? { end: i + m[0].length, spoken: phoneWords(m[0], scan.pack) } : null;
+  },
+  (scan, i) => {
+    if (i > 0 && /[\d.,/]/u.test(scan.s[i - 1] as string)) return null;
+    const m = scan.match(ARITHMETIC, i);
+    const words = scan.pack.arithmetic;
+    if (!m || !words) return null;
+    const spoken = m[0].split(/\s*([+×*÷−=-]|x(?=\s))\s*/u).filter((part) => part !== '').map((part) => {
+      switch (part) {
+        case '+': return words.plus;
+        case '-': case '−': return words.minus;
+        case '×': case '*': case 'x': return words.times;
+        case '÷': return words.dividedBy;
+        case '=': return words.equals;
+        default: return numberWords(part, scan.pack);
+      }
+    });
+    return { end: i + m[0].length, spoken: spoken.join(' ') };
+  },
+  (scan, i) => {
+    if (i > 0 && /[\d.,/]/u.test(scan.s[i - 1] as string)) return null;
+    const { pack } = scan;
+    const vulgar = scan.match(VULGAR_FRACTION, i);
+    if (vulgar && pack.fraction) {
+      const [numerator, denominator] = VULGAR[vulgar[2] as string] as readonly [number, number];
+      return { end: i + vulgar[0].length, spoken: pack.fraction(Number(vulgar[1] ?? 0), numerator, denominator) };
+    }
+    const score = scan.match(SCORE, i);
+    if (score && pack.score && Number(score[2]) <= 10 && scan.patterns.cricket) {
+      const end = i + score[0].length;
+      if (scan.patterns.cricket.test(scan.clause(i, end, 40))) {
+        return { end, spoken: pack.score(pack.cardinal(Number(score[1])), pack.cardinal(Number(score[2]))) };
+      }
+    }
+    const fraction = scan.match(SLASH_FRACTION, i);
+    if (!fraction || !pack.fraction) return null;
+    const [numerator, denominator] = [Number(fraction[2]), Number(fraction[3])];
+    if (numerator < 1 || numerator >= denominator || denominator > 16) return null;
+    return { end: i + fraction[0].length, spoken: pack.fraction(Number(fraction[1] ?? 0), numerator, denominator) };
+  },
+  (scan, i) => {
+    if (!isWordStart(scan.s, i)) return null;
+    const m = scan.match(DIGIT_GROUPS, i);
+    if (!m) return null;
+    const groups = m[0].split('-');
+    if (!isDigitCode(groups) && !idCueBefore(scan, i)) return null;
+    return { end: i + m[0].length, spoken: codeWords(m[0], scan.pack) };
   },
   (scan, i) => {
     const m = scan.match(ORDINAL_LATIN, i) ?? (scan.patterns.nativeOrdinal ? scan.match(scan.patterns.nativeOrdinal, i) : null);
@@ -239,6 +331,12 @@ const rules: readonly Rule[] = [
     const key = UNIT_PATTERN.find(([text]) => text === m[2])?.[1] as UnitKey;
     const amount = Number((m[1] as string).replace(/,/g, ''));
     return { end: i + m[0].length, spoken: `${numberWords(m[1] as string, scan.pack, true)} ${scan.pack.unit(key, amount)}` };
+  },
+  (scan, i) => {
+    if (i > 0 && /[A-Za-z0-9@._-]/u.test(scan.s[i - 1] as string)) return null;
+    const m = scan.match(CODE_TOKEN, i);
+    if (!m || !isMixedCode(m[0])) return null;
+    return { end: i + m[0].length, spoken: codeWords(m[0], scan.pack) };
   },
   plainNumber,
   (scan, i) => {
@@ -281,6 +379,10 @@ function plainNumber(scan: Scan, i: number): Match | null {
   if (!beforeMoney) {
     const codeNear = patterns.code.test(scan.before(i, 30)) || patterns.code.test(scan.after(end, 25));
     if (integer.length >= 3 && codeNear) return { end, spoken: groupedDigits(integer, pack) };
+    if (integer.length >= 3 && idCueBefore(scan, i)) return { end, spoken: groupedDigits(integer, pack) };
+    if (PIN_CODE.test(integer) && addressBefore(scan, i) && /^\s*(?:[,.;)\]]|$)/u.test(scan.after(end, 3))) {
+      return { end, spoken: groupedDigits(integer, pack) };
+    }
     if (integer.length >= 6 && patterns.id.test(scan.before(i, 24))) return { end, spoken: groupedDigits(integer, pack) };
     if (integer.length >= 7) return { end, spoken: groupedDigits(integer, pack) };
     const value = Number(integer);
@@ -289,6 +391,35 @@ function plainNumber(scan: Scan, i: number): Match | null {
     }
   }
   return { end, spoken: integerWords(integer, pack, attributive) };
+}
+
+/** `5:30 baje`, `5:30 बजे`: the clock word the text already says is not said twice. */
+function withoutEcho(spoken: string, s: string, end: number): string {
+  const last = /(\S+)$/u.exec(spoken)?.[1];
+  if (!last) return spoken;
+  const next = /^\s*([\p{L}\p{M}]+)/u.exec(s.slice(end, end + 20))?.[1];
+  return next !== undefined && next.toLowerCase() === last.toLowerCase() ? spoken.slice(0, -last.length).trimEnd() : spoken;
+}
+
+/** A strong cue (`Flight`, `गाड़ी संख्या`) or a marked one (`Order No.`, `Booking ID:`), maybe a short carrier code, then the number. */
+function idCuePattern(cues: readonly string[]): RegExp {
+  return new RegExp(
+    String.raw`(?:^|[^\p{L}\p{M}])(?:(?:${alternation(cues)})(?:\s*(?:no\.?|number|id|#|:))*|(?:${alternation(LATIN_ID_CUES_WITH_MARKER)})(?:\s+(?:no\.?|number|id)|\s*#|\s*:)(?:\s*[:#])?)\s*(?:[A-Z0-9]{1,3}[\s-])?$`,
+    'iu',
+  );
+}
+
+/** `Flight 2134`, `Train 12951`, `Order No. 4521`, `Booking ID: 4521`: an identifier whatever its length. */
+function idCueBefore(scan: Scan, i: number): boolean {
+  return scan.patterns.idCue.test(scan.before(i, 32));
+}
+
+/**
+ * A place name right before the number, as addresses end (`Andheri East, Mumbai 400069`, `पुणे - 411001`): a
+ * capitalised Latin word or a word of an Indian script, then a space, comma or dash.
+ */
+function addressBefore(scan: Scan, i: number): boolean {
+  return /(?:\p{Lu}[\p{Ll}\p{M}]+|[\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gujarati}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}]+)[\s,–-]+$/u.test(scan.before(i, 30));
 }
 
 /** The replacements of `source` read in `pack`'s language, sorted and non-overlapping, in source character indices. */
@@ -308,6 +439,10 @@ export function findReplacements(source: SourceText, pack: LanguagePack): Replac
   indexAt[offset] = units.length;
   const s = units.join('');
   const scan = new Scan(s, pack, patternsFor(pack));
+  // en-IN: sentences in romanized Hindi are read with the Hinglish pack.
+  const hinglishScan = pack.code === 'en-IN' ? new Scan(s, hinglish, patternsFor(hinglish)) : undefined;
+  const hinglishSpans = hinglishScan ? sentenceSpans(s).filter((span) => isHinglishSentence(s.slice(span.start, span.end))) : [];
+  const scanAt = (i: number): Scan => (hinglishScan && hinglishSpans.some((span) => i >= span.start && i < span.end) ? hinglishScan : scan);
   const found: Replacement[] = forced.map((span) => ({
     start: span.start,
     end: span.end,
@@ -319,8 +454,9 @@ export function findReplacements(source: SourceText, pack: LanguagePack): Replac
     const candidate = /[\d+₹&%\p{L}-]|−/u.test(ch) && (/[\d&%]/u.test(ch) || isWordStart(s, i) || /[+₹]/u.test(ch));
     let matched: Match | null = null;
     if (candidate) {
+      const here = scanAt(i);
       for (const rule of rules) {
-        matched = rule(scan, i);
+        matched = rule(here, i);
         if (matched) break;
       }
     }

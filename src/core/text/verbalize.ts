@@ -7,7 +7,7 @@ import { foldDigits, MAX_CARDINAL, parseDate, parseMoney, parseNumber, parseTime
 import type { ForcedSpan } from './source-text.js';
 
 /** Group separator in digit strings: eSpeak (and every engine we know) pauses briefly at a comma. */
-const GROUP_PAUSE = ', ';
+export const GROUP_PAUSE = ', ';
 
 export function digitNames(digits: string, pack: LanguagePack): string {
   return [...digits].map((digit) => pack.digitNames[Number(digit)] ?? digit).join(' ');

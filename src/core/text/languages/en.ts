@@ -1,7 +1,7 @@
 // Indian English (en-IN): CLDR's en_IN spellout rules (lakh and crore, `twenty-one`, no "and"), CLDR en's
 // ordinals and year reading (`nineteen ninety-eight`, `two thousand five`, `twenty twenty-six`).
 
-import { clockHour, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 const BELOW_20 = [
   'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine',
@@ -69,8 +69,18 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const UNITS: Record<UnitKey, readonly [string, string]> = {
   km: ['kilometre', 'kilometres'], kg: ['kilogram', 'kilograms'], g: ['gram', 'grams'], mg: ['milligram', 'milligrams'],
   m: ['metre', 'metres'], cm: ['centimetre', 'centimetres'], mm: ['millimetre', 'millimetres'], l: ['litre', 'litres'],
-  ml: ['millilitre', 'millilitres'], kmph: ['kilometre per hour', 'kilometres per hour'], gb: ['GB', 'GB'], mb: ['MB', 'MB'],
+  ml: ['millilitre', 'millilitres'], kmph: ['kilometre per hour', 'kilometres per hour'], gb: ['gigabyte', 'gigabytes'],
+  mb: ['megabyte', 'megabytes'], mbps: ['megabit per second', 'megabits per second'],
 };
+
+/** `half`, `one quarter`, `three quarters`, `two thirds`, `five eighths`; mixed `two and a half`, `one and three quarters`. */
+function fraction(whole: number, numerator: number, denominator: number): string {
+  const name = denominator === 2 ? 'half' : denominator === 4 ? 'quarter' : ordinal(denominator);
+  const plural = denominator === 2 ? 'halves' : `${name}s`;
+  const part = numerator === 1 ? (whole > 0 || denominator === 2 ? `a ${name}` : `one ${name}`) : `${cardinal(numerator)} ${plural}`;
+  if (whole === 0) return denominator === 2 && numerator === 1 ? 'half' : part;
+  return `${cardinal(whole)} and ${part}`;
+}
 
 export const english: LanguagePack = {
   code: 'en-IN',
@@ -103,4 +113,8 @@ export const english: LanguagePack = {
   yearKeywords: ['in', 'since', 'year', 'until', 'till', 'by'],
   magnitudeWords: { thousand: ['thousand'], lakh: ['lakh', 'lakhs', 'lac', 'lacs'], crore: ['crore', 'crores'] },
   attributiveBeforeWords: false,
+  fraction,
+  score: (runs, wickets) => `${runs} for ${wickets}`,
+  arithmetic: { plus: 'plus', minus: 'minus', times: 'times', dividedBy: 'divided by', equals: 'equals' },
+  cricketWords: LATIN_CRICKET_WORDS,
 };

@@ -55,8 +55,21 @@ const MONTHS = ['जनवरी', 'फ़रवरी', 'मार्च', 'अ
 
 const UNITS: Record<UnitKey, string> = {
   km: 'किलोमीटर', kg: 'किलोग्राम', g: 'ग्राम', mg: 'मिलीग्राम', m: 'मीटर', cm: 'सेंटीमीटर', mm: 'मिलीमीटर',
-  l: 'लीटर', ml: 'मिलीलीटर', kmph: 'किलोमीटर प्रति घंटा', gb: 'जीबी', mb: 'एमबी',
+  l: 'लीटर', ml: 'मिलीलीटर', kmph: 'किलोमीटर प्रति घंटा', gb: 'जीबी', mb: 'एमबी', mbps: 'एमबीपीएस',
 };
+
+/** McGregor's fraction words: आधा, पौन, एक चौथाई, तिहाई; डेढ़, ढाई, साढ़े n, सवा n, पौने n+1; others `n बटा d`. */
+function fraction(whole: number, numerator: number, denominator: number): string {
+  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
+  if (quarters !== undefined) {
+    if (whole === 0) return quarters === 2 ? 'आधा' : quarters === 1 ? 'एक चौथाई' : 'पौन';
+    if (quarters === 2) return whole === 1 ? 'डेढ़' : whole === 2 ? 'ढाई' : `साढ़े ${cardinal(whole)}`;
+    if (quarters === 1) return `सवा ${cardinal(whole)}`;
+    return `पौने ${cardinal(whole + 1)}`;
+  }
+  if (denominator === 3 && whole === 0) return `${cardinal(numerator)} तिहाई`;
+  return words(whole > 0 && `${cardinal(whole)} पूर्ण`, `${cardinal(numerator)} बटा ${cardinal(denominator)}`);
+}
 
 export const hindi: LanguagePack = {
   code: 'hi-IN',
@@ -89,4 +102,9 @@ export const hindi: LanguagePack = {
   yearKeywords: ['सन्', 'सन', 'वर्ष', 'साल', 'ईस्वी'],
   magnitudeWords: { thousand: ['हज़ार', 'हजार'], lakh: ['लाख'], crore: ['करोड़', 'करोड'] },
   attributiveBeforeWords: false,
+  fraction,
+  score: (runs, wickets) => `${runs} पर ${wickets}`,
+  idCues: ['गाड़ी संख्या', 'गाड़ी नंबर', 'ट्रेन संख्या', 'ट्रेन नंबर', 'ट्रेन', 'फ्लाइट', 'फ़्लाइट', 'उड़ान', 'पीएनआर', 'आईएफएससी'],
+  arithmetic: { plus: 'धन', minus: 'ऋण', times: 'गुणा', dividedBy: 'भाग', equals: 'बराबर' },
+  cricketWords: ['ओवर', 'रन', 'विकेट', 'स्कोर', 'पारी', 'over', 'overs', 'runs', 'wickets', 'score'],
 };

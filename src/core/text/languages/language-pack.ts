@@ -3,7 +3,7 @@
 
 import type { LanguageCode } from '../../../languages.js';
 
-const UNIT_KEYS = ['km', 'kg', 'g', 'mg', 'm', 'cm', 'mm', 'l', 'ml', 'kmph', 'gb', 'mb'] as const;
+const UNIT_KEYS = ['km', 'kg', 'g', 'mg', 'm', 'cm', 'mm', 'l', 'ml', 'kmph', 'gb', 'mb', 'mbps'] as const;
 export type UnitKey = (typeof UNIT_KEYS)[number];
 
 export interface LanguagePack {
@@ -50,6 +50,19 @@ export interface LanguagePack {
   readonly magnitudeWords: Readonly<{ thousand: readonly string[]; lakh: readonly string[]; crore: readonly string[] }>;
   /** True when a number followed by a word of the language's own script takes the attributive form. */
   readonly attributiveBeforeWords: boolean;
+  /**
+   * A fraction as the language says it: `whole` units and `numerator`/`denominator` (0 < numerator < denominator ≤ 16;
+   * `whole` 0 for a bare fraction). Undefined: the language has no reading we can vouch for, and the text stays as written.
+   */
+  fraction?(whole: number, numerator: number, denominator: number): string;
+  /** A cricket score `runs/wickets` (`287/4`): English "287 for 4". */
+  score?(runs: string, wickets: string): string;
+  /** Words of `5 + 3 = 8`; absent: arithmetic is left as written. */
+  readonly arithmetic?: Readonly<{ plus: string; minus: string; times: string; dividedBy: string; equals: string }>;
+  /** Native words right before a number that make it an identifier whatever its length (`गाड़ी संख्या 12951`). */
+  readonly idCues?: readonly string[];
+  /** Words near `a/b` that make it a cricket score (overs, runs, wickets). */
+  readonly cricketWords?: readonly string[];
 }
 
 /** The digit groups of the Indian system; `crore` is unbounded (read recursively: `सौ करोड़`). */
@@ -117,7 +130,24 @@ export function words(...parts: ReadonlyArray<string | undefined | false>): stri
 }
 
 /** Latin keywords shared by every language: Indian texts write OTP, PIN, account and order in English. */
-export const LATIN_CODE_KEYWORDS = ['otp', 'pin', 'cvv', 'code', 'passcode', 'password', 'mpin', 'upi pin'] as const;
+export const LATIN_CODE_KEYWORDS = [
+  'otp', 'pin', 'cvv', 'code', 'passcode', 'password', 'mpin', 'upi pin', 'pincode', 'pin code', 'postal code', 'zip code',
+  'card ending', 'ending with', 'ending in', 'last 4 digits', 'last four digits',
+] as const;
+
+/**
+ * Latin words that make the number right after them an identifier read digit by digit, whatever its length
+ * (`Flight 2134`, `Train 12951`, `PNR 4521873690`); `Order`, `Booking`, `Ticket` and the like only with a marker
+ * (`Order No. 4521`, `Booking ID: 4521`, `Ticket #452`), since alone they are also verbs (`order 100 pieces`).
+ */
+export const LATIN_ID_CUES = ['flight', 'train', 'pnr', 'utr', 'ifsc', 'vehicle', 'gaadi'] as const;
+export const LATIN_ID_CUES_WITH_MARKER = [
+  'order', 'booking', 'ticket', 'policy', 'consumer', 'invoice', 'bill', 'complaint', 'reference', 'ref', 'registration',
+  'customer', 'account', 'a/c', 'transaction', 'txn', 'request', 'case', 'application', 'awb', 'tracking', 'shipment',
+] as const;
+
+/** Cricket words that make `287/4` a score (overs, runs, wickets). */
+export const LATIN_CRICKET_WORDS = ['over', 'overs', 'run', 'runs', 'wicket', 'wickets', 'innings', 'score', 'batting', 'bowling', 'all out', 'target'] as const;
 export const LATIN_ID_KEYWORDS = [
   'account', 'a/c', 'acct', 'order', 'ref', 'reference', 'txn', 'transaction', 'utr', 'ticket', 'pnr', 'booking',
   'customer id', 'id', 'number', 'no', 'mobile', 'phone', 'contact', 'aadhaar', 'policy', 'complaint',
