@@ -7,7 +7,7 @@
 import { isHinglishSentence, sentenceSpans } from './hinglish-context.js';
 import { codeWords, isDigitCode, isMixedCode } from './identifier-readings.js';
 import { hinglish } from './languages/hinglish.js';
-import { LATIN_ID_CUES, LATIN_ID_CUES_WITH_MARKER, type LanguagePack, type UnitKey } from './languages/language-pack.js';
+import { LATIN_ADDRESS_WORDS, LATIN_ID_CUES, LATIN_ID_CUES_WITH_MARKER, type LanguagePack, type UnitKey } from './languages/language-pack.js';
 import { foldDigits, isValidDate, monthNumber, moneyValue, parseMagnitude, timeFields } from './parse-forms.js';
 import type { SourceText } from './source-text.js';
 import { dateWords, digitNames, forcedWords, groupedDigits, integerWords, numberWords, phoneWords, webWords } from './verbalize.js';
@@ -60,6 +60,7 @@ interface PackPatterns {
   readonly months: readonly string[];
   readonly cricket: RegExp | undefined;
   readonly idCue: RegExp;
+  readonly address: RegExp;
 }
 
 const patternCache = new Map<LanguagePack, PackPatterns>();
@@ -90,6 +91,7 @@ function patternsFor(pack: LanguagePack): PackPatterns {
     months: pack.months,
     cricket: pack.cricketWords ? keywordPattern(pack.cricketWords) : undefined,
     idCue: idCuePattern([...LATIN_ID_CUES, ...(pack.idCues ?? [])]),
+    address: keywordPattern([...LATIN_ADDRESS_WORDS, ...(pack.addressWords ?? [])]),
   };
   patternCache.set(pack, patterns);
   return patterns;
@@ -279,7 +281,8 @@ const rules: readonly Rule[] = [
     const vulgar = scan.match(VULGAR_FRACTION, i);
     if (vulgar && pack.fraction) {
       const [numerator, denominator] = VULGAR[vulgar[2] as string] as readonly [number, number];
-      return { end: i + vulgar[0].length, spoken: pack.fraction(Number(vulgar[1] ?? 0), numerator, denominator) };
+      const spoken = pack.fraction(Number(vulgar[1] ?? 0), numerator, denominator);
+      return spoken === undefined ? null : { end: i + vulgar[0].length, spoken };
     }
     const score = scan.match(SCORE, i);
     if (score && pack.score && Number(score[2]) <= 10 && scan.patterns.cricket) {
@@ -292,7 +295,8 @@ const rules: readonly Rule[] = [
     if (!fraction || !pack.fraction) return null;
     const [numerator, denominator] = [Number(fraction[2]), Number(fraction[3])];
     if (numerator < 1 || numerator >= denominator || denominator > 16) return null;
-    return { end: i + fraction[0].length, spoken: pack.fraction(Number(fraction[1] ?? 0), numerator, denominator) };
+    const spoken = pack.fraction(Number(fraction[1] ?? 0), numerator, denominator);
+    return spoken === undefined ? null : { end: i + fraction[0].length, spoken };
   },
   (scan, i) => {
     if (!isWordStart(scan.s, i)) return null;
@@ -415,11 +419,12 @@ function idCueBefore(scan: Scan, i: number): boolean {
 }
 
 /**
- * A place name right before the number, as addresses end (`Andheri East, Mumbai 400069`, `पुणे - 411001`): a
- * capitalised Latin word or a word of an Indian script, then a space, comma or dash.
+ * An address ends here: an address word earlier in the clause (`Andheri East, Mumbai 400069`, `MG Road, Pune 411001`,
+ * `गांधी नगर, भोपाल 462001`), or a capitalised place name right before the number after a comma (`Flat 4, Pune 411001`).
  */
 function addressBefore(scan: Scan, i: number): boolean {
-  return /(?:\p{Lu}[\p{Ll}\p{M}]+|[\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gujarati}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}]+)[\s,–-]+$/u.test(scan.before(i, 30));
+  const clause = scan.s.slice(Math.max(0, i - 80), i).split(/[.!?।\n]/u).pop() ?? '';
+  return scan.patterns.address.test(clause) || /,[^,]*\p{Lu}[\p{Ll}]+[\s,–-]+$/u.test(clause);
 }
 
 /** The replacements of `source` read in `pack`'s language, sorted and non-overlapping, in source character indices. */
@@ -451,7 +456,7 @@ export function findReplacements(source: SourceText, pack: LanguagePack): Replac
   let i = 0;
   while (i < s.length) {
     const ch = s[i] as string;
-    const candidate = /[\d+₹&%\p{L}-]|−/u.test(ch) && (/[\d&%]/u.test(ch) || isWordStart(s, i) || /[+₹]/u.test(ch));
+    const candidate = /[\d+₹&%\p{L}½¼¾⅓⅔⅛⅜⅝⅞-]|−/u.test(ch) && (/[\d&%½¼¾⅓⅔⅛⅜⅝⅞]/u.test(ch) || isWordStart(s, i) || /[+₹]/u.test(ch));
     let matched: Match | null = null;
     if (candidate) {
       const here = scanAt(i);

@@ -1,7 +1,7 @@
 // Bengali (bn-IN): number words and ordinals from CLDR's bn spellout rules (full 1-99 table, joined
 // hundreds `একশো`), years in hundreds (`উনিশশো`), the clock in -টা/বেজে, day periods from CLDR bn.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/bn.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -45,6 +45,13 @@ const UNITS: Record<UnitKey, string> = {
   l: 'লিটার', ml: 'মিলিলিটার', kmph: 'কিলোমিটার প্রতি ঘণ্টা', gb: 'জিবি', mb: 'এমবি', mbps: 'এমবিপিএস',
 };
 
+const QUARTERS = { half: 'আধা', quarter: 'এক চতুর্থাংশ', threeQuarters: 'তিন চতুর্থাংশ', oneAndHalf: 'দেড়', twoAndHalf: 'আড়াই', plusHalf: 'সাড়ে', plusQuarter: 'সোয়া', minusQuarter: 'পৌনে' };
+
+/** Bengali: আধা, চতুর্থাংশ; দেড়, আড়াই, সাড়ে n, সোয়া n, পৌনে n+1; others `d ভাগের n` (four parts' three). */
+function fraction(whole: number, numerator: number, denominator: number): string | undefined {
+  return quarterFraction(QUARTERS, cardinal, whole, numerator, denominator) ?? (whole === 0 ? `${cardinal(denominator)} ভাগের ${cardinal(numerator)}` : undefined);
+}
+
 export const bengali: LanguagePack = {
   code: 'bn-IN',
   digitNames: BELOW_100.slice(0, 10),
@@ -73,4 +80,8 @@ export const bengali: LanguagePack = {
   yearKeywords: ['সাল', 'সালে', 'বছর', 'খ্রিস্টাব্দ', 'খ্রিস্টাব্দে'],
   magnitudeWords: { thousand: ['হাজার'], lakh: ['লাখ'], crore: ['কোটি'] },
   attributiveBeforeWords: false,
+  addressWords: ['ঠিকানা', 'রোড', 'সড়ক', 'নগর', 'পাড়া', 'লেন', 'গ্রাম', 'জেলা', 'পূর্ব', 'পশ্চিম'],
+  fraction,
+  arithmetic: { plus: 'যোগ', minus: 'বিয়োগ', times: 'গুণ', dividedBy: 'ভাগ', equals: 'সমান' },
+  idCues: ['ট্রেন', 'ফ্লাইট', 'পিএনআর'],
 };

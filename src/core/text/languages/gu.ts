@@ -1,7 +1,7 @@
 // Gujarati (gu-IN): number words and ordinals from CLDR's gu spellout rules (full 1-99 table, `N સો`
 // hundreds), years in hundreds, the clock in વાગ્યે/વાગીને, day periods from CLDR gu.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/gu.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -54,6 +54,13 @@ const UNITS: Record<UnitKey, string> = {
   l: 'લિટર', ml: 'મિલિલિટર', kmph: 'કિલોમીટર પ્રતિ કલાક', gb: 'જીબી', mb: 'એમબી', mbps: 'એમબીપીએસ',
 };
 
+const QUARTERS = { half: 'અડધું', quarter: 'પા', threeQuarters: 'પોણું', oneAndHalf: 'દોઢ', twoAndHalf: 'અઢી', plusHalf: 'સાડા', plusQuarter: 'સવા', minusQuarter: 'પોણા' };
+
+/** Gujarati's quarter words: અડધું, પા, પોણું; દોઢ, અઢી, સાડા n, સવા n, પોણા n+1 (thirds and the rest: not vouched for). */
+function fraction(whole: number, numerator: number, denominator: number): string | undefined {
+  return quarterFraction(QUARTERS, cardinal, whole, numerator, denominator);
+}
+
 export const gujarati: LanguagePack = {
   code: 'gu-IN',
   digitNames: BELOW_100.slice(0, 10),
@@ -85,4 +92,8 @@ export const gujarati: LanguagePack = {
   yearKeywords: ['સન', 'વર્ષ', 'સાલ'],
   magnitudeWords: { thousand: ['હજાર'], lakh: ['લાખ'], crore: ['કરોડ'] },
   attributiveBeforeWords: false,
+  addressWords: ['સરનામું', 'રોડ', 'માર્ગ', 'નગર', 'સોસાયટી', 'ગામ', 'તાલુકો', 'જિલ્લો', 'પૂર્વ', 'પશ્ચિમ'],
+  fraction,
+  arithmetic: { plus: 'વત્તા', minus: 'ઓછા', times: 'ગુણ્યા', dividedBy: 'ભાગ્યા', equals: 'બરાબર' },
+  idCues: ['ગાડી નંબર', 'ટ્રેન', 'ફ્લાઇટ', 'પીએનઆર'],
 };

@@ -1,7 +1,7 @@
 // Hindi (hi-IN): number words from CLDR's hi spellout rules (1-99 are irregular, so a full table), with
 // years read in hundreds (`उन्नीस सौ अट्ठानबे`) and the clock in बजे/बजकर, day periods from CLDR hi.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, quarterFraction, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/hi.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -59,14 +59,11 @@ const UNITS: Record<UnitKey, string> = {
 };
 
 /** McGregor's fraction words: आधा, पौन, एक चौथाई, तिहाई; डेढ़, ढाई, साढ़े n, सवा n, पौने n+1; others `n बटा d`. */
+const QUARTERS = { half: 'आधा', quarter: 'एक चौथाई', threeQuarters: 'पौन', oneAndHalf: 'डेढ़', twoAndHalf: 'ढाई', plusHalf: 'साढ़े', plusQuarter: 'सवा', minusQuarter: 'पौने' };
+
 function fraction(whole: number, numerator: number, denominator: number): string {
-  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
-  if (quarters !== undefined) {
-    if (whole === 0) return quarters === 2 ? 'आधा' : quarters === 1 ? 'एक चौथाई' : 'पौन';
-    if (quarters === 2) return whole === 1 ? 'डेढ़' : whole === 2 ? 'ढाई' : `साढ़े ${cardinal(whole)}`;
-    if (quarters === 1) return `सवा ${cardinal(whole)}`;
-    return `पौने ${cardinal(whole + 1)}`;
-  }
+  const quarter = quarterFraction(QUARTERS, cardinal, whole, numerator, denominator);
+  if (quarter !== undefined) return quarter;
   if (denominator === 3 && whole === 0) return `${cardinal(numerator)} तिहाई`;
   return words(whole > 0 && `${cardinal(whole)} पूर्ण`, `${cardinal(numerator)} बटा ${cardinal(denominator)}`);
 }
@@ -102,6 +99,7 @@ export const hindi: LanguagePack = {
   yearKeywords: ['सन्', 'सन', 'वर्ष', 'साल', 'ईस्वी'],
   magnitudeWords: { thousand: ['हज़ार', 'हजार'], lakh: ['लाख'], crore: ['करोड़', 'करोड'] },
   attributiveBeforeWords: false,
+  addressWords: ['पता', 'रोड', 'मार्ग', 'नगर', 'कॉलोनी', 'सेक्टर', 'गली', 'मोहल्ला', 'गाँव', 'तहसील', 'ज़िला', 'जिला', 'पूर्व', 'पश्चिम', 'उत्तर', 'दक्षिण'],
   fraction,
   score: (runs, wickets) => `${runs} पर ${wickets}`,
   idCues: ['गाड़ी संख्या', 'गाड़ी नंबर', 'ट्रेन संख्या', 'ट्रेन नंबर', 'ट्रेन', 'फ्लाइट', 'फ़्लाइट', 'उड़ान', 'पीएनआर', 'आईएफएससी'],

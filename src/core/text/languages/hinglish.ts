@@ -5,7 +5,7 @@
 // Latin ordinals (`1st`), percent, GB and the like stay English, as Hinglish speakers say them.
 
 import { english } from './en.js';
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CRICKET_WORDS, words, type LanguagePack } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CRICKET_WORDS, quarterFraction, words, type LanguagePack } from './language-pack.js';
 
 // CLDR 48 common/rbnf/hi.xml %spellout-cardinal 0-99, romanized.
 const BELOW_100 = [
@@ -45,14 +45,11 @@ function time(hour24: number, minute: number, withPeriod: boolean): string {
 }
 
 /** Hindi's fraction words (McGregor), romanized: aadha, paun, paune, sawa, saadhe, dedh, dhaai; others `n bata d`. */
+const QUARTERS = { half: 'aadha', quarter: 'ek chauthai', threeQuarters: 'paun', oneAndHalf: 'dedh', twoAndHalf: 'dhaai', plusHalf: 'saadhe', plusQuarter: 'sawa', minusQuarter: 'paune' };
+
 function fraction(whole: number, numerator: number, denominator: number): string {
-  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
-  if (quarters !== undefined) {
-    if (whole === 0) return quarters === 2 ? 'aadha' : quarters === 1 ? 'ek chauthai' : 'paun';
-    if (quarters === 2) return whole === 1 ? 'dedh' : whole === 2 ? 'dhaai' : `saadhe ${cardinal(whole)}`;
-    if (quarters === 1) return `sawa ${cardinal(whole)}`;
-    return `paune ${cardinal(whole + 1)}`;
-  }
+  const quarter = quarterFraction(QUARTERS, cardinal, whole, numerator, denominator);
+  if (quarter !== undefined) return quarter;
   if (denominator === 3 && whole === 0) return `${cardinal(numerator)} tihaai`;
   return words(whole > 0 && `${cardinal(whole)} poora`, `${cardinal(numerator)} bata ${cardinal(denominator)}`);
 }

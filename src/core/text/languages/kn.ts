@@ -75,6 +75,14 @@ const UNITS: Record<UnitKey, string> = {
   l: 'ಲೀಟರ್', ml: 'ಮಿಲಿಲೀಟರ್', kmph: 'ಕಿಲೋಮೀಟರ್ ವೇಗ', gb: 'ಜಿಬಿ', mb: 'ಎಂಬಿ', mbps: 'ಎಂಬಿಪಿಎಸ್',
 };
 
+/** Kannada: ಅರ್ಧ, ಕಾಲು, ಮುಕ್ಕಾಲು; n½ as the number's final ು lengthened + ವರೆ (ಒಂದೂವರೆ, ಎರಡೂವರೆ). Others: not vouched for. */
+function fraction(whole: number, numerator: number, denominator: number): string | undefined {
+  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
+  if (quarters === undefined) return undefined;
+  if (whole === 0) return quarters === 2 ? 'ಅರ್ಧ' : quarters === 1 ? 'ಕಾಲು' : 'ಮುಕ್ಕಾಲು';
+  return quarters === 2 ? `${cardinal(whole).replace(/ು$/u, 'ೂ')}ವರೆ` : undefined;
+}
+
 export const kannada: LanguagePack = {
   code: 'kn-IN',
   digitNames: BELOW_20.slice(0, 10),
@@ -103,4 +111,7 @@ export const kannada: LanguagePack = {
   yearKeywords: ['ಇಸವಿ', 'ವರ್ಷ', 'ವರ್ಷದಲ್ಲಿ'],
   magnitudeWords: { thousand: ['ಸಾವಿರ'], lakh: ['ಲಕ್ಷ'], crore: ['ಕೋಟಿ'] },
   attributiveBeforeWords: false,
+  addressWords: ['ವಿಳಾಸ', 'ರಸ್ತೆ', 'ಬೀದಿ', 'ನಗರ', 'ಬಡಾವಣೆ', 'ಗ್ರಾಮ', 'ಜಿಲ್ಲೆ', 'ಪೂರ್ವ', 'ಪಶ್ಚಿಮ'],
+  fraction,
+  idCues: ['ರೈಲು ಸಂಖ್ಯೆ', 'ರೈಲು', 'ಫ್ಲೈಟ್', 'ಪಿಎನ್ಆರ್'],
 };

@@ -54,13 +54,15 @@ export interface LanguagePack {
    * A fraction as the language says it: `whole` units and `numerator`/`denominator` (0 < numerator < denominator ≤ 16;
    * `whole` 0 for a bare fraction). Undefined: the language has no reading we can vouch for, and the text stays as written.
    */
-  fraction?(whole: number, numerator: number, denominator: number): string;
+  fraction?(whole: number, numerator: number, denominator: number): string | undefined;
   /** A cricket score `runs/wickets` (`287/4`): English "287 for 4". */
   score?(runs: string, wickets: string): string;
   /** Words of `5 + 3 = 8`; absent: arithmetic is left as written. */
   readonly arithmetic?: Readonly<{ plus: string; minus: string; times: string; dividedBy: string; equals: string }>;
   /** Native words right before a number that make it an identifier whatever its length (`गाड़ी संख्या 12951`). */
   readonly idCues?: readonly string[];
+  /** Native words of addresses (road, nagar, district) that make a six-digit number after them a PIN code. */
+  readonly addressWords?: readonly string[];
   /** Words near `a/b` that make it a cricket score (overs, runs, wickets). */
   readonly cricketWords?: readonly string[];
 }
@@ -124,6 +126,31 @@ export function dayPeriod(table: ReadonlyArray<readonly [number, string]>, hour2
   return word;
 }
 
+/** The words of the quarter system North Indian languages count in: ½ ¼ ¾ alone, 1½ 2½, and n½ n¼ n¾. */
+export interface QuarterWords {
+  readonly half: string;
+  readonly quarter: string;
+  readonly threeQuarters: string;
+  readonly oneAndHalf: string;
+  readonly twoAndHalf: string;
+  /** Before n: n½ (साढ़े). */
+  readonly plusHalf: string;
+  /** Before n: n¼ (सवा). */
+  readonly plusQuarter: string;
+  /** Before n + 1: n¾ (पौने). */
+  readonly minusQuarter: string;
+}
+
+/** Halves and quarters in the quarter system (`डेढ़`, `ढाई`, `साढ़े तीन`, `सवा दो`, `पौने चार`); undefined for others. */
+export function quarterFraction(w: QuarterWords, cardinal: (n: number) => string, whole: number, numerator: number, denominator: number): string | undefined {
+  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
+  if (quarters === undefined) return undefined;
+  if (whole === 0) return quarters === 2 ? w.half : quarters === 1 ? w.quarter : w.threeQuarters;
+  if (quarters === 2) return whole === 1 ? w.oneAndHalf : whole === 2 ? w.twoAndHalf : `${w.plusHalf} ${cardinal(whole)}`;
+  if (quarters === 1) return `${w.plusQuarter} ${cardinal(whole)}`;
+  return `${w.minusQuarter} ${cardinal(whole + 1)}`;
+}
+
 /** Joins non-empty parts with single spaces. */
 export function words(...parts: ReadonlyArray<string | undefined | false>): string {
   return parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
@@ -144,6 +171,13 @@ export const LATIN_ID_CUES = ['flight', 'train', 'pnr', 'utr', 'ifsc', 'vehicle'
 export const LATIN_ID_CUES_WITH_MARKER = [
   'order', 'booking', 'ticket', 'policy', 'consumer', 'invoice', 'bill', 'complaint', 'reference', 'ref', 'registration',
   'customer', 'account', 'a/c', 'transaction', 'txn', 'request', 'case', 'application', 'awb', 'tracking', 'shipment',
+] as const;
+
+/** Latin words of Indian addresses: a six-digit number after one of them, ending its clause, is a PIN code. */
+export const LATIN_ADDRESS_WORDS = [
+  'address', 'road', 'rd', 'street', 'st', 'marg', 'nagar', 'colony', 'sector', 'lane', 'layout', 'phase', 'block', 'floor',
+  'flat', 'house', 'near', 'opp', 'opposite', 'village', 'post', 'po', 'taluka', 'tehsil', 'district', 'dist', 'east', 'west',
+  'north', 'south', 'city', 'town', 'society', 'apartment', 'apartments', 'chowk', 'bazar', 'bazaar', 'cross', 'main',
 ] as const;
 
 /** Cricket words that make `287/4` a score (overs, runs, wickets). */

@@ -1,7 +1,7 @@
 // Marathi (mr-IN): number words and ordinals from CLDR's mr spellout rules (full 1-99 table, शंभर / एकशे /
 // दोनशे hundreds), years in hundreds (`एकोणीसशे`), the clock in वाजता/वाजून, day periods from CLDR mr.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/mr.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -66,6 +66,13 @@ const UNITS: Record<UnitKey, string> = {
   l: 'लिटर', ml: 'मिलिलिटर', kmph: 'किलोमीटर प्रति तास', gb: 'जीबी', mb: 'एमबी', mbps: 'एमबीपीएस',
 };
 
+const QUARTERS = { half: 'अर्धा', quarter: 'पाव', threeQuarters: 'पाऊण', oneAndHalf: 'दीड', twoAndHalf: 'अडीच', plusHalf: 'साडे', plusQuarter: 'सव्वा', minusQuarter: 'पावणे' };
+
+/** Marathi's अपूर्णांक words (Damle): अर्धा, पाव, पाऊण; दीड, अडीच, साडे n, सव्वा n, पावणे n+1; others `n बटे d`. */
+function fraction(whole: number, numerator: number, denominator: number): string | undefined {
+  return quarterFraction(QUARTERS, cardinal, whole, numerator, denominator) ?? (whole === 0 ? `${cardinal(numerator)} बटे ${cardinal(denominator)}` : undefined);
+}
+
 export const marathi: LanguagePack = {
   code: 'mr-IN',
   digitNames: BELOW_100.slice(0, 10),
@@ -97,4 +104,8 @@ export const marathi: LanguagePack = {
   yearKeywords: ['सन', 'वर्ष', 'साली', 'साल'],
   magnitudeWords: { thousand: ['हजार'], lakh: ['लाख'], crore: ['कोटी'] },
   attributiveBeforeWords: false,
+  addressWords: ['पत्ता', 'रस्ता', 'मार्ग', 'नगर', 'पेठ', 'कॉलनी', 'सेक्टर', 'गाव', 'तालुका', 'जिल्हा', 'पूर्व', 'पश्चिम'],
+  fraction,
+  arithmetic: { plus: 'अधिक', minus: 'वजा', times: 'गुणिले', dividedBy: 'भागिले', equals: 'बरोबर' },
+  idCues: ['गाडी क्रमांक', 'गाडी नंबर', 'ट्रेन', 'फ्लाइट', 'पीएनआर'],
 };

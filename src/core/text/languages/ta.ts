@@ -109,6 +109,18 @@ const UNITS: Record<UnitKey, string> = {
   l: 'லிட்டர்', ml: 'மில்லிலிட்டர்', kmph: 'கிலோமீட்டர் வேகம்', gb: 'ஜிபி', mb: 'எம்பி', mbps: 'எம்பிபிஎஸ்',
 };
 
+/** Tamil: அரை, கால், முக்கால்; ஒன்றரை, இரண்டே கால், இரண்டே முக்கால் (the number's final உ joins); others `d-இல் n`. */
+function fraction(whole: number, numerator: number, denominator: number): string | undefined {
+  const stem = (n: number): string => cardinal(n).replace(/ு$/u, '');
+  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
+  if (quarters !== undefined) {
+    const part = quarters === 2 ? 'அரை' : quarters === 1 ? 'கால்' : 'முக்கால்';
+    if (whole === 0) return part;
+    return quarters === 2 ? `${stem(whole)}ரை` : `${stem(whole)}ே ${part}`;
+  }
+  return whole === 0 ? `${stem(denominator)}ில் ${cardinal(numerator)}` : undefined;
+}
+
 export const tamil: LanguagePack = {
   code: 'ta-IN',
   digitNames: BELOW_20.slice(0, 10),
@@ -138,4 +150,8 @@ export const tamil: LanguagePack = {
   yearKeywords: ['ஆண்டு', 'ஆண்டில்', 'வருடம்'],
   magnitudeWords: { thousand: ['ஆயிரம்'], lakh: ['லட்சம்', 'இலட்சம்'], crore: ['கோடி'] },
   attributiveBeforeWords: true,
+  addressWords: ['முகவரி', 'சாலை', 'தெரு', 'நகர்', 'காலனி', 'கிராமம்', 'மாவட்டம்', 'கிழக்கு', 'மேற்கு'],
+  fraction,
+  arithmetic: { plus: 'கூட்டல்', minus: 'கழித்தல்', times: 'பெருக்கல்', dividedBy: 'வகுத்தல்', equals: 'சமம்' },
+  idCues: ['ரயில் எண்', 'ரயில்', 'விமானம்', 'பிஎன்ஆர்'],
 };

@@ -89,6 +89,14 @@ const UNITS: Record<UnitKey, string> = {
   l: 'లీటర్లు', ml: 'మిల్లీలీటర్లు', kmph: 'కిలోమీటర్ల వేగం', gb: 'జీబీ', mb: 'ఎంబీ', mbps: 'ఎంబీపీఎస్',
 };
 
+/** Telugu: అర, పావు, ముప్పావు; n½ as the number + న్నర (ఒకటిన్నర, రెండున్నర). Other fractions: not vouched for. */
+function fraction(whole: number, numerator: number, denominator: number): string | undefined {
+  const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
+  if (quarters === undefined) return undefined;
+  if (whole === 0) return quarters === 2 ? 'అర' : quarters === 1 ? 'పావు' : 'ముప్పావు';
+  return quarters === 2 ? `${cardinal(whole)}న్నర` : undefined;
+}
+
 export const telugu: LanguagePack = {
   code: 'te-IN',
   digitNames: BELOW_20.slice(0, 10),
@@ -116,4 +124,7 @@ export const telugu: LanguagePack = {
   yearKeywords: ['సంవత్సరం', 'సంవత్సరంలో'],
   magnitudeWords: { thousand: ['వేలు', 'వేల', 'వెయ్యి'], lakh: ['లక్షలు', 'లక్షల', 'లక్ష'], crore: ['కోట్లు', 'కోట్ల', 'కోటి'] },
   attributiveBeforeWords: true,
+  addressWords: ['చిరునామా', 'రోడ్డు', 'వీధి', 'నగర్', 'కాలనీ', 'గ్రామం', 'జిల్లా', 'తూర్పు', 'పశ్చిమ'],
+  fraction,
+  idCues: ['రైలు నంబర్', 'రైలు', 'ఫ్లైట్', 'పీఎన్ఆర్'],
 };
