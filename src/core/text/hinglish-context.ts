@@ -9,7 +9,8 @@ const STRONG = new Set([
   'aapka', 'aapki', 'aapke', 'aapko', 'apna', 'apni', 'apne', 'kripya', 'kijiye', 'karein', 'karen', 'kare', 'karna', 'karke',
   'nahi', 'nahin', 'kya', 'kyun', 'kab', 'kahan', 'kitna', 'kitne', 'kitni', 'abhi', 'aaj', 'parso', 'wala', 'wali', 'wale',
   'dijiye', 'bhejein', 'bheja', 'milega', 'milegi', 'jayega', 'jayegi', 'gaya', 'gayi', 'raha', 'rahi', 'rahe', 'liye', 'sirf',
-  'yeh', 'woh', 'tum', 'mera', 'meri', 'mere', 'tak', 'saal', 'mahine', 'ghante',
+  'yeh', 'woh', 'tum', 'mera', 'meri', 'mere', 'tak', 'saal', 'mahine', 'ghante', 'aap', 'hua', 'hui', 'hue', 'gaye',
+  'lagega', 'lagegi', 'lagenge', 'aayega', 'aayegi', 'aayenge', 'sakte', 'sakta', 'sakti', 'chahiye', 'rahega', 'rahegi',
 ]);
 /**
  * Hindi words too short or too close to English or to names to trust alone (`ko`, `ki`, `Kal`, `din`): two make a

@@ -147,7 +147,8 @@ export function quarterFraction(w: QuarterWords, cardinal: (n: number) => string
   if (quarters === undefined) return undefined;
   if (whole === 0) return quarters === 2 ? w.half : quarters === 1 ? w.quarter : w.threeQuarters;
   if (quarters === 2) return whole === 1 ? w.oneAndHalf : whole === 2 ? w.twoAndHalf : `${w.plusHalf} ${cardinal(whole)}`;
-  if (quarters === 1) return `${w.plusQuarter} ${cardinal(whole)}`;
+  // `सवा किलो`, `सवा घंटा`: one and a quarter is said without the one.
+  if (quarters === 1) return whole === 1 ? w.plusQuarter : `${w.plusQuarter} ${cardinal(whole)}`;
   return `${w.minusQuarter} ${cardinal(whole + 1)}`;
 }
 

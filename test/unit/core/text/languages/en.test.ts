@@ -5,6 +5,15 @@
 // [RBI] Reserve Bank of India cheque and bank style: amounts in rupees and paise ("rupees … and … paise").
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91, toll-free 1800.
 // [Raaga] digit grouping rules in docs/api.md; clock readings as in the Oxford English Dictionary's "o'clock".
+// [IndiaPost] India Post, Postal Index Number: six digits, the first (1-8) the postal region, 9 the Army Postal Service.
+// [IR] Indian Railways (IRCTC): the PNR has 10 digits; train numbers 5 digits, announced digit by digit.
+// [IATA] IATA Resolution 762: a flight designator is the 2-character airline code and up to 4 digits (6E 2134, AI 101).
+// [RBI] RBI: the IFSC has 11 characters (bank code, 0, branch code); card numbers are shown masked to the last 4 digits.
+// [NPCI] NPCI UPI: a virtual payment address is handle@psp (ramesh@okaxis).
+// [MoRTH] Central Motor Vehicles Rules 1989, rule 50 / MoRTH notification: registration mark MH 12 AB 1234.
+// [Oxford] Oxford Guide to Plain English / OED: fractions read as `three quarters`, `two and a half`; `+` plus, `=` equals.
+// [ICC] ICC scorecards: 287/4 is read "287 for 4".
+// [IEC] IEC 80000-13: GB gigabyte, MB megabyte, Mbit/s (Mbps) megabits per second.
 
 import { describeTable } from './table.js';
 
@@ -74,4 +83,45 @@ describeTable('en-IN', [
   ['A & B', 'A and B'],
   ['help@raaga.in', 'help at raaga dot in'],
   ['www.raaga.in/help', 'www dot raaga dot in slash help'],
+  // PIN codes: six digits, read 3 + 3 after a PIN cue or at the end of an address [IndiaPost]; a quantity stays one.
+  ['Deliver to Andheri East, Mumbai 400069.', 'Deliver to Andheri East, Mumbai four zero zero, zero six nine.'],
+  ['Pincode 110001', 'Pincode one one zero, zero zero one'],
+  ['PIN code: 600001', 'PIN code: six zero zero, zero zero one'],
+  ['Flat 4, Kothrud, Pune 411038.', 'Flat four, Kothrud, Pune four one one, zero three eight.'],
+  ['We sold 250001 units.', 'We sold two lakh fifty thousand one units.'],
+  // Railway and airline identifiers digit by digit: PNR (10 digits), train numbers (5) [IR]; flight designators [IATA].
+  ['PNR 4521873690', 'PNR four five two one eight, seven three six nine zero'],
+  ['Train 12951 leaves at 5 PM', 'Train one two nine, five one leaves at five PM'],
+  ['Flight 6E-2134', 'Flight six E, two one three four'],
+  ['Flight AI 101', 'Flight AI one zero one'],
+  // Order, booking and ticket numbers: a marker (No., ID, #) makes the number an identifier; the bare verb does not [Raaga].
+  ['Booking ID: 4521', 'Booking ID: four five two one'],
+  ['Order No. 4521', 'Order number four five two one'],
+  ['order 100 pieces', 'order one hundred pieces'],
+  ['Booking ref 4521-873', 'Booking ref four five two one, eight seven three'],
+  ['Ticket 1234-5678-9012', 'Ticket one two three four, five six seven eight, nine zero one two'],
+  // Bank and payment identifiers: IFSC (4 letters, 0, 6 characters) [RBI]; UPI ids (handle@psp) [NPCI]; masked cards [RBI].
+  ['IFSC HDFC0001234', 'IFSC H D F C zero zero zero one, two three four'],
+  ['Pay to ramesh.k@okhdfcbank', 'Pay to ramesh dot k at okhdfcbank'],
+  ['Card ending 4321', 'Card ending four three two one'],
+  ['Card XXXX1234', 'Card one two three four'],
+  // Vehicle registration marks: state, RTO, series, number [MoRTH]; letter-digit codes spelled, a word keeps its number [Raaga].
+  ['MH 12 AB 1234', 'M H, one two, A B, one two three four'],
+  ['MH12AB1234', 'M H one two A B one two three four'],
+  ['COVID-19 cases', 'COVID nineteen cases'],
+  ['AB12CD34', 'A B one two C D three four'],
+  // Fractions [Oxford]: half, quarters, thirds, eighths; mixed numbers with `and`.
+  ['1/2 cup', 'half cup'],
+  ['3/4 of the work', 'three quarters of the work'],
+  ['1½ hours', 'one and a half hours'],
+  ['2 1/2 hours', 'two and a half hours'],
+  ['2/3 of voters', 'two thirds of voters'],
+  ['5/8 inch', 'five eighths inch'],
+  // A cricket score is runs `for` wickets [ICC]; arithmetic as read aloud [Oxford]; data and speed units [IEC]; ordinals [CLDR-en].
+  ['India 287/4 after 50 overs', 'India two hundred eighty-seven for four after fifty overs'],
+  ['5 + 3 = 8', 'five plus three equals eight'],
+  ['12 × 4 = 48', 'twelve times four equals forty-eight'],
+  ['2 GB data', 'two gigabytes data'],
+  ['100 Mbps', 'one hundred megabits per second'],
+  ['He finished 21st', 'He finished twenty-first'],
 ]);

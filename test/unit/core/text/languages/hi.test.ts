@@ -5,6 +5,13 @@
 //   (सन् उन्नीस सौ सैंतालीस), ordinal -वाँ/-वीं/-वें, रुपया/रुपये and पैसा/पैसे.
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers (written 98765 43210), country code +91.
 // [Raaga] our reading rules documented in docs/api.md (digit strings by digit with comma pauses: OTP 3+3, mobile 5+5).
+// [IndiaPost] India Post, Postal Index Number: six digits, first digit the postal region.
+// [IR] Indian Railways: 10-digit PNR; 5-digit train numbers announced digit by digit (गाड़ी संख्या एक दो नौ पाँच एक).
+// [IATA] IATA Resolution 762 flight designators (6E 2134). [RBI] IFSC, masked cards. [NPCI] UPI ids.
+// [MoRTH] Central Motor Vehicles Rules 1989: registration marks (MH 12 AB 1234).
+// [McGregor] also §fractions: आधा, पौन, सवा, साढ़े, पौने, डेढ़, ढाई, चौथाई, तिहाई.
+// [NCERT] NCERT Hindi-medium गणित (classes 1-5): धन (+), ऋण (−), गुणा (×), भाग (÷), बराबर (=), भिन्न read n बटा d.
+// [Hindi commentary] Doordarshan/Akashvani cricket commentary: 287/4 read `दो सौ सत्तासी पर चार`.
 
 import { describeTable } from './table.js';
 
@@ -73,4 +80,38 @@ describeTable('hi-IN', [
   ['5 km', 'पाँच किलोमीटर'],
   ['A & B', 'A और B'],
   ['support@raaga.in', 'support एट raaga डॉट in'],
+  // PIN codes 3 + 3 after पिन/PIN or at the end of an address [IndiaPost]; a quantity stays one.
+  ['पिन कोड 110001', 'पिन कोड एक एक शून्य, शून्य शून्य एक'],
+  ['अंधेरी पूर्व, मुंबई 400069', 'अंधेरी पूर्व, मुंबई चार शून्य शून्य, शून्य छह नौ'],
+  ['गांधी नगर, भोपाल 462001', 'गांधी नगर, भोपाल चार छह दो, शून्य शून्य एक'],
+  ['कुल लोग 250001।', 'कुल लोग दो लाख पचास हज़ार एक।'],
+  // Railway, airline and booking identifiers digit by digit [IR, IATA]; a code with a falling hyphen is no range [Raaga].
+  ['पीएनआर 4521873690', 'पीएनआर चार पाँच दो एक आठ, सात तीन छह नौ शून्य'],
+  ['गाड़ी संख्या 12951 प्लेटफॉर्म 3 पर आएगी', 'गाड़ी संख्या एक दो नौ, पाँच एक प्लेटफॉर्म तीन पर आएगी'],
+  ['फ्लाइट 6E-2134', 'फ्लाइट छह E, दो एक तीन चार'],
+  ['बुकिंग 4521-873', 'बुकिंग चार पाँच दो एक, आठ सात तीन'],
+  // Bank and payment identifiers [RBI, NPCI]; vehicle registrations [MoRTH]; letter-digit codes spelled [Raaga].
+  ['IFSC HDFC0001234', 'IFSC H D F C शून्य शून्य शून्य एक, दो तीन चार'],
+  ['UPI ramesh@okaxis', 'UPI ramesh एट okaxis'],
+  ['कार्ड XXXX4321', 'कार्ड चार तीन दो एक'],
+  ['MH 12 AB 1234', 'M H, एक दो, A B, एक दो तीन चार'],
+  ['बुकिंग आईडी AB12CD34', 'बुकिंग आईडी A B एक दो C D तीन चार'],
+  // Fractions: आधा, पौन, चौथाई, तिहाई; डेढ़, ढाई, साढ़े, सवा, पौने; others n बटा d [McGregor, NCERT].
+  ['1/2 किलो', 'आधा किलो'],
+  ['½ लीटर', 'आधा लीटर'],
+  ['1½ घंटे', 'डेढ़ घंटे'],
+  ['2½ लाख', 'ढाई लाख'],
+  ['3½ किलो', 'साढ़े तीन किलो'],
+  ['1¼ घंटा', 'सवा घंटा'],
+  ['2¼ किलो', 'सवा दो किलो'],
+  ['3¾ किलो', 'पौने चार किलो'],
+  ['1/3 हिस्सा', 'एक तिहाई हिस्सा'],
+  ['3/8 इंच', 'तीन बटा आठ इंच'],
+  // Cricket score runs पर wickets [Hindi commentary]; arithmetic धन ऋण गुणा भाग बराबर [NCERT]; units; ordinals [CLDR].
+  ['भारत ने 50 ओवर में 287/4 रन बनाए', 'भारत ने पचास ओवर में दो सौ सत्तासी पर चार रन बनाए'],
+  ['5 + 3 = 8', 'पाँच धन तीन बराबर आठ'],
+  ['12 × 4 = 48', 'बारह गुणा चार बराबर अड़तालीस'],
+  ['2 GB डेटा', 'दो जीबी डेटा'],
+  ['100 Mbps', 'एक सौ एमबीपीएस'],
+  ['21वाँ जन्मदिन', 'इक्कीसवाँ जन्मदिन'],
 ]);

@@ -6,8 +6,8 @@ import type { LanguageCode } from '../../../../../src/languages.js';
 
 export type Case = readonly [written: string, spoken: string];
 
-export function describeTable(language: LanguageCode, cases: readonly Case[]): void {
-  describe(`${language} readings (${cases.length} cases)`, () => {
+export function describeTable(language: LanguageCode, cases: readonly Case[], label: string = language): void {
+  describe(`${label} readings (${cases.length} cases)`, () => {
     it('has at least 40 cases', () => {
       expect(cases.length).toBeGreaterThanOrEqual(40);
     });
