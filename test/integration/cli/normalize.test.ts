@@ -60,3 +60,12 @@ it('exits 1 with a message that says what to fix: unknown language, malformed SS
   expect(empty.code).toBe(1);
   expect(empty.stderr).toMatch(/text to normalize is required/);
 });
+
+it('shows how identifiers, fractions and Hinglish sentences are read', async () => {
+  const run = await normalize(['--language', 'en-IN'], 'Flight 6E-2134, PNR 4521873690. Deliver to MG Road, Pune 411001.\nAapka loan 2½ lakh ka hai, 5:30 baje tak pay karein.\n');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe(
+    'Flight six E, two one three four, PNR four five two one eight, seven three six nine zero. Deliver to MG Road, Pune four one one, zero zero one.\n' +
+      'Aapka loan dhaai lakh ka hai, saadhe paanch baje tak pay karein.\n',
+  );
+});

@@ -6,6 +6,11 @@
 //   বেজে … মিনিট, years in hundreds (উনিশশো), টাকা and পয়সা, থেকে, শতাংশ.
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
 
+// [WBBPE] West Bengal Board of Primary Education, গণিত: যোগ, বিয়োগ, গুণ, ভাগ, সমান; ভগ্নাংশ তিন ভাগের এক.
+// [Chatterji] Suniti Kumar Chatterji, ভাষা-প্রকাশ বাঙ্গালা ব্যাকরণ: আধা, দেড়, আড়াই, সাড়ে, সোয়া, পৌনে, চতুর্থাংশ.
+// [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
+// [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
+// [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 import { describeTable } from './table.js';
 
 describeTable('bn-IN', [
@@ -64,4 +69,33 @@ describeTable('bn-IN', [
   ['10 kg', 'দশ কিলোগ্রাম'],
   ['A & B', 'A এবং B'],
   ['help@raaga.in', 'help অ্যাট raaga ডট in'],
+  // Identifiers digit by digit: PIN codes by cue or address, railway, airline, booking, bank, payment and vehicle ones [IndiaPost, IR, IATA, RBI, NPCI, MoRTH, Raaga]; a quantity stays one.
+  ['PIN 560001', 'PIN পাঁচ ছয় শূন্য, শূন্য শূন্য এক'],
+  ['পিন কোড 700001', 'পিন কোড সাত শূন্য শূন্য, শূন্য শূন্য এক'],
+  ['পার্ক স্ট্রিট রোড, কলকাতা 700016', 'পার্ক স্ট্রিট রোড, কলকাতা সাত শূন্য শূন্য, শূন্য এক ছয়'],
+  ['মোট 250001 জন।', 'মোট দুই লাখ পঞ্চাশ হাজার এক জন।'],
+  ['PNR 4521873690', 'PNR চার পাঁচ দুই এক আট, সাত তিন ছয় নয় শূন্য'],
+  ['ট্রেন 12951', 'ট্রেন এক দুই নয়, পাঁচ এক'],
+  ['Flight 6E-2134', 'Flight ছয় E, দুই এক তিন চার'],
+  ['Booking ID: 4521', 'Booking ID: চার পাঁচ দুই এক'],
+  ['4521-873', 'চার পাঁচ দুই এক, আট সাত তিন'],
+  ['IFSC HDFC0001234', 'IFSC H D F C শূন্য শূন্য শূন্য এক, দুই তিন চার'],
+  ['ramesh@okaxis', 'ramesh অ্যাট okaxis'],
+  ['XXXX4321', 'চার তিন দুই এক'],
+  ['MH 12 AB 1234', 'M H, এক দুই, A B, এক দুই তিন চার'],
+  ['AB12CD34', 'A B এক দুই C D তিন চার'],
+  ['COVID-19', 'COVID উনিশ'],
+  // Fractions and arithmetic as the language says them; data and speed units [IEC].
+  ['½ কেজি', 'আধা কেজি'],
+  ['¾', 'তিন চতুর্থাংশ'],
+  ['1½', 'দেড়'],
+  ['2½', 'আড়াই'],
+  ['3½', 'সাড়ে তিন'],
+  ['100 Mbps', 'একশো এমবিপিএস'],
+  ['2 GB', 'দুই জিবি'],
+  ['2¼', 'সোয়া দুই'],
+  ['4¾', 'পৌনে পাঁচ'],
+  ['5 + 3 = 8', 'পাঁচ যোগ তিন সমান আট'],
+  ['12 × 4 = 48', 'বারো গুণ চার সমান আটচল্লিশ'],
+  ['1/3', 'তিন ভাগের এক'],
 ]);

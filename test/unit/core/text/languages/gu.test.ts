@@ -6,6 +6,11 @@
 //   રૂપિયો/રૂપિયા, પૈસો/પૈસા, ટકા, થી.
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
 
+// [GSSTB] Gujarat State Board of School Textbooks, ગણિત: વત્તા, ઓછા, ગુણ્યા, ભાગ્યા, બરાબર.
+// [GujLex] Gujarati Lexicon (Gujarat Vidyapith's Sarth Jodanikosh entries): પા, અડધું, પોણું, સવા, દોઢ, અઢી, સાડા, પોણા.
+// [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
+// [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
+// [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 import { describeTable } from './table.js';
 
 describeTable('gu-IN', [
@@ -65,4 +70,33 @@ describeTable('gu-IN', [
   ['5 km', 'પાંચ કિલોમીટર'],
   ['A & B', 'A અને B'],
   ['help@raaga.in', 'help એટ raaga ડોટ in'],
+  // Identifiers digit by digit: PIN codes by cue or address, railway, airline, booking, bank, payment and vehicle ones [IndiaPost, IR, IATA, RBI, NPCI, MoRTH, Raaga]; a quantity stays one.
+  ['PIN 560001', 'PIN પાંચ છ શૂન્ય, શૂન્ય શૂન્ય એક'],
+  ['પિન કોડ 380001', 'પિન કોડ ત્રણ આઠ શૂન્ય, શૂન્ય શૂન્ય એક'],
+  ['સી જી રોડ, અમદાવાદ 380009', 'સી જી રોડ, અમદાવાદ ત્રણ આઠ શૂન્ય, શૂન્ય શૂન્ય નવ'],
+  ['કુલ 250001 લોકો.', 'કુલ બે લાખ પચાસ હજાર એક લોકો.'],
+  ['PNR 4521873690', 'PNR ચાર પાંચ બે એક આઠ, સાત ત્રણ છ નવ શૂન્ય'],
+  ['ગાડી નંબર 12951', 'ગાડી નંબર એક બે નવ, પાંચ એક'],
+  ['Flight 6E-2134', 'Flight છ E, બે એક ત્રણ ચાર'],
+  ['Booking ID: 4521', 'Booking ID: ચાર પાંચ બે એક'],
+  ['4521-873', 'ચાર પાંચ બે એક, આઠ સાત ત્રણ'],
+  ['IFSC HDFC0001234', 'IFSC H D F C શૂન્ય શૂન્ય શૂન્ય એક, બે ત્રણ ચાર'],
+  ['ramesh@okaxis', 'ramesh એટ okaxis'],
+  ['XXXX4321', 'ચાર ત્રણ બે એક'],
+  ['MH 12 AB 1234', 'M H, એક બે, A B, એક બે ત્રણ ચાર'],
+  ['AB12CD34', 'A B એક બે C D ત્રણ ચાર'],
+  ['COVID-19', 'COVID ઓગણીસ'],
+  ['Order No. 4521', 'Order નંબર ચાર પાંચ બે એક'],
+  // Fractions and arithmetic as the language says them; data and speed units [IEC].
+  ['½', 'અડધું'],
+  ['¾', 'પોણું'],
+  ['1½', 'દોઢ'],
+  ['2½', 'અઢી'],
+  ['3½', 'સાડા ત્રણ'],
+  ['100 Mbps', 'એક સો એમબીપીએસ'],
+  ['2 GB', 'બે જીબી'],
+  ['2¼', 'સવા બે'],
+  ['4¾', 'પોણા પાંચ'],
+  ['5 + 3 = 8', 'પાંચ વત્તા ત્રણ બરાબર આઠ'],
+  ['12 × 4 = 48', 'બાર ગુણ્યા ચાર બરાબર અડતાલીસ'],
 ]);

@@ -7,6 +7,10 @@
 // [CLDR-cal] CLDR 48 kn months and dayPeriods (ಬೆಳಗ್ಗೆ 6-12, ಮಧ್ಯಾಹ್ನ 12-18, ಸಂಜೆ 18-21, ರಾತ್ರಿ).
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
 
+// [Sridhar] S. N. Sridhar, Kannada (Routledge Descriptive Grammars, 1990): ಅರ್ಧ, ಕಾಲು, ಮುಕ್ಕಾಲು; ಒಂದೂವರೆ, ಎರಡೂವರೆ.
+// [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
+// [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
+// [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 import { describeTable } from './table.js';
 
 describeTable('kn-IN', [
@@ -68,4 +72,33 @@ describeTable('kn-IN', [
   ['10 kg', 'ಹತ್ತು ಕಿಲೋಗ್ರಾಂ'],
   ['A & B', 'A ಮತ್ತು B'],
   ['help@raaga.in', 'help ಅಟ್ raaga ಡಾಟ್ in'],
+  // Identifiers digit by digit: PIN codes by cue or address, railway, airline, booking, bank, payment and vehicle ones [IndiaPost, IR, IATA, RBI, NPCI, MoRTH, Raaga]; a quantity stays one.
+  ['PIN 560001', 'PIN ಐದು ಆರು ಸೊನ್ನೆ, ಸೊನ್ನೆ ಸೊನ್ನೆ ಒಂದು'],
+  ['ಪಿನ್ ಕೋಡ್ 560001', 'ಪಿನ್ ಕೋಡ್ ಐದು ಆರು ಸೊನ್ನೆ, ಸೊನ್ನೆ ಸೊನ್ನೆ ಒಂದು'],
+  ['ಎಂಜಿ ರಸ್ತೆ, ಬೆಂಗಳೂರು 560001', 'ಎಂಜಿ ರಸ್ತೆ, ಬೆಂಗಳೂರು ಐದು ಆರು ಸೊನ್ನೆ, ಸೊನ್ನೆ ಸೊನ್ನೆ ಒಂದು'],
+  ['ಒಟ್ಟು 250001 ಜನ.', 'ಒಟ್ಟು ಎರಡು ಲಕ್ಷದ ಐವತ್ತು ಸಾವಿರದ ಒಂದು ಜನ.'],
+  ['PNR 4521873690', 'PNR ನಾಲ್ಕು ಐದು ಎರಡು ಒಂದು ಎಂಟು, ಏಳು ಮೂರು ಆರು ಒಂಬತ್ತು ಸೊನ್ನೆ'],
+  ['ರೈಲು ಸಂಖ್ಯೆ 12951', 'ರೈಲು ಸಂಖ್ಯೆ ಒಂದು ಎರಡು ಒಂಬತ್ತು, ಐದು ಒಂದು'],
+  ['Flight 6E-2134', 'Flight ಆರು E, ಎರಡು ಒಂದು ಮೂರು ನಾಲ್ಕು'],
+  ['Booking ID: 4521', 'Booking ID: ನಾಲ್ಕು ಐದು ಎರಡು ಒಂದು'],
+  ['4521-873', 'ನಾಲ್ಕು ಐದು ಎರಡು ಒಂದು, ಎಂಟು ಏಳು ಮೂರು'],
+  ['IFSC HDFC0001234', 'IFSC H D F C ಸೊನ್ನೆ ಸೊನ್ನೆ ಸೊನ್ನೆ ಒಂದು, ಎರಡು ಮೂರು ನಾಲ್ಕು'],
+  ['ramesh@okaxis', 'ramesh ಅಟ್ okaxis'],
+  ['XXXX4321', 'ನಾಲ್ಕು ಮೂರು ಎರಡು ಒಂದು'],
+  ['MH 12 AB 1234', 'M H, ಒಂದು ಎರಡು, A B, ಒಂದು ಎರಡು ಮೂರು ನಾಲ್ಕು'],
+  ['AB12CD34', 'A B ಒಂದು ಎರಡು C D ಮೂರು ನಾಲ್ಕು'],
+  ['COVID-19', 'COVID ಹತ್ತೊಂಬತ್ತು'],
+  ['Ticket 1234-5678-9012', 'Ticket ಒಂದು ಎರಡು ಮೂರು ನಾಲ್ಕು, ಐದು ಆರು ಏಳು ಎಂಟು, ಒಂಬತ್ತು ಸೊನ್ನೆ ಒಂದು ಎರಡು'],
+  ['Order No. 4521', 'Order ಸಂಖ್ಯೆ ನಾಲ್ಕು ಐದು ಎರಡು ಒಂದು'],
+  ['MH12AB1234', 'M H ಒಂದು ಎರಡು A B ಒಂದು ಎರಡು ಮೂರು ನಾಲ್ಕು'],
+  ['Card ending 4321', 'Card ending ನಾಲ್ಕು ಮೂರು ಎರಡು ಒಂದು'],
+  ['Pincode 500001', 'Pincode ಐದು ಸೊನ್ನೆ ಸೊನ್ನೆ, ಸೊನ್ನೆ ಸೊನ್ನೆ ಒಂದು'],
+  // Fractions and arithmetic as the language says them; data and speed units [IEC].
+  ['½ ಕಿಲೋ', 'ಅರ್ಧ ಕಿಲೋ'],
+  ['¾', 'ಮುಕ್ಕಾಲು'],
+  ['1½', 'ಒಂದೂವರೆ'],
+  ['2½', 'ಎರಡೂವರೆ'],
+  ['3½', 'ಮೂರೂವರೆ'],
+  ['100 Mbps', 'ನೂರು ಎಂಬಿಪಿಎಸ್'],
+  ['2 GB', 'ಎರಡು ಜಿಬಿ'],
 ]);

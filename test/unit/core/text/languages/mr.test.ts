@@ -6,6 +6,11 @@
 //   वाजून … मिनिटे, years in hundreds (एकोणीसशे), रुपया/रुपये, पैसा/पैसे, टक्के, ते.
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
 
+// [Damle] मो. के. दामले, शास्त्रीय मराठी व्याकरण: अपूर्णांक पाव, अर्धा, पाऊण, सव्वा, दीड, अडीच, साडे, पावणे.
+// [Balbharati] Maharashtra State Bureau of Textbook Production (Balbharati), गणित: अधिक, वजा, गुणिले, भागिले, बरोबर; एक बटे तीन.
+// [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
+// [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
+// [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 import { describeTable } from './table.js';
 
 describeTable('mr-IN', [
@@ -67,4 +72,33 @@ describeTable('mr-IN', [
   ['10 kg', 'दहा किलोग्रॅम'],
   ['A & B', 'A आणि B'],
   ['help@raaga.in', 'help ॲट raaga डॉट in'],
+  // Identifiers digit by digit: PIN codes by cue or address, railway, airline, booking, bank, payment and vehicle ones [IndiaPost, IR, IATA, RBI, NPCI, MoRTH, Raaga]; a quantity stays one.
+  ['PIN 560001', 'PIN पाच सहा शून्य, शून्य शून्य एक'],
+  ['पिन कोड 411001', 'पिन कोड चार एक एक, शून्य शून्य एक'],
+  ['सदाशिव पेठ, पुणे 411030', 'सदाशिव पेठ, पुणे चार एक एक, शून्य तीन शून्य'],
+  ['एकूण 250001 लोक.', 'एकूण दोन लाख पन्नास हजार एक लोक.'],
+  ['PNR 4521873690', 'PNR चार पाच दोन एक आठ, सात तीन सहा नऊ शून्य'],
+  ['गाडी क्रमांक 12951', 'गाडी क्रमांक एक दोन नऊ, पाच एक'],
+  ['Flight 6E-2134', 'Flight सहा E, दोन एक तीन चार'],
+  ['Booking ID: 4521', 'Booking ID: चार पाच दोन एक'],
+  ['4521-873', 'चार पाच दोन एक, आठ सात तीन'],
+  ['IFSC HDFC0001234', 'IFSC H D F C शून्य शून्य शून्य एक, दोन तीन चार'],
+  ['ramesh@okaxis', 'ramesh ॲट okaxis'],
+  ['XXXX4321', 'चार तीन दोन एक'],
+  ['MH 12 AB 1234', 'M H, एक दोन, A B, एक दोन तीन चार'],
+  ['AB12CD34', 'A B एक दोन C D तीन चार'],
+  ['COVID-19', 'COVID एकोणीस'],
+  // Fractions and arithmetic as the language says them; data and speed units [IEC].
+  ['½ किलो', 'अर्धा किलो'],
+  ['¾', 'पाऊण'],
+  ['1½', 'दीड'],
+  ['2½', 'अडीच'],
+  ['3½', 'साडे तीन'],
+  ['100 Mbps', 'शंभर एमबीपीएस'],
+  ['2 GB', 'दोन जीबी'],
+  ['2¼', 'सव्वा दोन'],
+  ['4¾', 'पावणे पाच'],
+  ['5 + 3 = 8', 'पाच अधिक तीन बरोबर आठ'],
+  ['12 × 4 = 48', 'बारा गुणिले चार बरोबर अठ्ठेचाळीस'],
+  ['1/3', 'एक बटे तीन'],
 ]);

@@ -7,6 +7,11 @@
 // [CLDR] CLDR ta: 0-19, tens, 100-700, 900, புள்ளி, ordinal -ஆவது; [CLDR-cal] CLDR 48 ta months and dayPeriods.
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
 
+// [TNTB] Tamil Nadu Textbook Corporation, கணக்கு: கூட்டல், கழித்தல், பெருக்கல், வகுத்தல், சமம்; மூன்றில் ஒன்று.
+// [Lehmann] Thomas Lehmann, A Grammar of Modern Tamil (1993): அரை, கால், முக்கால்; ஒன்றரை, இரண்டே கால்.
+// [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
+// [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
+// [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 import { describeTable } from './table.js';
 
 describeTable('ta-IN', [
@@ -74,4 +79,33 @@ describeTable('ta-IN', [
   ['5 km', 'ஐந்து கிலோமீட்டர்'],
   ['A & B', 'A மற்றும் B'],
   ['help@raaga.in', 'help அட் raaga டாட் in'],
+  // Identifiers digit by digit: PIN codes by cue or address, railway, airline, booking, bank, payment and vehicle ones [IndiaPost, IR, IATA, RBI, NPCI, MoRTH, Raaga]; a quantity stays one.
+  ['PIN 560001', 'PIN ஐந்து ஆறு பூஜ்யம், பூஜ்யம் பூஜ்யம் ஒன்று'],
+  ['பின் கோடு 600001', 'பின் கோடு ஆறு பூஜ்யம் பூஜ்யம், பூஜ்யம் பூஜ்யம் ஒன்று'],
+  ['அண்ணா சாலை, சென்னை 600002', 'அண்ணா சாலை, சென்னை ஆறு பூஜ்யம் பூஜ்யம், பூஜ்யம் பூஜ்யம் இரண்டு'],
+  ['மொத்தம் 250001 பேர்.', 'மொத்தம் இரண்டு லட்சத்து ஐம்பதாயிரத்து ஒரு பேர்.'],
+  ['PNR 4521873690', 'PNR நான்கு ஐந்து இரண்டு ஒன்று எட்டு, ஏழு மூன்று ஆறு ஒன்பது பூஜ்யம்'],
+  ['ரயில் எண் 12951', 'ரயில் எண் ஒன்று இரண்டு ஒன்பது, ஐந்து ஒன்று'],
+  ['Flight 6E-2134', 'Flight ஆறு E, இரண்டு ஒன்று மூன்று நான்கு'],
+  ['Booking ID: 4521', 'Booking ID: நான்கு ஐந்து இரண்டு ஒன்று'],
+  ['4521-873', 'நான்கு ஐந்து இரண்டு ஒன்று, எட்டு ஏழு மூன்று'],
+  ['IFSC HDFC0001234', 'IFSC H D F C பூஜ்யம் பூஜ்யம் பூஜ்யம் ஒன்று, இரண்டு மூன்று நான்கு'],
+  ['ramesh@okaxis', 'ramesh அட் okaxis'],
+  ['XXXX4321', 'நான்கு மூன்று இரண்டு ஒன்று'],
+  ['MH 12 AB 1234', 'M H, ஒன்று இரண்டு, A B, ஒன்று இரண்டு மூன்று நான்கு'],
+  ['AB12CD34', 'A B ஒன்று இரண்டு C D மூன்று நான்கு'],
+  ['COVID-19', 'COVID பத்தொன்பது'],
+  // Fractions and arithmetic as the language says them; data and speed units [IEC].
+  ['½ கிலோ', 'அரை கிலோ'],
+  ['¾', 'முக்கால்'],
+  ['1½', 'ஒன்றரை'],
+  ['2½', 'இரண்டரை'],
+  ['3½', 'மூன்றரை'],
+  ['100 Mbps', 'நூறு எம்பிபிஎஸ்'],
+  ['2 GB', 'இரண்டு ஜிபி'],
+  ['2¼', 'இரண்டே கால்'],
+  ['4¾', 'நான்கே முக்கால்'],
+  ['5 + 3 = 8', 'ஐந்து கூட்டல் மூன்று சமம் எட்டு'],
+  ['12 × 4 = 48', 'பன்னிரண்டு பெருக்கல் நான்கு சமம் நாற்பத்தெட்டு'],
+  ['1/3', 'மூன்றில் ஒன்று'],
 ]);

@@ -7,6 +7,10 @@
 // [CLDR-cal] CLDR 48 te months and dayPeriods (ఉదయం 6-12, మధ్యాహ్నం 12-18, సాయంత్రం 18-21, రాత్రి).
 // [TRAI] TRAI National Numbering Plan: 10-digit mobile numbers, +91.  [Raaga] digit grouping rules in docs/api.md.
 
+// [Krishnamurti] Bh. Krishnamurti & J. P. L. Gwynn, A Grammar of Modern Telugu (1985): అర, పావు, ముప్పావు; ఒకటిన్నర.
+// [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
+// [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
+// [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 import { describeTable } from './table.js';
 
 describeTable('te-IN', [
@@ -70,4 +74,33 @@ describeTable('te-IN', [
   ['5 km', 'ఐదు కిలోమీటర్లు'],
   ['A & B', 'A మరియు B'],
   ['help@raaga.in', 'help ఎట్ raaga డాట్ in'],
+  // Identifiers digit by digit: PIN codes by cue or address, railway, airline, booking, bank, payment and vehicle ones [IndiaPost, IR, IATA, RBI, NPCI, MoRTH, Raaga]; a quantity stays one.
+  ['PIN 560001', 'PIN ఐదు ఆరు సున్నా, సున్నా సున్నా ఒకటి'],
+  ['పిన్ కోడ్ 500001', 'పిన్ కోడ్ ఐదు సున్నా సున్నా, సున్నా సున్నా ఒకటి'],
+  ['ఎంజీ రోడ్డు, హైదరాబాద్ 500001', 'ఎంజీ రోడ్డు, హైదరాబాద్ ఐదు సున్నా సున్నా, సున్నా సున్నా ఒకటి'],
+  ['మొత్తం 250001 మంది.', 'మొత్తం రెండు లక్షల యాభై వేల ఒక మంది.'],
+  ['PNR 4521873690', 'PNR నాలుగు ఐదు రెండు ఒకటి ఎనిమిది, ఏడు మూడు ఆరు తొమ్మిది సున్నా'],
+  ['రైలు నంబర్ 12951', 'రైలు నంబర్ ఒకటి రెండు తొమ్మిది, ఐదు ఒకటి'],
+  ['Flight 6E-2134', 'Flight ఆరు E, రెండు ఒకటి మూడు నాలుగు'],
+  ['Booking ID: 4521', 'Booking ID: నాలుగు ఐదు రెండు ఒకటి'],
+  ['4521-873', 'నాలుగు ఐదు రెండు ఒకటి, ఎనిమిది ఏడు మూడు'],
+  ['IFSC HDFC0001234', 'IFSC H D F C సున్నా సున్నా సున్నా ఒకటి, రెండు మూడు నాలుగు'],
+  ['ramesh@okaxis', 'ramesh ఎట్ okaxis'],
+  ['XXXX4321', 'నాలుగు మూడు రెండు ఒకటి'],
+  ['MH 12 AB 1234', 'M H, ఒకటి రెండు, A B, ఒకటి రెండు మూడు నాలుగు'],
+  ['AB12CD34', 'A B ఒకటి రెండు C D మూడు నాలుగు'],
+  ['COVID-19', 'COVID పంతొమ్మిది'],
+  ['Ticket 1234-5678-9012', 'Ticket ఒకటి రెండు మూడు నాలుగు, ఐదు ఆరు ఏడు ఎనిమిది, తొమ్మిది సున్నా ఒకటి రెండు'],
+  ['Order No. 4521', 'Order నంబర్ నాలుగు ఐదు రెండు ఒకటి'],
+  ['MH12AB1234', 'M H ఒకటి రెండు A B ఒకటి రెండు మూడు నాలుగు'],
+  ['Card ending 4321', 'Card ending నాలుగు మూడు రెండు ఒకటి'],
+  ['Pincode 500001', 'Pincode ఐదు సున్నా సున్నా, సున్నా సున్నా ఒకటి'],
+  // Fractions and arithmetic as the language says them; data and speed units [IEC].
+  ['½ కిలో', 'అర కిలో'],
+  ['¾', 'ముప్పావు'],
+  ['1½', 'ఒకటిన్నర'],
+  ['2½', 'రెండున్నర'],
+  ['3½', 'మూడున్నర'],
+  ['100 Mbps', 'వంద ఎంబీపీఎస్'],
+  ['2 GB', 'రెండు జీబీ'],
 ]);
