@@ -7,16 +7,16 @@
 const STRONG = new Set([
   'hai', 'hain', 'hoga', 'hogi', 'honge', 'tha', 'thi', 'mein', 'baje', 'bajkar', 'bajke', 'rupaye', 'rupaiye', 'rupay',
   'aapka', 'aapki', 'aapke', 'aapko', 'apna', 'apni', 'apne', 'kripya', 'kijiye', 'karein', 'karen', 'kare', 'karna', 'karke',
-  'nahi', 'nahin', 'kya', 'kyun', 'kab', 'kahan', 'kitna', 'kitne', 'kitni', 'abhi', 'aaj', 'parso', 'wala', 'wali', 'wale',
-  'dijiye', 'bhejein', 'bheja', 'milega', 'milegi', 'jayega', 'jayegi', 'gaya', 'gayi', 'raha', 'rahi', 'rahe', 'liye', 'sirf',
+  'nahi', 'nahin', 'kya', 'kyun', 'kab', 'kahan', 'kitna', 'kitne', 'kitni', 'aaj', 'parso', 'wala', 'wali', 'wale',
+  'dijiye', 'bhejein', 'bheja', 'milega', 'milegi', 'jayega', 'jayegi', 'liye', 'sirf',
   'yeh', 'woh', 'tum', 'mera', 'meri', 'mere', 'tak', 'saal', 'mahine', 'ghante', 'aap', 'hua', 'hui', 'hue', 'gaye',
   'lagega', 'lagegi', 'lagenge', 'aayega', 'aayegi', 'aayenge', 'sakte', 'sakta', 'sakti', 'chahiye', 'rahega', 'rahegi',
 ]);
 /**
- * Hindi words too short or too close to English or to names to trust alone (`ko`, `ki`, `Kal`, `din`): two make a
+ * Hindi words too short or too close to English or to names and places to trust alone (`ko`, `Kal`, `Gaya`, `Abhi`): two make a
  * sentence Hinglish. English words that are also Hindi (`to`, `par`, `the`, `ya`) are not counted at all.
  */
-const WEAK = new Set(['ko', 'se', 'ka', 'ki', 'ke', 'aur', 'pe', 'bhi', 'toh', 'jo', 'kal', 'din', 'hum', 'ye', 'wo']);
+const WEAK = new Set(['ko', 'se', 'ka', 'ki', 'ke', 'aur', 'pe', 'bhi', 'toh', 'jo', 'kal', 'din', 'hum', 'ye', 'wo', 'abhi', 'gaya', 'gayi', 'raha', 'rahi', 'rahe']);
 
 export function isHinglishSentence(sentence: string): boolean {
   let strong = 0;

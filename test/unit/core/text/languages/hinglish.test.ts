@@ -49,6 +49,8 @@ describeTable(
     ['Card XXXX4321 se ₹2,000 kate hain.', 'Card chaar teen do ek se do hazaar rupaye kate hain.'],
     ['Your order will arrive at 6 PM.', 'Your order will arrive at six PM.'],
     ['I paid ₹500 to the driver.', 'I paid five hundred rupees to the driver.'],
+    ['Flight to Gaya at 5 PM.', 'Flight to Gaya at five PM.'],
+    ['Abhi called at 10:30.', 'Abhi called at ten thirty.'],
     ['Aap 3 din mein 2 baar aa sakte hain.', 'Aap teen din mein do baar aa sakte hain.'],
     ['Humare paas 1,25,000 customers hain.', 'Humare paas ek lakh pachchees hazaar customers hain.'],
     ['Kul ₹2.5 lakh ka nuksaan hua.', 'Kul do lakh pachaas hazaar rupaye ka nuksaan hua.'],
