@@ -288,7 +288,7 @@ const rules: readonly Rule[] = [
     if (score && pack.score && Number(score[2]) <= 10 && scan.patterns.cricket) {
       const end = i + score[0].length;
       if (scan.patterns.cricket.test(scan.clause(i, end, 40))) {
-        return { end, spoken: pack.score(pack.cardinal(Number(score[1])), pack.cardinal(Number(score[2]))) };
+        return { end, spoken: pack.score(Number(score[1]), Number(score[2])) };
       }
     }
     const fraction = scan.match(SLASH_FRACTION, i);

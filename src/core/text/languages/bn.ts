@@ -1,7 +1,7 @@
 // Bengali (bn-IN): number words and ordinals from CLDR's bn spellout rules (full 1-99 table, joined
 // hundreds `একশো`), years in hundreds (`উনিশশো`), the clock in -টা/বেজে, day periods from CLDR bn.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/bn.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -82,6 +82,8 @@ export const bengali: LanguagePack = {
   attributiveBeforeWords: false,
   addressWords: ['ঠিকানা', 'রোড', 'সড়ক', 'নগর', 'পাড়া', 'লেন', 'গ্রাম', 'জেলা', 'পূর্ব', 'পশ্চিম'],
   fraction,
+  score: (runs, wickets) => `${cardinal(wickets)} উইকেটে ${cardinal(runs)} রান`,
+  cricketWords: [...LATIN_CRICKET_WORDS, 'ওভার', 'ওভারে', 'রান', 'উইকেট', 'স্কোর'],
   arithmetic: { plus: 'যোগ', minus: 'বিয়োগ', times: 'গুণ', dividedBy: 'ভাগ', equals: 'সমান' },
   idCues: ['ট্রেন', 'ফ্লাইট', 'পিএনআর'],
 };

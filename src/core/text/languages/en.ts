@@ -114,7 +114,7 @@ export const english: LanguagePack = {
   magnitudeWords: { thousand: ['thousand'], lakh: ['lakh', 'lakhs', 'lac', 'lacs'], crore: ['crore', 'crores'] },
   attributiveBeforeWords: false,
   fraction,
-  score: (runs, wickets) => `${runs} for ${wickets}`,
+  score: (runs, wickets) => `${cardinal(runs)} for ${cardinal(wickets)}`,
   arithmetic: { plus: 'plus', minus: 'minus', times: 'times', dividedBy: 'divided by', equals: 'equals' },
   cricketWords: LATIN_CRICKET_WORDS,
 };

@@ -1,7 +1,7 @@
 // Gujarati (gu-IN): number words and ordinals from CLDR's gu spellout rules (full 1-99 table, `N સો`
 // hundreds), years in hundreds, the clock in વાગ્યે/વાગીને, day periods from CLDR gu.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/gu.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -94,6 +94,8 @@ export const gujarati: LanguagePack = {
   attributiveBeforeWords: false,
   addressWords: ['સરનામું', 'રોડ', 'માર્ગ', 'નગર', 'સોસાયટી', 'ગામ', 'તાલુકો', 'જિલ્લો', 'પૂર્વ', 'પશ્ચિમ'],
   fraction,
+  score: (runs, wickets) => `${cardinal(wickets)} વિકેટે ${cardinal(runs)} રન`,
+  cricketWords: [...LATIN_CRICKET_WORDS, 'ઓવર', 'ઓવરમાં', 'રન', 'વિકેટ', 'સ્કોર'],
   arithmetic: { plus: 'વત્તા', minus: 'ઓછા', times: 'ગુણ્યા', dividedBy: 'ભાગ્યા', equals: 'બરાબર' },
   idCues: ['ગાડી નંબર', 'ટ્રેન', 'ફ્લાઇટ', 'પીએનઆર'],
 };

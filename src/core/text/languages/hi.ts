@@ -101,7 +101,7 @@ export const hindi: LanguagePack = {
   attributiveBeforeWords: false,
   addressWords: ['पता', 'रोड', 'मार्ग', 'नगर', 'कॉलोनी', 'सेक्टर', 'गली', 'मोहल्ला', 'गाँव', 'तहसील', 'ज़िला', 'जिला', 'पूर्व', 'पश्चिम', 'उत्तर', 'दक्षिण'],
   fraction,
-  score: (runs, wickets) => `${runs} पर ${wickets}`,
+  score: (runs, wickets) => `${cardinal(runs)} पर ${cardinal(wickets)}`,
   idCues: ['गाड़ी संख्या', 'गाड़ी नंबर', 'ट्रेन संख्या', 'ट्रेन नंबर', 'ट्रेन', 'फ्लाइट', 'फ़्लाइट', 'उड़ान', 'पीएनआर', 'आईएफएससी'],
   arithmetic: { plus: 'धन', minus: 'ऋण', times: 'गुणा', dividedBy: 'भाग', equals: 'बराबर' },
   cricketWords: ['ओवर', 'रन', 'विकेट', 'स्कोर', 'पारी', 'over', 'overs', 'runs', 'wickets', 'score'],

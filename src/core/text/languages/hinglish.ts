@@ -73,7 +73,7 @@ export const hinglish: LanguagePack = {
   yearKeywords: ['mein', 'me', 'san', 'saal', 'varsh', 'tak', 'se', ...english.yearKeywords],
   magnitudeWords: { thousand: ['hazaar', 'hazar', 'thousand'], lakh: ['lakh', 'lac'], crore: ['crore', 'karod'] },
   fraction,
-  score: (runs, wickets) => `${runs} pe ${wickets}`,
+  score: (runs, wickets) => `${cardinal(runs)} pe ${cardinal(wickets)}`,
   cricketWords: [...LATIN_CRICKET_WORDS, 'ran', 'wicket', 'over'],
   arithmetic: { plus: 'plus', minus: 'minus', times: 'guna', dividedBy: 'bhaag', equals: 'barabar' },
 };

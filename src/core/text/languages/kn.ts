@@ -2,7 +2,7 @@
 // tens fuse with units (ಇಪ್ಪತ್ತೊಂದು, ಮೂವತ್ತನಾಲ್ಕು), hundreds combine (ನೂರ ಇಪ್ಪತ್ತು, ಇನ್ನೂರು), and a magnitude
 // followed by more takes the genitive (ಸಾವಿರದ, ಲಕ್ಷದ, ಕೋಟಿಯ).
 
-import { clockHour, dayPeriod, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/kn.xml %spellout-cardinal 0-19, tens stems and %%unit-suffix.
 const BELOW_20 = [
@@ -113,5 +113,7 @@ export const kannada: LanguagePack = {
   attributiveBeforeWords: false,
   addressWords: ['ವಿಳಾಸ', 'ರಸ್ತೆ', 'ಬೀದಿ', 'ನಗರ', 'ಬಡಾವಣೆ', 'ಗ್ರಾಮ', 'ಜಿಲ್ಲೆ', 'ಪೂರ್ವ', 'ಪಶ್ಚಿಮ'],
   fraction,
+  score: (runs, wickets) => `${cardinal(wickets)} ವಿಕೆಟ್ ನಷ್ಟಕ್ಕೆ ${cardinal(runs)} ರನ್`,
+  cricketWords: [...LATIN_CRICKET_WORDS, 'ಓವರ್', 'ಓವರ್‌ಗಳಲ್ಲಿ', 'ರನ್', 'ವಿಕೆಟ್', 'ಸ್ಕೋರ್'],
   idCues: ['ರೈಲು ಸಂಖ್ಯೆ', 'ರೈಲು', 'ಫ್ಲೈಟ್', 'ಪಿಎನ್ಆರ್'],
 };

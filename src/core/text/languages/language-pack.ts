@@ -55,8 +55,8 @@ export interface LanguagePack {
    * `whole` 0 for a bare fraction). Undefined: the language has no reading we can vouch for, and the text stays as written.
    */
   fraction?(whole: number, numerator: number, denominator: number): string | undefined;
-  /** A cricket score `runs/wickets` (`287/4`): English "287 for 4". */
-  score?(runs: string, wickets: string): string;
+  /** A cricket score `runs/wickets` (`287/4`) as the language's reports say it: English `287 for 4`, Tamil `4 விக்கெட் இழப்புக்கு 287 ரன்கள்`. */
+  score?(runs: number, wickets: number): string;
   /** Words of `5 + 3 = 8`; absent: arithmetic is left as written. */
   readonly arithmetic?: Readonly<{ plus: string; minus: string; times: string; dividedBy: string; equals: string }>;
   /** Native words right before a number that make it an identifier whatever its length (`गाड़ी संख्या 12951`). */

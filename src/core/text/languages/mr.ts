@@ -1,7 +1,7 @@
 // Marathi (mr-IN): number words and ordinals from CLDR's mr spellout rules (full 1-99 table, शंभर / एकशे /
 // दोनशे hundreds), years in hundreds (`एकोणीसशे`), the clock in वाजता/वाजून, day periods from CLDR mr.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/mr.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -106,6 +106,8 @@ export const marathi: LanguagePack = {
   attributiveBeforeWords: false,
   addressWords: ['पत्ता', 'रस्ता', 'मार्ग', 'नगर', 'पेठ', 'कॉलनी', 'सेक्टर', 'गाव', 'तालुका', 'जिल्हा', 'पूर्व', 'पश्चिम'],
   fraction,
+  score: (runs, wickets) => `${wickets === 0 ? 'बिनबाद' : `${cardinal(wickets)} बाद`} ${cardinal(runs)}`,
+  cricketWords: [...LATIN_CRICKET_WORDS, 'षटके', 'षटकांत', 'षटकात', 'धावा', 'विकेट', 'गडी', 'धावसंख्या'],
   arithmetic: { plus: 'अधिक', minus: 'वजा', times: 'गुणिले', dividedBy: 'भागिले', equals: 'बरोबर' },
   idCues: ['गाडी क्रमांक', 'गाडी नंबर', 'ट्रेन', 'फ्लाइट', 'पीएनआर'],
 };

@@ -2,7 +2,7 @@
 // for 23) and misspell 400/800. Within a group below 1000 combining forms fuse by sandhi (இருபத்தொன்று,
 // நூற்றிருபது); magnitude groups stay separate words (ஆயிரத்து இருநூற்று முப்பத்து நான்கு).
 
-import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // 0-19 as in CLDR ta (and the Tamil Nadu school textbooks).
 const BELOW_20 = [
@@ -152,6 +152,8 @@ export const tamil: LanguagePack = {
   attributiveBeforeWords: true,
   addressWords: ['முகவரி', 'சாலை', 'தெரு', 'நகர்', 'காலனி', 'கிராமம்', 'மாவட்டம்', 'கிழக்கு', 'மேற்கு'],
   fraction,
+  score: (runs, wickets) => `${cardinal(wickets)} விக்கெட் இழப்புக்கு ${cardinal(runs)} ரன்கள்`,
+  cricketWords: [...LATIN_CRICKET_WORDS, 'ஓவர்', 'ஓவர்களில்', 'ஓவரில்', 'ரன்', 'ரன்கள்', 'விக்கெட்', 'ஸ்கோர்'],
   arithmetic: { plus: 'கூட்டல்', minus: 'கழித்தல்', times: 'பெருக்கல்', dividedBy: 'வகுத்தல்', equals: 'சமம்' },
   idCues: ['ரயில் எண்', 'ரயில்', 'விமானம்', 'பிஎன்ஆர்'],
 };

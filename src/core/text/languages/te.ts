@@ -2,7 +2,7 @@
 // ఒక కోటి), plus the distinction CLDR leaves out: a bare plural stands alone (రెండు వేలు) and the oblique
 // goes before a noun (రెండు వేల రూపాయలు, ఒక రూపాయి), as in Krishnamurti & Gwynn, A Grammar of Modern Telugu §9.
 
-import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, indianGroups, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/te.xml %spellout-cardinal 0-19 and the tens.
 const BELOW_20 = [
@@ -126,5 +126,7 @@ export const telugu: LanguagePack = {
   attributiveBeforeWords: true,
   addressWords: ['చిరునామా', 'రోడ్డు', 'వీధి', 'నగర్', 'కాలనీ', 'గ్రామం', 'జిల్లా', 'తూర్పు', 'పశ్చిమ'],
   fraction,
+  score: (runs, wickets) => `${cardinal(wickets)} వికెట్ల నష్టానికి ${cardinal(runs)} పరుగులు`,
+  cricketWords: [...LATIN_CRICKET_WORDS, 'ఓవర్లు', 'ఓవర్లలో', 'పరుగులు', 'వికెట్లు', 'వికెట్', 'స్కోరు'],
   idCues: ['రైలు నంబర్', 'రైలు', 'ఫ్లైట్', 'పీఎన్ఆర్'],
 };

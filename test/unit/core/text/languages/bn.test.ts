@@ -11,6 +11,7 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Anandabazar] Bengali match reports: `৪ উইকেটে ২৮৭ রান` (wickets first).
 import { describeTable } from './table.js';
 
 describeTable('bn-IN', [
@@ -98,4 +99,6 @@ describeTable('bn-IN', [
   ['5 + 3 = 8', 'পাঁচ যোগ তিন সমান আট'],
   ['12 × 4 = 48', 'বারো গুণ চার সমান আটচল্লিশ'],
   ['1/3', 'তিন ভাগের এক'],
+  // A cricket score as the language's match reports write it.
+  ['ভারত 50 ওভারে 287/4', 'ভারত পঞ্চাশ ওভারে চার উইকেটে দুইশো সাতাশি রান'],
 ]);

@@ -11,6 +11,7 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Gujarat Samachar] Gujarati match reports: `4 વિકેટે 287 રન` (wickets first).
 import { describeTable } from './table.js';
 
 describeTable('gu-IN', [
@@ -99,4 +100,6 @@ describeTable('gu-IN', [
   ['4¾', 'પોણા પાંચ'],
   ['5 + 3 = 8', 'પાંચ વત્તા ત્રણ બરાબર આઠ'],
   ['12 × 4 = 48', 'બાર ગુણ્યા ચાર બરાબર અડતાલીસ'],
+  // A cricket score as the language's match reports write it.
+  ['ભારત 50 ઓવરમાં 287/4', 'ભારત પચાસ ઓવરમાં ચાર વિકેટે બે સો સિત્યાસી રન'],
 ]);

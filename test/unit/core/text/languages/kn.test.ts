@@ -11,6 +11,7 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Prajavani] Kannada match reports: `4 ವಿಕೆಟ್ ನಷ್ಟಕ್ಕೆ 287 ರನ್` (wickets first).
 import { describeTable } from './table.js';
 
 describeTable('kn-IN', [
@@ -101,4 +102,6 @@ describeTable('kn-IN', [
   ['3½', 'ಮೂರೂವರೆ'],
   ['100 Mbps', 'ನೂರು ಎಂಬಿಪಿಎಸ್'],
   ['2 GB', 'ಎರಡು ಜಿಬಿ'],
+  // A cricket score as the language's match reports write it.
+  ['ಭಾರತ 50 ಓವರ್‌ಗಳಲ್ಲಿ 287/4', 'ಭಾರತ ಐವತ್ತು ಓವರ್‌ಗಳಲ್ಲಿ ನಾಲ್ಕು ವಿಕೆಟ್ ನಷ್ಟಕ್ಕೆ ಇನ್ನೂರ ಎಂಬತ್ತೇಳು ರನ್'],
 ]);

@@ -11,6 +11,7 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Marathi press] Zee 24 Taas / TV9 Marathi match reports: `७ बाद ६२२`, `बिनबाद 4 धावा` (wickets first).
 import { describeTable } from './table.js';
 
 describeTable('mr-IN', [
@@ -101,4 +102,7 @@ describeTable('mr-IN', [
   ['5 + 3 = 8', 'पाच अधिक तीन बरोबर आठ'],
   ['12 × 4 = 48', 'बारा गुणिले चार बरोबर अठ्ठेचाळीस'],
   ['1/3', 'एक बटे तीन'],
+  // A cricket score as the language's match reports write it.
+  ['भारत 50 षटकांत 287/4', 'भारत पन्नास षटकांत चार बाद दोनशे सत्त्याऐंशी'],
+  ['भारत 287/0 धावा', 'भारत बिनबाद दोनशे सत्त्याऐंशी धावा'],
 ]);

@@ -12,6 +12,7 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Dinamani/Hindu Tamil] Tamil match reports: `4 விக்கெட் இழப்புக்கு 273 ரன்கள்` (wickets first).
 import { describeTable } from './table.js';
 
 describeTable('ta-IN', [
@@ -108,4 +109,6 @@ describeTable('ta-IN', [
   ['5 + 3 = 8', 'ஐந்து கூட்டல் மூன்று சமம் எட்டு'],
   ['12 × 4 = 48', 'பன்னிரண்டு பெருக்கல் நான்கு சமம் நாற்பத்தெட்டு'],
   ['1/3', 'மூன்றில் ஒன்று'],
+  // A cricket score as the language's match reports write it.
+  ['இந்தியா 50 ஓவர்களில் 287/4', 'இந்தியா ஐம்பது ஓவர்களில் நான்கு விக்கெட் இழப்புக்கு இருநூற்றெண்பத்தேழு ரன்கள்'],
 ]);

@@ -11,6 +11,7 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Telugu press] Telugu match reports (ap7am, Eenadu): `5 వికెట్ల నష్టానికి 420 పరుగులు` (wickets first).
 import { describeTable } from './table.js';
 
 describeTable('te-IN', [
@@ -103,4 +104,6 @@ describeTable('te-IN', [
   ['3½', 'మూడున్నర'],
   ['100 Mbps', 'వంద ఎంబీపీఎస్'],
   ['2 GB', 'రెండు జీబీ'],
+  // A cricket score as the language's match reports write it.
+  ['భారత్ 50 ఓవర్లలో 287/4', 'భారత్ యాభై ఓవర్లలో నాలుగు వికెట్ల నష్టానికి రెండు వందల ఎనభై ఏడు పరుగులు'],
 ]);
