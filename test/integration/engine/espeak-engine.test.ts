@@ -79,8 +79,9 @@ describe('EspeakEngine', () => {
     const delivered = await say('meera', 'hi-IN', { deliverAtRateHz: 8000 });
     expect(raw.shaped).toBeFalsy();
     expect(delivered).toMatchObject({ sampleRateHz: 8000, shaped: true });
-    // Silence trimmed at the edges: a little shorter than the raw clause, never longer.
-    expect(seconds(delivered)).toBeLessThanOrEqual(seconds(raw) + 0.005);
+    // Silence trimmed at the edges: not longer than the raw clause but for the resampler's tail (4 ms at 8 kHz) and
+    // where the trim falls (eSpeak's breath noise is random, so two syntheses differ by a sample or a few): 10 ms.
+    expect(seconds(delivered)).toBeLessThanOrEqual(seconds(raw) + 0.01);
     expect(seconds(delivered)).toBeGreaterThan(seconds(raw) - 0.5);
     // Normalised to the pipeline's -20 dBFS active loudness (within a few dB over a whole sentence), 5 ms fades.
     const level = 20 * Math.log10(rms(delivered.samples));
