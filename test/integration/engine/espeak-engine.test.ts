@@ -80,8 +80,8 @@ describe('EspeakEngine', () => {
     expect(raw.shaped).toBeFalsy();
     expect(delivered).toMatchObject({ sampleRateHz: 8000, shaped: true });
     // Silence trimmed at the edges: not longer than the raw clause but for the resampler's tail (4 ms at 8 kHz) and
-    // where the trim falls (eSpeak's breath noise is random, so two syntheses differ by a sample or a few): 10 ms.
-    expect(seconds(delivered)).toBeLessThanOrEqual(seconds(raw) + 0.01);
+    // the spread between two syntheses of the same text (measured: 57,929 to 58,157 samples at 22.05 kHz, ~10 ms): 25 ms.
+    expect(seconds(delivered)).toBeLessThanOrEqual(seconds(raw) + 0.025);
     expect(seconds(delivered)).toBeGreaterThan(seconds(raw) - 0.5);
     // Normalised to the pipeline's -20 dBFS active loudness (within a few dB over a whole sentence), 5 ms fades.
     const level = 20 * Math.log10(rms(delivered.samples));
