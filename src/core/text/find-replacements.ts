@@ -165,10 +165,11 @@ const VULGAR: Readonly<Record<string, readonly [number, number]>> = { '½': [1, 
 const VULGAR_FRACTION = rx(String.raw`(?:(\d{1,3})\s?)?([½¼¾⅓⅔⅛⅜⅝⅞])`);
 /** `1/2`, `3/4`, `2 1/2`: a proper fraction with a small denominator; not part of a date or a longer slash run. */
 const SLASH_FRACTION = rx(String.raw`(?:(\d{1,3})\s)?(\d{1,2})\/(\d{1,2})(?![\d/])`);
-const SCORE = rx(String.raw`(\d{1,3})\/(\d{1,2})(?![\d/])`);
+const SCORE = rx(String.raw`(\d{1,3})\/(10|\d)(?![\d/])`);
 const OPERATOR = String.raw`\s?([+×*÷−-]|x(?=\s))\s?`;
 /** `5 + 3 = 8`, `12 × 4 = 48`: operands and operators, then `=` and the result (without `=` it may be a range). */
 const ARITHMETIC = rx(String.raw`${NUM}(?:${OPERATOR}${NUM})+\s?=\s?${NUM}(?![\d.])`);
+const HOUSE_NUMBER_BEFORE = /(?:no\.?|#|plot|flat|house|door|block|ward|gali|h\.\s?no\.?)\s*$/iu;
 /** Indian PIN codes: six digits, the first 1-8 (India Post's postal regions), never ending 000 (no office is 000). */
 const PIN_CODE = /^[1-8]\d{2}(?!000)\d{3}$/u;
 
@@ -292,7 +293,8 @@ const rules: readonly Rule[] = [
       }
     }
     const fraction = scan.match(SLASH_FRACTION, i);
-    if (!fraction || !pack.fraction) return null;
+    // `H.No. 1/2`, `Plot 3/4`: in an address a slash joins house and plot numbers.
+    if (!fraction || !pack.fraction || HOUSE_NUMBER_BEFORE.test(scan.before(i, 16))) return null;
     const [numerator, denominator] = [Number(fraction[2]), Number(fraction[3])];
     if (numerator < 1 || numerator >= denominator || denominator > 16) return null;
     const spoken = pack.fraction(Number(fraction[1] ?? 0), numerator, denominator);

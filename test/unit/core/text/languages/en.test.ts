@@ -110,15 +110,17 @@ describeTable('en-IN', [
   ['MH12AB1234', 'M H one two A B one two three four'],
   ['COVID-19 cases', 'COVID nineteen cases'],
   ['AB12CD34', 'A B one two C D three four'],
-  // Fractions [Oxford]: half, quarters, thirds, eighths; mixed numbers with `and`.
+  // Fractions [Oxford]: half, quarters, thirds, eighths; mixed numbers with `and`. A house number (`H.No. 1/2`) is no fraction [Raaga].
   ['1/2 cup', 'half cup'],
   ['3/4 of the work', 'three quarters of the work'],
   ['1½ hours', 'one and a half hours'],
   ['2 1/2 hours', 'two and a half hours'],
   ['2/3 of voters', 'two thirds of voters'],
   ['5/8 inch', 'five eighths inch'],
+  ['H.No. 1/2, MG Road', 'H. number one / two, MG Road'],
   // A cricket score is runs `for` wickets [ICC]; arithmetic as read aloud [Oxford]; data and speed units [IEC]; ordinals [CLDR-en].
   ['India 287/4 after 50 overs', 'India two hundred eighty-seven for four after fifty overs'],
+  ['Match on 12/05: 287/4 in 50 overs', 'Match on twelve / zero five: two hundred eighty-seven for four in fifty overs'],
   ['5 + 3 = 8', 'five plus three equals eight'],
   ['12 × 4 = 48', 'twelve times four equals forty-eight'],
   ['2 GB data', 'two gigabytes data'],
