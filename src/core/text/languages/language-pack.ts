@@ -175,10 +175,11 @@ export const LATIN_ID_CUES_WITH_MARKER = [
 ] as const;
 
 /** Latin words of Indian addresses: a six-digit number after one of them, ending its clause, is a PIN code. */
+// Not `main`, `near`, `post`, `city`, `floor` and the like: common English words would make amounts in ordinary
+// sentences PIN codes. An address written with commas (`Flat 4, Kothrud, Pune 411038`) needs no address word.
 export const LATIN_ADDRESS_WORDS = [
-  'address', 'road', 'rd', 'street', 'st', 'marg', 'nagar', 'colony', 'sector', 'lane', 'layout', 'phase', 'block', 'floor',
-  'flat', 'house', 'near', 'opp', 'opposite', 'village', 'post', 'po', 'taluka', 'tehsil', 'district', 'dist', 'east', 'west',
-  'north', 'south', 'city', 'town', 'society', 'apartment', 'apartments', 'chowk', 'bazar', 'bazaar', 'cross', 'main',
+  'address', 'road', 'rd', 'street', 'marg', 'nagar', 'colony', 'sector', 'lane', 'layout', 'opp', 'village', 'taluka',
+  'tehsil', 'district', 'dist', 'east', 'west', 'society', 'apartments', 'chowk', 'bazar', 'bazaar', 'pincode',
 ] as const;
 
 /** Cricket words that make `287/4` a score (overs, runs, wickets). */
