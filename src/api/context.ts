@@ -23,10 +23,6 @@ export interface TelephonyContext {
   readonly vad?: VoiceActivityDetectorFactory | undefined;
   /** Monotonic clock for playout pacing and stream timeouts (tests inject a fake). */
   readonly clock?: Clock;
-  /** Tests only: a loopback server standing in for api.twilio.com. */
-  readonly twilioApiBaseUrl?: string | undefined;
-  /** Tests only: a loopback server standing in for api.plivo.com. */
-  readonly plivoApiBaseUrl?: string | undefined;
 }
 
 /** WebSocket session settings; everything has a default (tests inject a fake clock and short limits). */

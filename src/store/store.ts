@@ -156,6 +156,10 @@ export interface TelephonySettings {
   /** Plivo (or Vobiz) auth id and token: X-Plivo-Signature-V3 on the answer URL and the stream; REST hangup. */
   readonly plivoAuthId?: string;
   readonly plivoAuthToken?: string;
+  /** Where Twilio REST calls go (default https://api.twilio.com): a regional edge, a proxy, or a local stand-in. */
+  readonly twilioApiBaseUrl?: string;
+  /** Where Plivo REST calls go (default https://api.plivo.com; Vobiz and other Plivo-compatible hosts). */
+  readonly plivoApiBaseUrl?: string;
   /** The `user:secret` of Asterisk's websocket_client.conf (sent as Basic auth by chan_websocket). */
   readonly asteriskCredentials?: string;
   /** The secret path segment of the account's Smartflo stream URL (Smartflo neither signs nor sends credentials). */

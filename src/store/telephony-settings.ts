@@ -10,6 +10,9 @@ const Secret = z.string().regex(/^[\x21-\x7e]{8,256}$/, 'must be 8-256 printable
 /** `user:secret` as HTTP Basic carries it: a user without ':' and a secret of 8 or more characters. */
 const BasicCredentials = z.string().regex(/^[\x21-\x39\x3b-\x7e]{1,128}:[\x21-\x7e]{8,256}$/, "must be user:secret (no spaces; the secret at least 8 characters)");
 
+/** A provider REST API's origin and base path, without a trailing slash (http only for a local stand-in or proxy). */
+const ApiBaseUrl = z.string().regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/, 'must be https://host[:port][/path] without a trailing slash');
+
 export const TelephonySettingsSchema = z.strictObject({
   accountId: z.string().regex(ACCOUNT_ID_PATTERN),
   twilioAuthToken: Secret.optional(),
@@ -19,6 +22,8 @@ export const TelephonySettingsSchema = z.strictObject({
   exotelCredentials: BasicCredentials.optional(),
   plivoAuthId: z.string().regex(/^[A-Z0-9]{20}$/, 'must be 20 capital letters and digits (MA… or SA…)').optional(),
   plivoAuthToken: Secret.optional(),
+  twilioApiBaseUrl: ApiBaseUrl.optional(),
+  plivoApiBaseUrl: ApiBaseUrl.optional(),
   asteriskCredentials: BasicCredentials.optional(),
   smartfloToken: z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24-128 letters, digits, - or _ (it is a URL path segment)').optional(),
   allowUnsigned: z.boolean().optional(),

@@ -23,7 +23,7 @@ beforeAll(async () => {
   api = await FakeTwilioApi.start();
   server = await startTestServer(
     { TELEPHONY_STREAM_TIMEOUT_MS: '1500', TELEPHONY_START_TIMEOUT_MS: '1000', TTS_WORKERS: '2' },
-    { logger: log.logger, app: (deps) => ({ telephony: { ...deps.telephony!, twilioApiBaseUrl: api.baseUrl } }) },
+    { logger: log.logger },
   );
 });
 afterAll(async () => {
@@ -45,7 +45,8 @@ async function signedAccount(extra: { rest?: boolean } = {}) {
   await server.deps.store.putTelephonySettings({
     accountId: acct.id,
     twilioAuthToken: AUTH_TOKEN,
-    ...(extra.rest ? { twilioAccountSid: TWILIO_ACCOUNT } : {}),
+    // REST credentials, and the account's API host pointed at the loopback stand-in for api.twilio.com.
+    ...(extra.rest ? { twilioAccountSid: TWILIO_ACCOUNT, twilioApiBaseUrl: api.baseUrl } : {}),
     updatedAtMs: Date.now(),
   });
   return acct;

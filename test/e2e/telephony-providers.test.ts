@@ -55,6 +55,8 @@ const hasClear = (provider: SimulatedProvider) => provider !== 'audiosocket';
 let server: TestServer;
 const log = capturingLogger();
 let plivoApi: Server;
+/** The loopback stand-in for api.plivo.com, stored as the Plivo accounts' API host. */
+let plivoApiBaseUrl = '';
 /** Requests the loopback stand-in for api.plivo.com received: method, path, Authorization (and form, if any). */
 const plivoRequests: { method: string; url: string; authorization: string | undefined; form?: Record<string, string> }[] = [];
 let voice: CallerVoice;
@@ -75,10 +77,10 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => plivoApi.listen(0, '127.0.0.1', resolve));
-  const plivoApiBaseUrl = `http://127.0.0.1:${(plivoApi.address() as AddressInfo).port}`;
+  plivoApiBaseUrl = `http://127.0.0.1:${(plivoApi.address() as AddressInfo).port}`;
   server = await startTestServer(
     { TTS_WORKERS: '2', AUDIOSOCKET_PORT: '0', AUDIOSOCKET_ACCOUNT },
-    { logger: log.logger, app: (deps) => ({ telephony: { ...deps.telephony!, plivoApiBaseUrl } }) },
+    { logger: log.logger },
   );
   await server.deps.store.createAccount({ id: AUDIOSOCKET_ACCOUNT, plan: 'growth', credits: 1_000_000_000 });
   audioSocketKey = generateApiKey();
@@ -101,7 +103,8 @@ async function providerAccount(provider: SimulatedProvider) {
     return { id: AUDIOSOCKET_ACCOUNT, key: audioSocketKey, balance: async () => 1_000_000 - (atStart - (await credits())) };
   }
   const created = await server.account('growth', 1_000_000);
-  await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, updatedAtMs: Date.now() });
+  const apiHost = provider === 'plivo' ? { plivoApiBaseUrl } : {};
+  await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, ...apiHost, updatedAtMs: Date.now() });
   return { id: created.id, key: created.keys[0] as string, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
 }
 

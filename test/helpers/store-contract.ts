@@ -419,6 +419,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
           twilioAccountSid: 'AC' + 'a'.repeat(32),
           twilioApiKey: 'SK' + 'b'.repeat(32),
           twilioApiSecret: 'secret-secret-secret',
+          twilioApiBaseUrl: 'https://api.sydney.au1.twilio.com',
+          plivoApiBaseUrl: 'http://127.0.0.1:8099/plivo',
           defaults: { voice: 'meera', agent_url: 'wss://agent.example/x' },
           updatedAtMs: 1_700_000_000_000,
         };

@@ -142,7 +142,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
 
     registerMediaEndpoints(scope, ctx, telephony, [
       { provider: exotelProvider, paths: [`${EXOTEL_MEDIA_PATH}/:accountId`], admit: admitBasic('exotel', (s) => s?.exotelCredentials) },
-      { provider: plivoProvider({ apiBaseUrl: telephony.plivoApiBaseUrl }), paths: [`${PLIVO_PREFIX}/media/:accountId/:token`], admit: admitPlivo },
+      { provider: plivoProvider(), paths: [`${PLIVO_PREFIX}/media/:accountId/:token`], admit: admitPlivo },
       { provider: asteriskProvider, paths: [`${ASTERISK_MEDIA_PATH}/:accountId`], admit: admitBasic('asterisk', (s) => s?.asteriskCredentials) },
     ]);
   });

@@ -148,7 +148,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     };
 
     registerMediaEndpoints(scope, ctx, telephony, [
-      { provider: twilioProvider({ apiBaseUrl: telephony.twilioApiBaseUrl }), paths: [MEDIA_PATH, `${MEDIA_PATH}/:accountId`], admit: admitTwilio },
+      { provider: twilioProvider(), paths: [MEDIA_PATH, `${MEDIA_PATH}/:accountId`], admit: admitTwilio },
       { provider: smartfloProvider, paths: [`${SMARTFLO_MEDIA_PATH}/:accountId/:secret`], admit: admitSmartflo },
     ]);
   });

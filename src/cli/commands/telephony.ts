@@ -24,6 +24,8 @@ const FIELDS = {
   'plivo-auth-token': 'plivoAuthToken',
   'asterisk-credentials': 'asteriskCredentials',
   'smartflo-token': 'smartfloToken',
+  'twilio-api-base-url': 'twilioApiBaseUrl',
+  'plivo-api-base-url': 'plivoApiBaseUrl',
 } as const;
 type StringOption = keyof typeof FIELDS;
 
@@ -43,6 +45,8 @@ function masked(settings: TelephonySettings): Record<string, unknown> {
     plivoAuthToken: mask(settings.plivoAuthToken),
     asteriskCredentials: mask(settings.asteriskCredentials),
     smartfloToken: mask(settings.smartfloToken),
+    twilioApiBaseUrl: settings.twilioApiBaseUrl ?? null,
+    plivoApiBaseUrl: settings.plivoApiBaseUrl ?? null,
     allowUnsigned: settings.allowUnsigned === true,
     defaults: settings.defaults ?? {},
     updatedAt: isoTime(settings.updatedAtMs),
@@ -72,6 +76,10 @@ An account takes a provider's webhooks and streams only once it has that provide
                                 the stream; REST hangup
   --asterisk-credentials <u:s|->  websocket_client.conf's username:password (sent as Basic auth)
   --smartflo-token <t|->        the secret path segment of the Smartflo stream URL (24-128 of A-Z a-z 0-9 _ -)
+  --twilio-api-base-url <url>   where Twilio REST calls go (default https://api.twilio.com; e.g. a regional
+                                edge https://api.sydney.au1.twilio.com, or a proxy)
+  --plivo-api-base-url <url>    where Plivo REST calls go (default https://api.plivo.com; a Plivo-compatible
+                                host such as Vobiz's)
   --allow-unsigned true|false   accept this account's provider requests without credentials (development)
   --default name=value          a default call parameter (voice, language, agent_url, greeting, barge_in, …);
                                 name= (empty) removes it
@@ -88,6 +96,8 @@ Secrets given as '-' are read from stdin (one option at a time).`,
       'plivo-auth-token': { type: 'string' },
       'asterisk-credentials': { type: 'string' },
       'smartflo-token': { type: 'string' },
+      'twilio-api-base-url': { type: 'string' },
+      'plivo-api-base-url': { type: 'string' },
       'allow-unsigned': { type: 'string' },
       default: { type: 'string', multiple: true },
       json: { type: 'boolean' },

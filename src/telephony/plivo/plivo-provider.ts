@@ -12,19 +12,15 @@ export const PLIVO_API_BASE_URL = 'https://api.plivo.com';
 export const PLIVO_TRANSFER_PATH = '/v1/telephony/plivo/transfer';
 const REST_TIMEOUT_MS = 5000;
 
-export interface PlivoProviderOptions {
-  /** Tests only: where api.plivo.com requests go instead. */
-  readonly apiBaseUrl?: string | undefined;
-}
-
-export function plivoProvider(options: PlivoProviderOptions = {}): StreamProvider {
-  const base = options.apiBaseUrl ?? PLIVO_API_BASE_URL;
+export function plivoProvider(): StreamProvider {
   return {
     name: 'plivo',
     createCodec: () => new PlivoCodec(),
     callControl: ({ settings, start, origin, closeStream }): CallControlPort => {
       const authId = settings?.plivoAuthId;
       const authToken = settings?.plivoAuthToken;
+      // The account's own host when it set one (Vobiz, a proxy), else Plivo's.
+      const base = settings?.plivoApiBaseUrl ?? PLIVO_API_BASE_URL;
       const call = async (method: 'DELETE' | 'POST', body?: URLSearchParams): Promise<Response> => {
         const url = `${base}/v1/Account/${encodeURIComponent(authId!)}/Call/${encodeURIComponent(start.callId)}/`;
         const headers: Record<string, string> = { authorization: `Basic ${Buffer.from(`${authId}:${authToken}`).toString('base64')}` };

@@ -7,7 +7,7 @@ import type { CallControlPort } from '../../session/call-events.js';
 import type { TelephonySettings } from '../../store/store.js';
 import { dialTwiml } from './twiml.js';
 
-/** Sends the REST calls to another origin (tests run a loopback HTTP server in place of api.twilio.com). */
+/** Sends the REST calls to the account's own API host (a regional edge, a proxy, or a local stand-in). */
 class RebasedRequestClient extends twilio.RequestClient {
   constructor(private readonly baseUrl: string) {
     super({ timeout: 5000 });
@@ -18,15 +18,10 @@ class RebasedRequestClient extends twilio.RequestClient {
   }
 }
 
-export interface TwilioRestOptions {
-  /** Tests only: where api.twilio.com requests go instead. */
-  readonly apiBaseUrl?: string | undefined;
-}
-
 /** A REST client for the account, or undefined when its settings have no usable credentials. */
-export function twilioRestClient(settings: TelephonySettings | null, options: TwilioRestOptions = {}): twilio.Twilio | undefined {
+export function twilioRestClient(settings: TelephonySettings | null): twilio.Twilio | undefined {
   if (!settings?.twilioAccountSid) return undefined;
-  const httpClient = options.apiBaseUrl ? new RebasedRequestClient(options.apiBaseUrl) : undefined;
+  const httpClient = settings.twilioApiBaseUrl ? new RebasedRequestClient(settings.twilioApiBaseUrl) : undefined;
   const opts = { accountSid: settings.twilioAccountSid, autoRetry: false, timeout: 5000, ...(httpClient ? { httpClient } : {}) };
   // An API key is preferred (revocable, scoped); the auth token also works for REST.
   if (settings.twilioApiKey && settings.twilioApiSecret) return twilio(settings.twilioApiKey, settings.twilioApiSecret, opts);

@@ -5,16 +5,11 @@ import type { StreamProvider } from '../stream-provider.js';
 import { twilioCallControl, twilioRestClient } from './twilio-call-control.js';
 import { TwilioCodec } from './twilio-codec.js';
 
-export interface TwilioProviderOptions {
-  /** Tests only: where api.twilio.com requests go instead. */
-  readonly apiBaseUrl?: string | undefined;
-}
-
-export function twilioProvider(options: TwilioProviderOptions = {}): StreamProvider {
+export function twilioProvider(): StreamProvider {
   return {
     name: 'twilio',
     createCodec: () => new TwilioCodec('twilio'),
     callControl: ({ settings, start, closeStream }) =>
-      twilioCallControl(twilioRestClient(settings, { apiBaseUrl: options.apiBaseUrl }), start.callId, closeStream),
+      twilioCallControl(twilioRestClient(settings), start.callId, closeStream),
   };
 }

@@ -57,6 +57,20 @@ describe('raaga telephony', () => {
     expect((await raaga(['telephony', 'clear', '--account', 'acct_t'])).code).toBe(0);
     expect((await raaga(['telephony', 'show', '--account', 'acct_t'])).stdout).not.toContain('AC');
   });
+
+  it('sets, shows and removes the providers\' REST API hosts, refusing a malformed one', async () => {
+    const set = await raaga(['telephony', 'set', '--account', 'acct_t', '--plivo-api-base-url', 'https://api.vobiz.example/plivo', '--twilio-api-base-url', 'https://api.sydney.au1.twilio.com', '--json']);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ plivoApiBaseUrl: 'https://api.vobiz.example/plivo', twilioApiBaseUrl: 'https://api.sydney.au1.twilio.com' });
+    for (const bad of ['https://api.plivo.com/', 'ftp://api.plivo.com', 'api.plivo.com']) {
+      const refused = await raaga(['telephony', 'set', '--account', 'acct_t', '--plivo-api-base-url', bad]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/plivoApiBaseUrl must be https:\/\/host\[:port\]\[\/path\] without a trailing slash/);
+    }
+    const removed = await raaga(['telephony', 'set', '--account', 'acct_t', '--plivo-api-base-url', '', '--json']);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ plivoApiBaseUrl: null, twilioApiBaseUrl: 'https://api.sydney.au1.twilio.com' });
+    expect((await raaga(['telephony', 'clear', '--account', 'acct_t'])).code).toBe(0);
+  });
 });
 
 describe('raaga twiml', () => {
