@@ -3,14 +3,13 @@
 // admit script applies). Transient by design: never persisted.
 
 import {
-  DEFAULT_SLOT_LEASE_MS,
   RATE_WINDOW_MS,
   type AdmissionRequest,
   type AdmissionResult,
   type PlanLimits,
   type RateInfo,
 } from './store.js';
-import { assertCount, assertPositive } from './validation.js';
+import { admissionLeaseMs } from './validation.js';
 
 export interface Reservation {
   readonly credits: number;
@@ -73,12 +72,7 @@ export function insertSorted(window: number[], t: number): void {
  */
 export function admitInState(state: AdmissionState, balance: number, request: AdmissionRequest, now: number): AdmissionResult {
   const { limits, reservation } = request;
-  if (reservation) {
-    assertCount('reservation credits', reservation.credits);
-    assertPositive('reservation ttlMs', reservation.ttlMs);
-  }
-  const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
-  assertPositive('slotLeaseMs', leaseMs);
+  const leaseMs = admissionLeaseMs(request);
 
   if (request.countRate && state.window.length >= limits.requestsPerMinute) {
     // With a lowered limit the window may hold more than `limit` entries: a place frees when the entry

@@ -30,7 +30,6 @@ import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
   AccountNotFoundError,
-  DEFAULT_SLOT_LEASE_MS,
   RATE_WINDOW_MS,
   type Account,
   type AdmissionRequest,
@@ -49,7 +48,7 @@ import {
 } from './store.js';
 import { DAY_MS, DEFAULT_USAGE_RETENTION_DAYS } from '../config.js';
 import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
-import { KEY_HASH_PATTERN, assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
+import { KEY_HASH_PATTERN, admissionLeaseMs, assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`; with `cluster`, one seed node of the cluster. */
@@ -160,12 +159,7 @@ export class RedisStore implements Store {
   async admit(request: AdmissionRequest): Promise<AdmissionResult> {
     this.assertOpen();
     const { limits, reservation } = request;
-    if (reservation) {
-      assertCount('reservation credits', reservation.credits);
-      assertPositive('reservation ttlMs', reservation.ttlMs);
-    }
-    const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
-    assertPositive('slotLeaseMs', leaseMs);
+    const leaseMs = admissionLeaseMs(request);
     const k = this.accountKeys(request.accountId);
     const keys = [k.account, k.window, k.leases, k.reservations, k.reservedCredits];
     const args = [

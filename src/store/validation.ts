@@ -1,6 +1,6 @@
 // Argument checks shared by every Store implementation, so MemoryStore and RedisStore refuse exactly the same inputs.
 
-import { USAGE_ENDPOINTS, USAGE_OUTCOMES, type CustomVoice, type UsageDetails } from './store.js';
+import { DEFAULT_SLOT_LEASE_MS, USAGE_ENDPOINTS, USAGE_OUTCOMES, type AdmissionRequest, type CustomVoice, type UsageDetails } from './store.js';
 
 export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -44,4 +44,16 @@ export function assertTimeRange(fromMs: number, toMs: number): void {
   if (!Number.isSafeInteger(fromMs) || !Number.isSafeInteger(toMs) || fromMs > toMs) {
     throw new RangeError(`usage range must be integer epoch ms with from ≤ to, got ${fromMs}..${toMs}`);
   }
+}
+
+/** Checks an admission's reservation and lease; returns the lease length it asks for (DEFAULT_SLOT_LEASE_MS if none). */
+export function admissionLeaseMs(request: AdmissionRequest): number {
+  const { reservation } = request;
+  if (reservation) {
+    assertCount('reservation credits', reservation.credits);
+    assertPositive('reservation ttlMs', reservation.ttlMs);
+  }
+  const leaseMs = request.slotLeaseMs ?? DEFAULT_SLOT_LEASE_MS;
+  assertPositive('slotLeaseMs', leaseMs);
+  return leaseMs;
 }
