@@ -8,7 +8,7 @@ import { signCallToken } from '../../src/telephony/call-token.js';
 import { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
-import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING, placeCall, RawStream, unsignedAccount } from '../helpers/telephony.js';
+import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, FAR_FUTURE_MS, LONG_AGO_MS, LONG_GREETING, placeCall, RawStream, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -47,7 +47,7 @@ async function signedAccount(extra: { rest?: boolean } = {}) {
     twilioAuthToken: AUTH_TOKEN,
     // REST credentials, and the account's API host pointed at the loopback stand-in for api.twilio.com.
     ...(extra.rest ? { twilioAccountSid: TWILIO_ACCOUNT, twilioApiBaseUrl: api.baseUrl } : {}),
-    updatedAtMs: Date.now(),
+    updatedAtMs: SETTINGS_UPDATED_AT_MS,
   });
   return acct;
 }
@@ -187,8 +187,8 @@ describe('who pays', () => {
     const base = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${id}`;
     const secret = server.deps.telephony!.callTokenSecret;
     const cases: Record<string, string>[] = [
-      { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '9'.repeat(32), expiresAtMs: Date.now() + 60_000 }) },
-      { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '7'.repeat(32), expiresAtMs: Date.now() - 1 }) },
+      { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '9'.repeat(32), expiresAtMs: FAR_FUTURE_MS }) },
+      { raaga_token: signCallToken(secret, { accountId: id, callSid: 'CA' + '7'.repeat(32), expiresAtMs: LONG_AGO_MS }) },
       { raaga_token: 'rct1.forged.token' },
       { raaga_api_key: 'rk_live_' + 'x'.repeat(40) },
     ];

@@ -14,7 +14,7 @@ import { CallerVoice } from '../../src/telephony/peer/caller-speech.js';
 import { plivoSignatureHeaders } from '../../src/telephony/plivo/answer-client.js';
 import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../../src/telephony/peer/dial-provider.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
-import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING } from '../helpers/telephony.js';
+import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING, SETTINGS_UPDATED_AT_MS } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 
@@ -104,7 +104,7 @@ async function providerAccount(provider: SimulatedProvider) {
   }
   const created = await server.account('growth', 1_000_000);
   const apiHost = provider === 'plivo' ? { plivoApiBaseUrl } : {};
-  await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, ...apiHost, updatedAtMs: Date.now() });
+  await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, ...apiHost, updatedAtMs: SETTINGS_UPDATED_AT_MS });
   return { id: created.id, key: created.keys[0] as string, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
 }
 
@@ -117,7 +117,7 @@ async function slotFree(accountId: string): Promise<boolean> {
 async function dial(provider: SimulatedProvider, accountId: string, params: Record<string, string>, extra: { caller?: CallerTrack; dtmf?: { digit: string; atMs: number }[]; mediaBeforeStart?: boolean } = {}) {
   if (provider === 'audiosocket') {
     // AudioSocket carries no settings: the call's are the account's defaults.
-    await server.deps.store.putTelephonySettings({ accountId, defaults: params, updatedAtMs: Date.now() });
+    await server.deps.store.putTelephonySettings({ accountId, defaults: params, updatedAtMs: SETTINGS_UPDATED_AT_MS });
     return dialProvider({ provider, baseUrl: server.url, audioSocket: server.audioSocket, ...extra });
   }
   return dialProvider({ provider, baseUrl: server.url, accountId, credentials: SECRETS[provider].credentials, params, ...extra });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashApiKey, keyFingerprint } from '../../src/store/api-key.js';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { openConfigured } from '../helpers/ws-client.js';
+import { ALL_TIME } from '../helpers/store-contract.js';
 
 let server: TestServer;
 let account: { id: string; keys: string[] };
@@ -67,7 +68,7 @@ describe('GET /v1/usage', () => {
     // The dropped stream settles after its connection closed: wait for its record, not for a time.
     const records = await vi.waitFor(
       async () => {
-        const list = await server.deps.store.listUsage(account.id, { fromMs: 0, toMs: Date.now() + 1 });
+        const list = await server.deps.store.listUsage(account.id, ALL_TIME);
         expect(list).toHaveLength(4);
         return list;
       },
@@ -115,13 +116,18 @@ describe('GET /v1/usage', () => {
     expect(json.timezone).toBe('Asia/Kolkata');
     // The default period is this month so far, as the caller's calendar has it: it starts at local midnight.
     expect(new Date(json.from as string).getTime() % 86_400_000).toBe(86_400_000 - 19_800_000);
-    const records = await server.deps.store.listUsage(account.id, { fromMs: 0, toMs: Date.now() + 1 });
+    // The records inside the period the server answered for: nothing here depends on when the test runs.
     const istDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' });
-    const days = [...new Set(records.map((r) => istDay.format(new Date(r.atMs))))].sort();
-    expect((json.groups as { group: string }[]).map((g) => g.group)).toEqual(days);
-    const today = days.at(-1)!;
-    const explicit = await usage(key, `?from=${today}&to=${today}&timezone=Asia/Kolkata`);
-    expect(explicit.json.groups).toEqual((json.groups as { group: string }[]).filter((g) => g.group === today));
+    const inPeriod = await server.deps.store.listUsage(account.id, { fromMs: Date.parse(json.from as string), toMs: Date.parse(json.to as string) });
+    expect((json.groups as { group: string }[]).map((g) => g.group)).toEqual([...new Set(inPeriod.map((r) => istDay.format(new Date(r.atMs))))].sort());
+    // One whole local day asked for by date: exactly that day's records, whichever day they were written.
+    const all = await server.deps.store.listUsage(account.id, ALL_TIME);
+    const day = istDay.format(new Date(all.at(-1)!.atMs));
+    const ofDay = all.filter((r) => istDay.format(new Date(r.atMs)) === day);
+    const explicit = await usage(key, `?from=${day}&to=${day}&timezone=Asia/Kolkata`);
+    expect((explicit.json.groups as { group: string; characters: number; requests: number }[]).map((g) => [g.group, g.characters, g.requests])).toEqual([
+      [day, ofDay.reduce((sum, r) => sum + r.characters, 0), ofDay.length],
+    ]);
     expect(new Date(explicit.json.to as string).getTime() - new Date(explicit.json.from as string).getTime()).toBe(86_400_000);
     const before = await usage(key, '?from=2020-01-01&to=2020-01-31');
     expect(before.json.total).toMatchObject({ characters: 0, requests: 0 });

@@ -30,6 +30,9 @@ export interface StoreUnderTest {
   readonly cleanup?: () => Promise<void>;
 }
 
+/** Every usage record, whenever it was written: tests read the whole ledger, never a window of the wall clock. */
+export const ALL_TIME = { fromMs: 0, toMs: Number.MAX_SAFE_INTEGER } as const;
+
 /** A usage record for settlements whose record the test does not look at. */
 export const TEST_USAGE: UsageDetails = {
   keyId: 'sha256:0123456789ab',

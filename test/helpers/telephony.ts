@@ -88,6 +88,12 @@ export class RawStream {
 /** The warning a media stream logs once per kind of bad input. */
 export const BAD_INPUT_LOG = 'media stream: bad input ignored';
 
+/** `updatedAtMs` of the telephony settings tests store: a fixed instant, the value is only recorded. */
+export const SETTINGS_UPDATED_AT_MS = 1_700_000_000_000;
+/** Call-token expiries on either side of any clock a test could run under (2100 and 2001), not a margin of now. */
+export const FAR_FUTURE_MS = 4_102_444_800_000;
+export const LONG_AGO_MS = 1_000_000_000_000;
+
 /**
  * An account whose provider webhooks and streams are accepted without provider credentials (the documented
  * development opt-in): most call tests are about the call, not about authentication.

@@ -18,6 +18,7 @@ import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { PLAN_LIMITS, type Account, type Plan, type UsageRecord } from '../../../src/store/store.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
 import { RecordingSink } from '../../helpers/recording-sink.js';
+import { ALL_TIME } from '../../helpers/store-contract.js';
 
 const espeak = useEspeakEngine();
 
@@ -102,7 +103,7 @@ async function setup(
     account,
     shutdown,
     balance: async () => (await store.getAccount(account.id))!.credits,
-    usage: async () => (await store.listUsage(account.id, { fromMs: 0, toMs: Number.MAX_SAFE_INTEGER })).map(({ id: _id, ...rest }) => rest),
+    usage: async () => (await store.listUsage(account.id, ALL_TIME)).map(({ id: _id, ...rest }) => rest),
     async slotFree() {
       const probe = await store.admit({ accountId: account.id, limits: PLAN_LIMITS[plan], countRate: false, slotHolderId: 'probe', slotLeaseMs: 1000 });
       if (probe.ok) await store.releaseSlot(account.id, 'probe');

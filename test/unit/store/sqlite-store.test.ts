@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { StoreFileError } from '../../../src/store/store-snapshot.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
-import { TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
+import { ALL_TIME, TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
 import Database from 'better-sqlite3';
 
 const dirs: string[] = [];
@@ -105,7 +105,7 @@ describe('SqliteStore on disk', () => {
     const afterCrash = await SqliteStore.open({ dataDir });
     expect((await afterCrash.getAccount('acct_1'))?.credits).toBe(10_000 + 40 - 30 * 7);
     expect(await afterCrash.listKeyHashes('acct_1')).toHaveLength(20);
-    const usage = await afterCrash.listUsage('acct_1', { fromMs: 0, toMs: Date.now() + 1 });
+    const usage = await afterCrash.listUsage('acct_1', ALL_TIME);
     expect(usage.reduce((sum, r) => sum + r.characters, 0)).toBe(30 * 7);
     await store.close();
     await afterCrash.close();
@@ -127,7 +127,7 @@ describe('SqliteStore on disk', () => {
     expect(balances.slice(10)).toEqual([900, 'AccountNotFoundError']);
     const other = await SqliteStore.open({ dataDir });
     expect((await other.getAccount('acct_1'))?.credits).toBe(900);
-    expect(await other.listUsage('acct_1', { fromMs: 0, toMs: Date.now() + 1 })).toHaveLength(10);
+    expect(await other.listUsage('acct_1', ALL_TIME)).toHaveLength(10);
     await other.close();
     await store.close();
   });
