@@ -4,11 +4,12 @@
 // Say-as spans are fixed by the author. en-IN sentences in romanized Hindi are read with the Hinglish pack.
 // ~470 lines: one ordered rule list; the order is the meaning (a PIN before a quantity), so it stays in one place.
 
-import { isHinglishSentence, sentenceSpans } from './hinglish-context.js';
+import { isHinglishSentence } from './hinglish-context.js';
 import { codeWords, isDigitCode, isMixedCode } from './identifier-readings.js';
 import { hinglish } from './languages/hinglish.js';
 import { LATIN_ADDRESS_WORDS, LATIN_ID_CUES, LATIN_ID_CUES_WITH_MARKER, type LanguagePack, type UnitKey } from './languages/language-pack.js';
 import { foldDigits, isValidDate, monthNumber, moneyValue, parseMagnitude, timeFields } from './parse-forms.js';
+import { sentenceSpans } from './sentence-ends.js';
 import type { SourceText } from './source-text.js';
 import { dateWords, digitNames, forcedWords, groupedDigits, integerWords, numberWords, phoneWords, webWords } from './verbalize.js';
 
@@ -446,10 +447,20 @@ export function findReplacements(source: SourceText, pack: LanguagePack): Replac
   indexAt[offset] = units.length;
   const s = units.join('');
   const scan = new Scan(s, pack, patternsFor(pack));
-  // en-IN: sentences in romanized Hindi are read with the Hinglish pack.
+  // en-IN: sentences in romanized Hindi are read with the Hinglish pack (spans in UTF-16 offsets of `s`, in order).
   const hinglishScan = pack.code === 'en-IN' ? new Scan(s, hinglish, patternsFor(hinglish)) : undefined;
-  const hinglishSpans = hinglishScan ? sentenceSpans(s).filter((span) => isHinglishSentence(s.slice(span.start, span.end))) : [];
-  const scanAt = (i: number): Scan => (hinglishScan && hinglishSpans.some((span) => i >= span.start && i < span.end) ? hinglishScan : scan);
+  const hinglishSpans = hinglishScan
+    ? sentenceSpans(chars)
+        .filter((span) => isHinglishSentence(chars.slice(span.start, span.end).join('')))
+        .map((span) => ({ start: offsets[span.start] as number, end: span.end < offsets.length ? (offsets[span.end] as number) : s.length }))
+    : [];
+  let nextSpan = 0;
+  // `i` only grows, so the spans are walked once.
+  const scanAt = (i: number): Scan => {
+    while (nextSpan < hinglishSpans.length && (hinglishSpans[nextSpan] as { end: number }).end <= i) nextSpan++;
+    const span = hinglishSpans[nextSpan];
+    return hinglishScan && span !== undefined && i >= span.start ? hinglishScan : scan;
+  };
   const found: Replacement[] = forced.map((span) => ({
     start: span.start,
     end: span.end,

@@ -30,17 +30,3 @@ export function isHinglishSentence(sentence: string): boolean {
   }
   return strong >= 1 || weak >= 2;
 }
-
-/** Sentence spans `[start, end)` of `text` (UTF-16 offsets): cut after . ! ? । or a line break. */
-export function sentenceSpans(text: string): { start: number; end: number }[] {
-  const spans: { start: number; end: number }[] = [];
-  const cut = /[.!?।\n]+(?=\s|$)|\n/gu;
-  let start = 0;
-  for (const match of text.matchAll(cut)) {
-    const end = (match.index ?? 0) + match[0].length;
-    spans.push({ start, end });
-    start = end;
-  }
-  if (start < text.length) spans.push({ start, end: text.length });
-  return spans;
-}

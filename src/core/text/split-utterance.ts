@@ -5,6 +5,7 @@
 import type { LanguageCode } from '../../languages.js';
 import type { Replacement } from './find-replacements.js';
 import { replacementsFor, spokenText, toSourceText } from './normalize-text.js';
+import { sentenceSpans } from './sentence-ends.js';
 import type { SourceText } from './source-text.js';
 
 export interface TextChunk {
@@ -30,33 +31,7 @@ export interface SplitOptions {
 export const SENTENCE_PAUSE_MS = 250;
 export const CLAUSE_PAUSE_MS = 120;
 
-const SENTENCE_END = new Set(['.', '?', '!', '।', '॥', '\n']);
 const CLAUSE_MARK = new Set([',', ';', ':', '—', '–']);
-// Period after these does not end a sentence (compared case-insensitively, without the period).
-const ABBREVIATIONS = new Set([
-  'dr', 'mr', 'mrs', 'ms', 'rs', 'no', 'st', 'sr', 'jr', 'prof', 'vs', 'etc', 'eg', 'ie', 'mt', 'smt', 'shri', 'govt', 'approx', 'inc', 'ltd', 'co',
-  // Doctor and rupee in the Indian scripts (डॉ. शर्मा, रु. 500), whatever the request's language.
-  'डॉ', 'रु', 'रू', 'ડૉ', 'રૂ', 'ಡಾ', 'ರೂ', 'డా', 'రూ', 'ரூ',
-]);
-
-function isDigit(ch: string | undefined): boolean {
-  return ch !== undefined && /\p{Nd}/u.test(ch);
-}
-
-/** True when the period at `index` ends a sentence rather than a decimal, time or abbreviation. */
-function periodEndsSentence(chars: readonly string[], index: number): boolean {
-  const prev = chars[index - 1];
-  const next = chars[index + 1];
-  if (isDigit(prev) && isDigit(next)) return false; // 3.14, 10.30
-  if (next !== undefined && !/\s/u.test(next) && !/["')\]]/u.test(next)) return false; // example.com, a.m.
-  let start = index;
-  while (start > 0 && /[\p{L}\p{M}]/u.test(chars[start - 1] ?? '')) start--;
-  const word = chars.slice(start, index).join('').toLowerCase();
-  if (ABBREVIATIONS.has(word)) return false;
-  if (word.length === 1 && /[a-z]/.test(word)) return false; // initials: A. P. J.
-  return true;
-}
-
 /** A range of source characters [start, end). */
 interface Span {
   readonly start: number;
@@ -85,28 +60,9 @@ function guards(length: number, replacements: readonly Replacement[]): Guards {
   return { inside, covered };
 }
 
-/** Sentence spans; each keeps its trailing whitespace (and any breaks there) so spans partition the input. */
+/** Sentence spans, never cut inside a replacement. */
 function splitSentences(source: SourceText, guard: Guards): Span[] {
-  const { chars, breaksMs } = source;
-  const spans: Span[] = [];
-  let start = 0;
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i] as string;
-    const isBreak = breaksMs.has(i);
-    const isEnd = isBreak || (SENTENCE_END.has(ch) && !guard.covered[i] && (ch !== '.' || periodEndsSentence(chars, i)));
-    if (!isEnd) continue;
-    let breakMs = isBreak ? (breaksMs.get(i) as number) : undefined;
-    // Keep runs like "?!" or "।।", closing quotes, spaces and following breaks with this sentence.
-    while (i + 1 < chars.length && (SENTENCE_END.has(chars[i + 1] as string) || /[\s"')\]]/u.test(chars[i + 1] as string))) {
-      i++;
-      const more = breaksMs.get(i);
-      if (more !== undefined) breakMs = (breakMs ?? 0) + more;
-    }
-    spans.push({ start, end: i + 1, endsSentence: true, ...(breakMs !== undefined ? { breakMs } : {}) });
-    start = i + 1;
-  }
-  if (start < chars.length) spans.push({ start, end: chars.length, endsSentence: true });
-  return spans;
+  return sentenceSpans(source.chars, source.breaksMs, guard.covered).map((span) => ({ ...span, endsSentence: true }));
 }
 
 /** Cuts a span at the last clause mark (else last space, else hard) at or before `limit` characters, never inside a replacement. */

@@ -27,6 +27,8 @@ describeTable(
     ['Delivery 25/12/2025 tak ho jayegi.', 'Delivery pachchees December do hazaar pachchees tak ho jayegi.'],
     ['Aapka plan 28 din ke liye hai.', 'Aapka plan atthaais din ke liye hai.'],
     ['Recharge ₹299 ka hai.', 'Recharge do sau ninyaanave rupaye ka hai.'],
+    // The sentence rule the chunker uses: `Rs.` does not end a sentence, so the amount is still in a Hinglish one.
+    ['Rs. 500 ka recharge hai.', 'paanch sau rupaye ka recharge hai.'],
     ['2 GB data roz milega.', 'do GB data roz milega.'],
     ['1.5 GB data bacha hai.', 'ek point paanch GB data bacha hai.'],
     ['Aapka balance ₹12.50 hai.', 'Aapka balance baarah rupaye pachaas paise hai.'],
