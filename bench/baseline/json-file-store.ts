@@ -4,7 +4,7 @@
 
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { admitInState, newAdmissionState, pruneExpired, rateInfo, type AdmissionState } from '../../src/store/admission-state.js';
+import { AdmissionBook, admitInState } from '../../src/store/admission-state.js';
 import { GroupCommit } from './group-commit.js';
 import { randomId } from '../../src/store/random-id.js';
 import { readSnapshot, type StoreSnapshot } from '../../src/store/store-snapshot.js';
@@ -58,7 +58,7 @@ export class JsonFileStore implements Store {
   private readonly keys = new Map<string, KeyRecord>();
   private readonly voices = new Map<string, CustomVoice>();
   private readonly telephony = new Map<string, TelephonySettings>();
-  private readonly transient = new Map<string, AdmissionState>();
+  private readonly admission = new AdmissionBook();
   private closed = false;
 
   /**
@@ -96,28 +96,23 @@ export class JsonFileStore implements Store {
     this.assertOpen();
     const account = this.requireAccount(request.accountId);
     const now = this.now();
-    return admitInState(this.stateOf(account.id, now), account.credits, request, now);
+    return admitInState(this.admission.stateOf(account.id, now), account.credits, request, now);
   }
 
   async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
     this.assertOpen();
-    const now = this.now();
-    return rateInfo(this.stateOf(accountId, now), limits, now);
+    return this.admission.rateStatus(accountId, limits, this.now());
   }
 
   async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
     this.assertOpen();
     assertPositive('leaseMs', leaseMs);
-    const now = this.now();
-    const state = this.stateOf(accountId, now);
-    if (!state.leases.has(holderId)) return false;
-    state.leases.set(holderId, now + leaseMs);
-    return true;
+    return this.admission.renewSlot(accountId, holderId, leaseMs, this.now());
   }
 
   async releaseSlot(accountId: string, holderId: string): Promise<void> {
     this.assertOpen();
-    this.transient.get(accountId)?.leases.delete(holderId);
+    this.admission.releaseSlot(accountId, holderId);
   }
 
   /** The usage record is dropped: this store predates the ledger. */
@@ -125,7 +120,7 @@ export class JsonFileStore implements Store {
     this.assertOpen();
     assertCount('usedCredits', usedCredits);
     const account = this.requireAccount(accountId);
-    const state = this.stateOf(accountId, this.now());
+    const state = this.admission.stateOf(accountId, this.now());
     const reservation = state.reservations.get(reservationId);
     if (!reservation) return account.credits;
     state.reservations.delete(reservationId);
@@ -327,16 +322,6 @@ export class JsonFileStore implements Store {
     }
   }
 
-  /** The account's admission state with everything expired at `now` dropped. */
-  private stateOf(accountId: string, now: number): AdmissionState {
-    let state = this.transient.get(accountId);
-    if (!state) {
-      state = newAdmissionState();
-      this.transient.set(accountId, state);
-    }
-    pruneExpired(state, now);
-    return state;
-  }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('store is closed');

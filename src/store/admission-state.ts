@@ -1,6 +1,6 @@
-// One account's in-memory admission state for the embedded store: the sliding rate window, slot leases and credit
-// reservations, with expiry pruning, the RateInfo view and the admission decision itself (the same rules RedisStore's
-// admit script applies). Transient by design: never persisted.
+// The embedded stores' in-memory admission state: per account (AdmissionBook) the sliding rate window, slot leases and
+// credit reservations, with expiry pruning, the RateInfo view and the admission decision itself (the same rules
+// RedisStore's admit script applies). Transient by design: never persisted.
 
 import {
   RATE_WINDOW_MS,
@@ -112,4 +112,36 @@ export function admitInState(state: AdmissionState, balance: number, request: Ad
   if (holderId !== undefined) state.leases.set(holderId, now + leaseMs);
   if (reservation) state.reservations.set(reservation.id, { credits: reservation.credits, expiresAtMs: now + reservation.ttlMs });
   return { ok: true, rate: rateInfo(state, limits, now) };
+}
+
+/** Every account's admission state in this process: what the embedded stores keep in memory. */
+export class AdmissionBook {
+  private readonly states = new Map<string, AdmissionState>();
+
+  /** The account's state with everything expired at `now` dropped. */
+  stateOf(accountId: string, now: number): AdmissionState {
+    let state = this.states.get(accountId);
+    if (!state) {
+      state = newAdmissionState();
+      this.states.set(accountId, state);
+    }
+    pruneExpired(state, now);
+    return state;
+  }
+
+  rateStatus(accountId: string, limits: PlanLimits, now: number): RateInfo {
+    return rateInfo(this.stateOf(accountId, now), limits, now);
+  }
+
+  /** Extends a live lease; false when it is gone. */
+  renewSlot(accountId: string, holderId: string, leaseMs: number, now: number): boolean {
+    const state = this.stateOf(accountId, now);
+    if (!state.leases.has(holderId)) return false;
+    state.leases.set(holderId, now + leaseMs);
+    return true;
+  }
+
+  releaseSlot(accountId: string, holderId: string): void {
+    this.states.get(accountId)?.leases.delete(holderId);
+  }
 }

@@ -3,10 +3,10 @@
 // cached, so what the CLI writes from another process is what the next request reads. Admission state (rate
 // windows, slot leases, credit reservations) stays in this process's memory: one server per data directory, and
 // a crash releases reservations uncharged, as a Redis reservation's expiry does.
-// ~450 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
+// ~460 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
 
 import { mkdir } from 'node:fs/promises';
-import { admitInState, newAdmissionState, pruneExpired, rateInfo, type AdmissionState } from './admission-state.js';
+import { AdmissionBook, admitInState, type AdmissionState } from './admission-state.js';
 import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
@@ -90,7 +90,7 @@ export class SqliteStore implements Store {
   private readonly now: () => number;
   private readonly db: SqliteDatabase;
   private readonly retentionMs: number;
-  private readonly transient = new Map<string, AdmissionState>();
+  private readonly admission = new AdmissionBook();
   private readonly sql: ReturnType<typeof prepareStatements>;
   private lastPruneMs = -Infinity;
   private readonly pendingSettlements: PendingSettlement[] = [];
@@ -125,28 +125,23 @@ export class SqliteStore implements Store {
     this.assertOpen();
     const account = this.requireAccount(request.accountId);
     const now = this.now();
-    return admitInState(this.stateOf(account.id, now), account.credits, request, now);
+    return admitInState(this.admission.stateOf(account.id, now), account.credits, request, now);
   }
 
   async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
     this.assertOpen();
-    const now = this.now();
-    return rateInfo(this.stateOf(accountId, now), limits, now);
+    return this.admission.rateStatus(accountId, limits, this.now());
   }
 
   async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
     this.assertOpen();
     assertPositive('leaseMs', leaseMs);
-    const now = this.now();
-    const state = this.stateOf(accountId, now);
-    if (!state.leases.has(holderId)) return false;
-    state.leases.set(holderId, now + leaseMs);
-    return true;
+    return this.admission.renewSlot(accountId, holderId, leaseMs, this.now());
   }
 
   async releaseSlot(accountId: string, holderId: string): Promise<void> {
     this.assertOpen();
-    this.transient.get(accountId)?.leases.delete(holderId);
+    this.admission.releaseSlot(accountId, holderId);
   }
 
   /**
@@ -178,7 +173,7 @@ export class SqliteStore implements Store {
         return batch.map(({ accountId, reservationId, usedCredits, usage }): number | Error => {
           const row = this.sql.account.get(accountId) as AccountRow | undefined;
           if (!row) return new AccountNotFoundError(accountId);
-          const state = this.stateOf(accountId, now);
+          const state = this.admission.stateOf(accountId, now);
           const reservation = state.reservations.get(reservationId);
           const key = `${accountId}\u0000${reservationId}`;
           const balance = row.credits;
@@ -380,16 +375,6 @@ export class SqliteStore implements Store {
     this.sql.pruneUsage.run(now - this.retentionMs);
   }
 
-  /** The account's admission state with everything expired at `now` dropped. */
-  private stateOf(accountId: string, now: number): AdmissionState {
-    let state = this.transient.get(accountId);
-    if (!state) {
-      state = newAdmissionState();
-      this.transient.set(accountId, state);
-    }
-    pruneExpired(state, now);
-    return state;
-  }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('store is closed');
