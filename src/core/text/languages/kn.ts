@@ -113,6 +113,8 @@ export const kannada: LanguagePack = {
   attributiveBeforeWords: false,
   addressWords: ['ವಿಳಾಸ', 'ರಸ್ತೆ', 'ಬೀದಿ', 'ನಗರ', 'ಬಡಾವಣೆ', 'ಗ್ರಾಮ', 'ಜಿಲ್ಲೆ', 'ಪೂರ್ವ', 'ಪಶ್ಚಿಮ'],
   fraction,
+  // The signs' English names, as this pack's plusWord reads `+`; Kannada's school words (ಸಂಕಲನ, ವ್ಯವಕಲನ) name operations.
+  arithmetic: { plus: 'ಪ್ಲಸ್', minus: 'ಮೈನಸ್', times: 'ಇಂಟು', dividedBy: 'ಡಿವೈಡೆಡ್ ಬೈ', equals: 'ಈಕ್ವಲ್ಸ್' },
   score: (runs, wickets) => `${cardinal(wickets)} ವಿಕೆಟ್ ನಷ್ಟಕ್ಕೆ ${cardinal(runs)} ರನ್`,
   cricketWords: [...LATIN_CRICKET_WORDS, 'ಓವರ್', 'ಓವರ್‌ಗಳಲ್ಲಿ', 'ರನ್', 'ವಿಕೆಟ್', 'ಸ್ಕೋರ್'],
   idCues: ['ರೈಲು ಸಂಖ್ಯೆ', 'ರೈಲು', 'ಫ್ಲೈಟ್', 'ಪಿಎನ್ಆರ್'],

@@ -89,12 +89,17 @@ const UNITS: Record<UnitKey, string> = {
   l: 'లీటర్లు', ml: 'మిల్లీలీటర్లు', kmph: 'కిలోమీటర్ల వేగం', gb: 'జీబీ', mb: 'ఎంబీ', mbps: 'ఎంబీపీఎస్',
 };
 
-/** Telugu: అర, పావు, ముప్పావు; n½ as the number + న్నర (ఒకటిన్నర, రెండున్నర). Other fractions: not vouched for. */
+/**
+ * Telugu: అర, పావు, ముప్పావు; n½ as the number + న్నర (ఒకటిన్నర, రెండున్నర), n¼ as the number + ంపావు
+ * (మూడుంపావు), n¾ as "a quarter short of n + 1" (పావు తక్కువ నాలుగు). Thirds, eighths and the rest: not vouched for.
+ */
 function fraction(whole: number, numerator: number, denominator: number): string | undefined {
   const quarters = denominator === 4 ? numerator : denominator === 2 ? numerator * 2 : undefined;
   if (quarters === undefined) return undefined;
   if (whole === 0) return quarters === 2 ? 'అర' : quarters === 1 ? 'పావు' : 'ముప్పావు';
-  return quarters === 2 ? `${cardinal(whole)}న్నర` : undefined;
+  if (quarters === 2) return `${cardinal(whole)}న్నర`;
+  if (quarters === 1) return `${cardinal(whole)}ంపావు`;
+  return `పావు తక్కువ ${cardinal(whole + 1)}`;
 }
 
 export const telugu: LanguagePack = {
@@ -126,6 +131,8 @@ export const telugu: LanguagePack = {
   attributiveBeforeWords: true,
   addressWords: ['చిరునామా', 'రోడ్డు', 'వీధి', 'నగర్', 'కాలనీ', 'గ్రామం', 'జిల్లా', 'తూర్పు', 'పశ్చిమ'],
   fraction,
+  // Telugu names the signs in English (Telugu Wikipedia, తీసివేత: `మైనస్ (–) గుర్తు`), as this pack's plusWord does.
+  arithmetic: { plus: 'ప్లస్', minus: 'మైనస్', times: 'ఇంటూ', dividedBy: 'డివైడెడ్ బై', equals: 'ఈక్వల్స్' },
   score: (runs, wickets) => `${cardinal(wickets)} వికెట్ల నష్టానికి ${cardinal(runs)} పరుగులు`,
   cricketWords: [...LATIN_CRICKET_WORDS, 'ఓవర్లు', 'ఓవర్లలో', 'పరుగులు', 'వికెట్లు', 'వికెట్', 'స్కోరు'],
   idCues: ['రైలు నంబర్', 'రైలు', 'ఫ్లైట్', 'పీఎన్ఆర్'],

@@ -100,6 +100,9 @@ describeTable('kn-IN', [
   ['1½', 'ಒಂದೂವರೆ'],
   ['2½', 'ಎರಡೂವರೆ'],
   ['3½', 'ಮೂರೂವರೆ'],
+  // Arithmetic by the signs' English names, as `+91` is read ಪ್ಲಸ್ [Raaga].
+  ['5 + 3 = 8', 'ಐದು ಪ್ಲಸ್ ಮೂರು ಈಕ್ವಲ್ಸ್ ಎಂಟು'],
+  ['6 × 7 = 42', 'ಆರು ಇಂಟು ಏಳು ಈಕ್ವಲ್ಸ್ ನಲವತ್ತೆರಡು'],
   ['100 Mbps', 'ನೂರು ಎಂಬಿಪಿಎಸ್'],
   ['2 GB', 'ಎರಡು ಜಿಬಿ'],
   // A cricket score as the language's match reports write it.

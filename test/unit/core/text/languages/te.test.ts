@@ -11,6 +11,8 @@
 // [IndiaPost] India Post PIN codes (six digits). [IR] Indian Railways: 10-digit PNR, 5-digit train numbers read digit by digit.
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
+// [Vemuri] V. Vemuri, Telugu lessons, 'Reckoning the passage of time' (2020): మూడుంపావు (3:15), పావు తక్కువ నాలుగు.
+// [te.wikipedia] తీసివేత: the minus sign is called మైనస్; the signs are read by their English names.
 // [Telugu press] Telugu match reports (ap7am, Eenadu): `5 వికెట్ల నష్టానికి 420 పరుగులు` (wickets first).
 import { describeTable } from './table.js';
 
@@ -102,6 +104,11 @@ describeTable('te-IN', [
   ['1½', 'ఒకటిన్నర'],
   ['2½', 'రెండున్నర'],
   ['3½', 'మూడున్నర'],
+  ['3¼ కిలో', 'మూడుంపావు కిలో'], // [Vemuri]
+  ['1 1/4', 'ఒకటింపావు'], // [Vemuri]
+  ['3¾', 'పావు తక్కువ నాలుగు'], // [Vemuri]
+  ['5 + 3 = 8', 'ఐదు ప్లస్ మూడు ఈక్వల్స్ ఎనిమిది'], // [te.wikipedia]
+  ['10 - 4 = 6', 'పది మైనస్ నాలుగు ఈక్వల్స్ ఆరు'], // [te.wikipedia]
   ['100 Mbps', 'వంద ఎంబీపీఎస్'],
   ['2 GB', 'రెండు జీబీ'],
   // A cricket score as the language's match reports write it.
