@@ -74,6 +74,8 @@ export const ConfigSchema = z.object({
   /** Caller speech shorter than this does not interrupt (fillers such as "haan", "hmm"); see barge-in-detector.ts. */
   TELEPHONY_MIN_SPEECH_MS: intFromEnv(0, 5000).default(250),
   TELEPHONY_BARGE_IN: z.enum(['speech', 'dtmf', 'any', 'none']).default('any'),
+  /** `vad`: caller speech holds the bot at once and a policy commits or resumes; `off`: min_speech_ms cuts it for good. */
+  TELEPHONY_BARGE_IN_SUSPECT: z.enum(['vad', 'off']).default('vad'),
   TELEPHONY_DEFAULT_VOICE: z.string().min(1).default('priya'),
   TELEPHONY_DEFAULT_LANGUAGE: z.enum(LANGUAGE_CODES).default('hi-IN'),
   /** A media stream with no message from Twilio for this long is treated as dropped (Twilio sends every 20 ms). */
@@ -141,6 +143,7 @@ export interface TelephonyConfig {
   readonly playoutAheadMs: number;
   readonly minSpeechMs: number;
   readonly bargeIn: 'speech' | 'dtmf' | 'any' | 'none';
+  readonly bargeInSuspect: 'vad' | 'off';
   readonly defaultVoice: string;
   readonly defaultLanguage: string;
   readonly streamTimeoutMs: number;
@@ -225,6 +228,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       playoutAheadMs: e.TELEPHONY_PLAYOUT_AHEAD_MS,
       minSpeechMs: e.TELEPHONY_MIN_SPEECH_MS,
       bargeIn: e.TELEPHONY_BARGE_IN,
+      bargeInSuspect: e.TELEPHONY_BARGE_IN_SUSPECT,
       defaultVoice: e.TELEPHONY_DEFAULT_VOICE,
       defaultLanguage: e.TELEPHONY_DEFAULT_LANGUAGE,
       streamTimeoutMs: e.TELEPHONY_STREAM_TIMEOUT_MS,

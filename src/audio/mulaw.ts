@@ -17,3 +17,11 @@ export const PHONE_FRAME_MS = 20;
 export const PHONE_FRAME_BYTES = PHONE_FRAME_MS * MULAW_BYTES_PER_MS;
 /** mu-law for +0: silence, to pad a frame or fill a gap. */
 export const MULAW_SILENCE = 0xff;
+
+/** A copy of `frame` whose first `samples` rise linearly from silence: audio that restarts mid-word does not click. */
+export function fadeInMulaw(frame: Uint8Array, samples: number): Uint8Array {
+  const pcm = mulawToPcm16(frame);
+  const ramp = Math.min(samples, pcm.length);
+  for (let i = 0; i < ramp; i++) pcm[i] = Math.round((pcm[i]! * i) / ramp);
+  return pcm16ToMulaw(pcm);
+}

@@ -18,6 +18,8 @@ export interface Metrics {
   sessionOpened(kind: SessionKind): void;
   sessionClosed(kind: SessionKind): void;
   bargeIn(cause: string): void;
+  /** A barge-in hold: `held` (reason `suspect`), then `resumed` (short, verdict, policy) or `committed` (duration, verdict, dtmf, timeout, policy). */
+  bargeInHold(outcome: 'held' | 'resumed' | 'committed', reason: string): void;
   /** A provider reported a failed or broken media stream (Twilio stream-error callbacks, Plivo DroppedStream). */
   telephonyStreamError(provider: string, code: string): void;
   /** Credits debited by one settled request or turn. */

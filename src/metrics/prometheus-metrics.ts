@@ -41,6 +41,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #computeSeconds: Counter<'engine'>;
   readonly #activeSessions: Gauge<'kind'>;
   readonly #bargeIns: Counter<'cause'>;
+  readonly #bargeInHolds: Counter<'outcome' | 'reason'>;
   readonly #streamErrors: Counter<'provider' | 'code'>;
   readonly #credits: Counter;
   readonly #cacheEvents: Counter<'event'>;
@@ -107,6 +108,13 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     for (const cause of ['speech', 'dtmf'] as const) this.#bargeIns.inc({ cause }, 0);
+    this.#bargeInHolds = new Counter({
+      name: 'raaga_barge_in_holds_total',
+      help: 'Barge-in holds on calls: outcome="held" as each begins, then "resumed" (reason short, verdict, policy) or "committed" (duration, verdict, dtmf, timeout, policy).',
+      labelNames: ['outcome', 'reason'],
+      registers,
+    });
+    this.#bargeInHolds.inc({ outcome: 'held', reason: 'suspect' }, 0);
     this.#streamErrors = new Counter({
       name: 'raaga_telephony_stream_errors_total',
       help: 'Media stream failures a provider reported (Twilio stream-error callbacks by error code, Plivo DroppedStream).',
@@ -165,6 +173,10 @@ export class PrometheusMetrics implements Metrics {
 
   bargeIn(cause: string): void {
     this.#bargeIns.inc({ cause });
+  }
+
+  bargeInHold(outcome: 'held' | 'resumed' | 'committed', reason: string): void {
+    this.#bargeInHolds.inc({ outcome, reason });
   }
 
   telephonyStreamError(provider: string, code: string): void {

@@ -2,6 +2,8 @@
 // the bridge feeds the caller's inbound 20 ms mu-law frames in, and reacts to the events that come out.
 // Implemented by src/session/barge-in-detector.ts on top of a speech-probability model (Silero VAD, in src/engine/vad/).
 
+import type { BargeInPolicy } from './barge-in-controller.js';
+
 export type BargeInMode = 'speech' | 'dtmf' | 'any' | 'none';
 
 export interface BargeInSettings {
@@ -11,12 +13,40 @@ export interface BargeInSettings {
   readonly minSpeechMs: number;
   /** When true, speech only interrupts while bot audio is still outstanding (sent and not yet played). */
   readonly onlyWhileBotSpeaking: boolean;
+  /**
+   * `vad`: pause fast, decide slow (barge-in-controller.ts): a suspect holds the bot, the policy commits or
+   * resumes. `off`: one decision, as before holds existed: minSpeechMs of speech cuts the bot for good.
+   */
+  readonly suspect: BargeInSuspect;
+  readonly policy: BargeInPolicy;
+  /** 2: the agent gets `interruption_suspected` and `resumed` and may answer with `barge_in_verdict`. */
+  readonly events: BargeInEvents;
 }
+
+export type BargeInSuspect = 'vad' | 'off';
+
+/** What an agent may change mid-call (`config.barge_in`). */
+export type BargeInOverrides = Partial<Pick<BargeInSettings, 'suspect' | 'events'>> & Partial<BargeInPolicy>;
+export type BargeInEvents = 1 | 2;
 
 export type VoiceActivityEvent =
   /** Speech onset confirmed (after minSpeechMs); `onsetMs` is when the first speech window began, on the call clock. */
   | { readonly type: 'speech_started'; readonly onsetMs: number; readonly atMs: number }
-  | { readonly type: 'speech_stopped'; readonly atMs: number; readonly durationMs: number };
+  | { readonly type: 'speech_stopped'; readonly atMs: number; readonly durationMs: number }
+  // The fast, reversible layer (only with `longSpeechMs`): one window of either staggered stream at the suspect
+  // threshold opens a span; it ends after a short silence and reports its extent (first speech to last speech).
+  /** Caller speech is likely: the first window at the suspect threshold; nothing is confirmed yet. */
+  | { readonly type: 'suspect_started'; readonly onsetMs: number; readonly atMs: number }
+  /** The span has held speech for `longSpeechMs` (it is still going on): no filler lasts that long. */
+  | { readonly type: 'suspect_long'; readonly atMs: number; readonly extentMs: number }
+  /** The span is over: `extentMs` from its onset to the end of its last speech window. */
+  | { readonly type: 'suspect_ended'; readonly atMs: number; readonly extentMs: number };
+
+export interface DetectorSettings {
+  readonly minSpeechMs: number;
+  /** Set: the suspect layer runs (a second Silero stream staggered by half a window, the suspect_* events). */
+  readonly longSpeechMs?: number | undefined;
+}
 
 export interface VoiceActivityDetector {
   /**
@@ -25,13 +55,15 @@ export interface VoiceActivityDetector {
    * batches the windows of many calls (src/engine/vad/silero-batcher.ts).
    */
   pushMulaw(frame: Uint8Array, atMs: number): void;
+  /** The span length that raises `suspect_long` from now on (the call's long_min_ms changed). */
+  setLongSpeechMs(ms: number): void;
   reset(): void;
   close(): void;
 }
 
 /** Creates one detector per call; the model session behind it is shared and loaded once. */
 export interface VoiceActivityDetectorFactory {
-  create(settings: { readonly minSpeechMs: number }, onEvent: (event: VoiceActivityEvent) => void): VoiceActivityDetector;
+  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void): VoiceActivityDetector;
   /** Resolves when the model is loaded and warmed (readiness). */
   ready(): Promise<void>;
 }

@@ -4,7 +4,8 @@
 // The probability model (Silero VAD, src/engine/vad/) is passed in, so this file knows no onnxruntime.
 
 import { mulawToPcm16 } from '../audio/mulaw.js';
-import type { VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
+import type { DetectorSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
+import { VadWindowStream, type SpeechProbabilityModel } from './vad-window-stream.js';
 
 /**
  * Speech must last 250 ms (of 32 ms windows at or above the stop threshold) before it is a barge-in.
@@ -18,23 +19,7 @@ import type { VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivity
  */
 export const DEFAULT_MIN_SPEECH_MS = 250;
 
-/** A speech probability model over fixed windows, with per-stream recurrent state (Silero VAD implements it). */
-export interface SpeechProbabilityModel {
-  readonly windowSamples: number;
-  readonly sampleRateHz: number;
-  createStream(): SpeechProbabilityStream;
-}
-
-export interface SpeechProbabilityStream {
-  /**
-   * Asks for the probability in [0, 1] that `window` (windowSamples floats in [-1, 1]) is speech, advancing the
-   * state; `answer` is called once, at once or later (a model that batches calls' windows), in request order.
-   */
-  score(window: Float32Array, answer: (probability: number) => void): void;
-  /** A window not run through the model (gated): keeps any input context continuous. */
-  skip(window: Float32Array): void;
-  reset(): void;
-}
+export type { SpeechProbabilityModel, SpeechProbabilityStream } from './vad-window-stream.js';
 
 export interface BargeInDetectorTuning {
   /** Probability at which speech begins (Silero's own default). */
@@ -49,6 +34,16 @@ export interface BargeInDetectorTuning {
   readonly energyGateDbfs: number;
   /** After this long gated, the model state restarts so the next onset is judged as at the start of a stream. */
   readonly gateResetMs: number;
+  /**
+   * The suspect layer: one window of either stream at this probability opens a span. Lower than the start
+   * threshold because a suspect only holds the bot (reversible): the first voiced window of "stop" often scores
+   * 0.3-0.5 (research/barge-in.md §2.1: p ≥ 0.3 on two staggered streams, 117 ms p95 from onset, vs 133 at 0.5).
+   */
+  readonly suspectThreshold: number;
+  /** Silence (windows under the suspect threshold) that ends a span: 4 windows, shorter than a pause between words. */
+  readonly suspectEndMs: number;
+  /** The second stream's windows start this many samples later: half a window halves the onset's grid error. */
+  readonly staggerSamples: number;
 }
 
 export const DEFAULT_BARGE_IN_TUNING: BargeInDetectorTuning = {
@@ -61,6 +56,9 @@ export const DEFAULT_BARGE_IN_TUNING: BargeInDetectorTuning = {
   // quiet line, and anything louder (hum, street noise) is left to the model, which is what it is trained for.
   energyGateDbfs: -50,
   gateResetMs: 320,
+  suspectThreshold: 0.3,
+  suspectEndMs: 128,
+  staggerSamples: 128,
 };
 
 export interface DetectorStats {
@@ -74,169 +72,155 @@ export interface DetectorStats {
 
 const WINDOW_EPSILON_MS = 1e-6;
 
-/** A window waiting for its probability; windows are judged in order, so later answers wait for earlier ones. */
-interface ScoredWindow {
-  readonly startMs: number;
-  readonly atMs: number;
-  probability: number | undefined;
-}
-
 type Phase =
   | { readonly kind: 'idle' }
   | { readonly kind: 'candidate'; readonly onsetMs: number; speechMs: number; gapMs: number }
   | { readonly kind: 'speaking'; readonly onsetMs: number; lastSpeechEndMs: number; silenceMs: number };
 
+/** A suspect span: from the first window at the suspect threshold to the end of the last one (either stream). */
+type Span = { readonly onsetMs: number; lastSpeechEndMs: number; longSent: boolean } | undefined;
+
 export class BargeInDetector implements VoiceActivityDetector {
-  private readonly window: Float32Array;
-  private readonly windowMs: number;
-  private readonly samplesPerMs: number;
-  private readonly gateRms: number;
-  private filled = 0;
-  /** Call-clock time of window[0]. */
-  private windowStartMs = 0;
-  private phase: Phase = { kind: 'idle' };
-  private stream: SpeechProbabilityStream | undefined;
-  private gatedMs = 0;
-  private closed = false;
-  private counts = { windows: 0, inferred: 0, gated: 0 };
-  private readonly unjudged: ScoredWindow[] = [];
+  readonly #main: VadWindowStream;
+  /** The staggered stream, only with the suspect layer. */
+  readonly #staggered: VadWindowStream | undefined;
+  #longSpeechMs: number | undefined;
+  #phase: Phase = { kind: 'idle' };
+  #span: Span;
+  #closed = false;
 
   constructor(
     private readonly onEvent: (event: VoiceActivityEvent) => void,
-    private readonly model: () => SpeechProbabilityModel | undefined,
+    model: () => SpeechProbabilityModel | undefined,
     private readonly minSpeechMs: number,
     private readonly tuning: BargeInDetectorTuning,
-    windowSamples: number,
-    sampleRateHz: number,
+    geometry: { readonly windowSamples: number; readonly sampleRateHz: number },
+    longSpeechMs?: number,
   ) {
     if (!(minSpeechMs >= 0)) throw new RangeError(`minSpeechMs must be >= 0, got ${minSpeechMs}`);
-    this.window = new Float32Array(windowSamples);
-    this.samplesPerMs = sampleRateHz / 1000;
-    this.windowMs = windowSamples / this.samplesPerMs;
-    this.gateRms = 10 ** (tuning.energyGateDbfs / 20);
+    if (longSpeechMs !== undefined && !(longSpeechMs > 0)) throw new RangeError(`longSpeechMs must be > 0, got ${longSpeechMs}`);
+    this.#longSpeechMs = longSpeechMs;
+    this.#main = new VadWindowStream(model, (start, at, p) => this.#judgeMain(start, at, p), { ...geometry, offsetSamples: 0 }, tuning);
+    this.#staggered =
+      longSpeechMs === undefined
+        ? undefined
+        : new VadWindowStream(model, (start, at, p) => this.#judgeSpan(start, at, p), { ...geometry, offsetSamples: tuning.staggerSamples }, tuning);
   }
 
+  /** The main stream's windows (the staggered stream's are extra inferences while the caller makes sound). */
   get stats(): DetectorStats {
-    return { ...this.counts };
+    return { ...this.#main.counts };
   }
 
   /** True between `speech_started` and `speech_stopped`. */
   get speaking(): boolean {
-    return this.phase.kind === 'speaking';
+    return this.#phase.kind === 'speaking';
+  }
+
+  /** True inside a suspect span (the caller is making speech-like sound now). */
+  get suspecting(): boolean {
+    return this.#span !== undefined;
   }
 
   pushMulaw(frame: Uint8Array, atMs: number): void {
-    if (this.closed || frame.length === 0) return;
+    if (this.#closed || frame.length === 0) return;
     const pcm = mulawToPcm16(frame);
-    // `atMs` is when the frame arrived, i.e. when its last sample was spoken: sample i was spoken at
-    // atMs - (length - i) / rate. Windows straddle frames, so a window's start comes from the frame holding it.
-    let offset = 0;
-    while (offset < pcm.length) {
-      if (this.filled === 0) this.windowStartMs = atMs - (pcm.length - offset) / this.samplesPerMs;
-      const take = Math.min(this.window.length - this.filled, pcm.length - offset);
-      for (let i = 0; i < take; i++) this.window[this.filled + i] = pcm[offset + i]! / 32768;
-      this.filled += take;
-      offset += take;
-      if (this.filled === this.window.length) {
-        this.filled = 0;
-        this.score({ startMs: this.windowStartMs, atMs, probability: undefined });
-      }
-    }
+    this.#main.push(pcm, atMs);
+    this.#staggered?.push(pcm, atMs);
+  }
+
+  setLongSpeechMs(ms: number): void {
+    if (!(ms > 0)) throw new RangeError(`longSpeechMs must be > 0, got ${ms}`);
+    if (this.#staggered !== undefined) this.#longSpeechMs = ms;
   }
 
   reset(): void {
-    this.filled = 0;
-    this.phase = { kind: 'idle' };
-    this.gatedMs = 0;
-    // Answers still to come for the dropped windows find nothing to judge.
-    this.unjudged.length = 0;
-    this.stream?.reset();
+    this.#phase = { kind: 'idle' };
+    this.#span = undefined;
+    this.#main.reset();
+    this.#staggered?.reset();
   }
 
   close(): void {
-    this.closed = true;
-    this.unjudged.length = 0;
-    this.stream = undefined;
+    this.#closed = true;
+    this.#main.close();
+    this.#staggered?.close();
   }
 
-  /** Asks for the current window's probability (0 when the gate keeps it from the model), then judges what is answered. */
-  private score(scored: ScoredWindow): void {
-    this.unjudged.push(scored);
-    const window = this.window;
-    let energy = 0;
-    for (let i = 0; i < window.length; i++) energy += window[i]! * window[i]!;
-    const rms = Math.sqrt(energy / window.length);
-    const stream = this.acquireStream();
-    if (rms < this.gateRms || stream === undefined) {
-      this.counts.gated++;
-      this.gatedMs += this.windowMs;
-      stream?.skip(window);
-      scored.probability = 0;
-    } else {
-      if (this.gatedMs + WINDOW_EPSILON_MS >= this.tuning.gateResetMs) stream.reset();
-      this.gatedMs = 0;
-      this.counts.inferred++;
-      stream.score(window, (probability) => {
-        scored.probability = probability;
-        this.judgeAnswered();
-      });
+  #emit(event: VoiceActivityEvent | undefined): void {
+    if (event && !this.#closed) this.onEvent(event);
+  }
+
+  #judgeMain(startMs: number, atMs: number, p: number): void {
+    this.#judgeSpan(startMs, atMs, p);
+    this.#emit(this.#onWindow(startMs, atMs, p));
+  }
+
+  /** The suspect layer, fed by both streams: their windows overlap, so silence is measured from the last speech end. */
+  #judgeSpan(startMs: number, atMs: number, p: number): void {
+    const longSpeechMs = this.#longSpeechMs;
+    if (longSpeechMs === undefined) return;
+    const endMs = startMs + this.#main.windowMs;
+    const span = this.#span;
+    const { suspectThreshold, suspectEndMs } = this.tuning;
+    if (span === undefined) {
+      if (p < suspectThreshold) return;
+      this.#span = { onsetMs: startMs, lastSpeechEndMs: endMs, longSent: false };
+      this.#emit({ type: 'suspect_started', onsetMs: startMs, atMs });
+      return;
     }
-    this.judgeAnswered();
-  }
-
-  /** Runs the state machine over the answered windows at the head of the queue, in order. */
-  private judgeAnswered(): void {
-    while (this.unjudged.length > 0 && this.unjudged[0]!.probability !== undefined) {
-      const scored = this.unjudged.shift()!;
-      const event = this.onWindow(scored.startMs, scored.atMs, scored.probability!);
-      if (event && !this.closed) this.onEvent(event);
+    if (p >= suspectThreshold) {
+      span.lastSpeechEndMs = Math.max(span.lastSpeechEndMs, endMs);
+      const extentMs = span.lastSpeechEndMs - span.onsetMs;
+      if (!span.longSent && extentMs + WINDOW_EPSILON_MS >= longSpeechMs) {
+        span.longSent = true;
+        this.#emit({ type: 'suspect_long', atMs, extentMs });
+      }
+      return;
     }
+    if (endMs - span.lastSpeechEndMs + WINDOW_EPSILON_MS < suspectEndMs) return;
+    this.#span = undefined;
+    this.#emit({ type: 'suspect_ended', atMs, extentMs: span.lastSpeechEndMs - span.onsetMs });
   }
 
-  private onWindow(startMs: number, atMs: number, p: number): VoiceActivityEvent | undefined {
-    this.counts.windows++;
-    const endMs = startMs + this.windowMs;
+  #onWindow(startMs: number, atMs: number, p: number): VoiceActivityEvent | undefined {
+    const windowMs = this.#main.windowMs;
+    const endMs = startMs + windowMs;
     const { startThreshold, stopThreshold, hangoverMs, maxOnsetGapMs } = this.tuning;
-    const phase = this.phase;
+    const phase = this.#phase;
     switch (phase.kind) {
       case 'idle':
         if (p < startThreshold) return undefined;
-        this.phase = { kind: 'candidate', onsetMs: startMs, speechMs: 0, gapMs: 0 };
-        return this.onCandidateWindow(true, endMs, atMs);
+        this.#phase = { kind: 'candidate', onsetMs: startMs, speechMs: 0, gapMs: 0 };
+        return this.#onCandidateWindow(true, endMs, atMs);
       case 'candidate':
         if (p < stopThreshold) {
-          phase.gapMs += this.windowMs;
-          if (phase.gapMs > maxOnsetGapMs + WINDOW_EPSILON_MS) this.phase = { kind: 'idle' };
+          phase.gapMs += windowMs;
+          if (phase.gapMs > maxOnsetGapMs + WINDOW_EPSILON_MS) this.#phase = { kind: 'idle' };
           return undefined;
         }
-        return this.onCandidateWindow(false, endMs, atMs);
+        return this.#onCandidateWindow(false, endMs, atMs);
       case 'speaking':
         if (p >= stopThreshold) {
           phase.lastSpeechEndMs = endMs;
           phase.silenceMs = 0;
           return undefined;
         }
-        phase.silenceMs += this.windowMs;
+        phase.silenceMs += windowMs;
         if (phase.silenceMs + WINDOW_EPSILON_MS < hangoverMs) return undefined;
-        this.phase = { kind: 'idle' };
+        this.#phase = { kind: 'idle' };
         return { type: 'speech_stopped', atMs, durationMs: phase.lastSpeechEndMs - phase.onsetMs };
     }
   }
 
-  private onCandidateWindow(first: boolean, endMs: number, atMs: number): VoiceActivityEvent | undefined {
-    const phase = this.phase;
+  #onCandidateWindow(first: boolean, endMs: number, atMs: number): VoiceActivityEvent | undefined {
+    const phase = this.#phase;
     if (phase.kind !== 'candidate') return undefined;
     if (!first) phase.gapMs = 0;
-    phase.speechMs += this.windowMs;
+    phase.speechMs += this.#main.windowMs;
     if (phase.speechMs + WINDOW_EPSILON_MS < this.minSpeechMs) return undefined;
-    this.phase = { kind: 'speaking', onsetMs: phase.onsetMs, lastSpeechEndMs: endMs, silenceMs: 0 };
+    this.#phase = { kind: 'speaking', onsetMs: phase.onsetMs, lastSpeechEndMs: endMs, silenceMs: 0 };
     return { type: 'speech_started', onsetMs: phase.onsetMs, atMs };
-  }
-
-  private acquireStream(): SpeechProbabilityStream | undefined {
-    // Before the model has loaded the detector hears nothing; readiness (factory.ready()) should gate calls.
-    if (this.stream === undefined) this.stream = this.model()?.createStream();
-    return this.stream;
   }
 }
 
@@ -253,6 +237,7 @@ export class BargeInDetectorFactory implements VoiceActivityDetectorFactory {
   ) {
     this.tuning = { ...DEFAULT_BARGE_IN_TUNING, ...tuning };
     if (!(this.tuning.stopThreshold <= this.tuning.startThreshold)) throw new RangeError('stopThreshold must not exceed startThreshold');
+    if (!(this.tuning.staggerSamples >= 0 && this.tuning.staggerSamples < geometry.windowSamples)) throw new RangeError('staggerSamples must be within one window');
     this.loading = Promise.resolve(model).then((loaded) => {
       if (loaded.windowSamples !== geometry.windowSamples || loaded.sampleRateHz !== geometry.sampleRateHz) {
         throw new Error(`VAD model takes ${loaded.windowSamples} samples at ${loaded.sampleRateHz} Hz, expected ${geometry.windowSamples} at ${geometry.sampleRateHz}`);
@@ -267,7 +252,7 @@ export class BargeInDetectorFactory implements VoiceActivityDetectorFactory {
     return this.loading;
   }
 
-  create(settings: { readonly minSpeechMs: number }, onEvent: (event: VoiceActivityEvent) => void): BargeInDetector {
-    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry.windowSamples, this.geometry.sampleRateHz);
+  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void): BargeInDetector {
+    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry, settings.longSpeechMs);
   }
 }

@@ -19,6 +19,15 @@ export interface CallInfo {
 
 export type InterruptCause = 'speech' | 'dtmf' | 'cancel';
 
+/** With barge_in_events=2, `interrupted` by the caller also says what decided it. */
+export interface InterruptDecision {
+  /** The hold it committed; null when the bot was cut without one (a key, or barge_in_suspect=off). */
+  readonly suspect_id: string | null;
+  readonly decided_by: 'duration' | 'verdict' | 'dtmf' | 'timeout' | 'policy';
+  /** From the hold to the decision (0 without a hold). */
+  readonly decision_ms: number;
+}
+
 /** Events the call sends its agent besides the session replies (docs/telephony.md, "Agent protocol"). */
 export type CallEvent =
   | {
@@ -35,12 +44,32 @@ export type CallEvent =
   | { readonly type: 'speech_stopped'; readonly at_ms: number; readonly duration_ms: number }
   | { readonly type: 'dtmf'; readonly digit: string }
   | { readonly type: 'utterance_played'; readonly utterance_id: string | null; readonly duration_ms: number }
-  | {
+  | ({
       readonly type: 'interrupted';
       readonly utterance_id: string | null;
       readonly played_ms: number;
       readonly heard_text: string;
       readonly cause: InterruptCause;
+    } & Partial<InterruptDecision>)
+  // With barge_in_events=2 only: the hold ("pause fast, decide slow", barge-in-controller.ts).
+  | {
+      readonly type: 'interruption_suspected';
+      readonly suspect_id: string;
+      readonly utterance_id: string | null;
+      /** The caller's sound began, on the call's media clock (as speech_started's at_ms). */
+      readonly onset_ms: number;
+      /** Into the utterance, what the caller had certainly heard when the bot was held. */
+      readonly position_ms: number;
+    }
+  | {
+      readonly type: 'resumed';
+      readonly suspect_id: string;
+      readonly utterance_id: string | null;
+      /** Into the utterance, where the re-sent audio starts. */
+      readonly from_ms: number;
+      /** How long the bot was silent. */
+      readonly gap_ms: number;
+      readonly reason: 'short' | 'verdict' | 'policy';
     }
   | { readonly type: 'call_ended'; readonly reason: string };
 

@@ -1,16 +1,21 @@
 // One phone call, transport-agnostic: a SynthesisSession speaking 20 ms mu-law frames paced against the playout
-// clock, a mark per chunk into the playback ledger, voice activity and DTMF turned into barge-in (abort, clear,
-// new generation, `interrupted`), and the agent's or API's words and call control. Provider bridges
-// (src/telephony/<provider>/) feed it parsed events and give it the ports of call-events.ts.
+// clock, a mark per chunk (and, where holds are possible, one every POSITION_MARK_MS) into the playback ledger,
+// voice activity and DTMF turned into barge-in, and the agent's or API's words and call control. Barge-in pauses
+// fast and decides slow (barge-in-controller.ts): a suspect clears the provider and holds the pacer, keeping the
+// audio on a tape; a commit aborts the utterance (`interrupted`), a resume re-sends the tape from the last position
+// the provider confirmed. Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
 
 import type { Metrics } from '../metrics/metrics.js';
-import { MULAW_SILENCE, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { fadeInMulaw, MULAW_BYTES_PER_MS, MULAW_SILENCE, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { ApiError } from '../errors.js';
 import type { Account } from '../store/store.js';
-import type { BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause } from './call-events.js';
+import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
+import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';
+import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision } from './call-events.js';
 import { sleep, type Clock } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
+import { PlaybackTape } from './playback-tape.js';
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
 import type { SessionSink } from './session-sink.js';
@@ -22,6 +27,24 @@ const MAX_QUEUED_TEXTS = 16;
 /** A draining hangup waits at most this long for the queued audio to play. */
 const MAX_DRAIN_MS = 30_000;
 const DRAIN_POLL_MS = 50;
+/**
+ * A position mark every two frames: a resume starts at most this far before what the caller last heard (plus the
+ * mark's round trip), research/barge-in.md §3.7. About 25 small messages a second per call, beside 50 of audio.
+ */
+const POSITION_MARK_MS = 40;
+/** The tape never keeps more than this behind the head, even if a provider stops echoing marks. */
+const TAPE_MAX_MS = 5000;
+/** The first re-sent frame fades in over 8 ms: a resume mid-word does not click. */
+const RESUME_FADE_SAMPLES = 64;
+
+/** What the call knows about a hold while it lasts. */
+interface Hold {
+  readonly suspect: HeldSuspect;
+  /** Playout-axis position the provider confirmed played when the hold began: the resume starts here. */
+  readonly confirmedMs: number;
+  /** The playout estimate then: what `interrupted.played_ms` reports if the hold commits. */
+  readonly estimatedMs: number;
+}
 
 export interface CallSettings {
   /** mulaw 8000: the call's audio; the agent may replace voice, language and speed. */
@@ -37,7 +60,7 @@ export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits' 
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
   /** Active calls, barge-ins, first audio per turn, refused texts (GET /metrics); absent: not measured. */
-  readonly metrics?: Pick<Metrics, 'sessionOpened' | 'sessionClosed' | 'bargeIn' | 'timeToFirstAudio' | 'sessionError'> | undefined;
+  readonly metrics?: Pick<Metrics, 'sessionOpened' | 'sessionClosed' | 'bargeIn' | 'bargeInHold' | 'timeToFirstAudio' | 'sessionError'> | undefined;
 }
 
 export type CallStart = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -50,12 +73,20 @@ export class CallSession {
   readonly #session: SynthesisSession;
   readonly #playout: PlayoutClock;
   readonly #ledger = new PlaybackLedger();
+  readonly #tape = new PlaybackTape(TAPE_MAX_MS);
   readonly #detector: VoiceActivityDetector | undefined;
+  readonly #controller: BargeInController;
+  #bargeInSettings: BargeInSettings;
+  #hold: Hold | undefined;
+  #nextPositionMarkMs = 0;
   #agent: CallAgentPort | undefined;
   #agentAudio = false;
   #endReason: string | undefined;
   #finished = false;
   #speaking = false;
+  /** Monotonic times: the caller's speech was confirmed; the running turn started. */
+  #speechConfirmedAtMs = 0;
+  #turnStartedAtMs = 0;
   #resolveStart: ((result: CallStart) => void) | undefined;
   #utteranceCount = 0;
   #bargeIns = 0;
@@ -70,6 +101,7 @@ export class CallSession {
   ) {
     this.#deps = deps;
     this.#settings = settings;
+    this.#bargeInSettings = settings.bargeIn;
     this.#media = media;
     this.#control = control;
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
@@ -85,8 +117,17 @@ export class CallSession {
       account,
       this.#sessionSink(),
     );
+    this.#controller = new BargeInController(deps.clock, () => this.#bargeInSettings.policy, {
+      canHold: () => this.#holdsPossible() && this.#interruptibleOutstanding() && !this.#speakingSinceBeforeTurn(),
+      hold: (suspect) => this.#holdPlayback(suspect),
+      resume: (suspect, reason) => this.#resumePlayback(suspect, reason),
+      commit: (suspect, cause) => this.#commitHold(suspect, cause),
+    }, () => this.#bargeInSettings.events === 2 && this.#agent !== undefined);
     // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
-    this.#detector = deps.vad?.create({ minSpeechMs: settings.bargeIn.minSpeechMs }, (event) => this.#voiceActivity(event));
+    this.#detector = deps.vad?.create(
+      { minSpeechMs: settings.bargeIn.minSpeechMs, longSpeechMs: settings.bargeIn.policy.longMinMs },
+      (event) => this.#voiceActivity(event),
+    );
   }
 
   /** Resolves when the call is over and its slot and credits are settled. */
@@ -232,25 +273,71 @@ export class CallSession {
 
   #voiceActivity(event: VoiceActivityEvent): void {
     if (this.ended) return;
-    if (event.type === 'speech_started') {
-      this.#speaking = true;
-      this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
-      this.#bargeIn('speech');
-    } else {
-      this.#speaking = false;
-      this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
+    switch (event.type) {
+      case 'suspect_started':
+        if (this.#holdsPossible()) this.#controller.suspectStarted(event.onsetMs);
+        return;
+      case 'suspect_long':
+        this.#controller.suspectLong();
+        return;
+      case 'suspect_ended':
+        this.#controller.suspectEnded(event.extentMs);
+        return;
+      case 'speech_started':
+        this.#speaking = true;
+        this.#speechConfirmedAtMs = this.#deps.clock.now();
+        this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
+        // With holds, confirmed speech is the agent's event only: the controller decides (suspect_long commits).
+        if (!this.#holdsPossible()) this.#bargeIn('speech');
+        return;
+      case 'speech_stopped':
+        this.#speaking = false;
+        this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
+        return;
     }
+  }
+
+  /** The agent's verdict on a hold (`barge_in_verdict`, with barge_in_events=2). */
+  bargeInVerdict(suspectId: string, verdict: 'interrupt' | 'resume'): void {
+    if (this.ended) return;
+    if (this.#bargeInSettings.events !== 2) {
+      this.#session.receiveInvalid(new ApiError('validation_error', 'barge_in_verdict needs barge_in_events=2 (a call parameter, or barge_in.events in config).'));
+      return;
+    }
+    if (this.#controller.verdict(suspectId, verdict) === 'too_late') {
+      this.#session.receiveInvalid(
+        new ApiError('validation_error', `Suspect '${suspectId}' is not on hold (already resumed or interrupted); a verdict counts only between interruption_suspected and its outcome.`),
+      );
+    }
+  }
+
+  /**
+   * The agent changed the call's barge-in settings (`config.barge_in`); they apply from the next decision. Throws
+   * ApiError (`validation_error`) when short_max_ms would exceed long_min_ms, changing nothing.
+   */
+  configureBargeIn(overrides: BargeInOverrides): void {
+    const { suspect, events, ...policy } = overrides;
+    const current = this.#bargeInSettings;
+    const merged = { ...current.policy, ...policy };
+    if (merged.shortMaxMs > merged.longMinMs) {
+      throw new ApiError('validation_error', `barge_in.short_max_ms (${merged.shortMaxMs}) must not exceed barge_in.long_min_ms (${merged.longMinMs}).`);
+    }
+    this.#bargeInSettings = { ...current, suspect: suspect ?? current.suspect, events: events ?? current.events, policy: merged };
+    if (policy.longMinMs !== undefined) this.#detector?.setLongSpeechMs(merged.longMinMs);
   }
 
   dtmf(digit: string): void {
     if (this.ended) return;
     this.#agent?.send({ type: 'dtmf', digit });
+    // A key commits a hold at once (when keys may interrupt); otherwise it cuts as it always has.
+    if (this.#modeAllows('dtmf') && this.#controller.dtmf()) return;
     this.#bargeIn('dtmf');
   }
 
   /** The provider echoed a mark: playback confirmed (or a cleared one, ignored). */
   markEchoed(name: string): void {
     const result = this.#ledger.echoed(name);
+    this.#tape.trimBefore(this.#ledger.confirmedMs);
     if (result.kind === 'played' && result.final) {
       this.#agent?.send({ type: 'utterance_played', utterance_id: result.utteranceId ?? null, duration_ms: Math.round(result.durationMs) });
     }
@@ -269,32 +356,127 @@ export class CallSession {
 
   // ---- internals ---------------------------------------------------------------------------------------
 
-  #bargeIn(cause: 'speech' | 'dtmf'): void {
-    const { mode } = this.#settings.bargeIn;
-    if (mode === 'none' || (mode !== 'any' && mode !== cause)) return;
+  #modeAllows(cause: 'speech' | 'dtmf'): boolean {
+    const { mode } = this.#bargeInSettings;
+    return mode === 'any' || mode === cause;
+  }
+
+  /** Speech may hold the bot: speech barge-in with suspects on, and a detector to raise them. */
+  #holdsPossible(): boolean {
+    return this.#detector !== undefined && this.#bargeInSettings.suspect === 'vad' && this.#modeAllows('speech');
+  }
+
+  /**
+   * The caller was already talking (confirmed speech, not yet stopped) when the running turn began: with
+   * barge_in_only_while_speaking, a pause in that speech does not make its next words hold the new turn.
+   */
+  #speakingSinceBeforeTurn(): boolean {
+    return this.#speaking && this.#bargeInSettings.onlyWhileBotSpeaking && this.#speechConfirmedAtMs <= this.#turnStartedAtMs;
+  }
+
+  /** Bot audio is playing or about to, and nothing of it is protected from barge-in. */
+  #interruptibleOutstanding(): boolean {
     const outstanding = this.#ledger.outstanding() || this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0;
+    if (!outstanding) return false;
+    const turn = this.#session.currentTurn;
+    return !this.#ledger.protectedOutstanding() && (turn === undefined || turn.interruptible);
+  }
+
+  /** The one-decision barge-in: a key, or confirmed speech when holds are off. */
+  #bargeIn(cause: 'speech' | 'dtmf'): void {
+    if (!this.#modeAllows(cause)) return;
     // Without outstanding audio there is nothing to cut. `onlyWhileBotSpeaking` off adds one case: speech already
     // under way when the next utterance starts cuts it (see #turnPlayout).
-    if (!outstanding) return;
-    const turn = this.#session.currentTurn;
-    if (this.#ledger.protectedOutstanding() || (turn !== undefined && !turn.interruptible)) {
-      this.#deps.logger.info({ cause }, 'barge-in ignored: non-interruptible utterance playing');
+    if (!this.#interruptibleOutstanding()) {
+      const outstanding = this.#ledger.outstanding() || this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0;
+      if (outstanding) this.#deps.logger.info({ cause }, 'barge-in ignored: non-interruptible utterance playing');
       return;
     }
     this.#bargeIns++;
     this.#deps.metrics?.bargeIn(cause);
     // Abort first (no frame of the utterance can leave after this returns), then clear what the provider holds.
     this.#session.interrupt();
-    this.#cutPlayback(cause);
+    this.#cutPlayback(cause, { suspect_id: null, decided_by: cause === 'dtmf' ? 'dtmf' : 'duration', decision_ms: 0 });
   }
 
-  /** Clears the provider's buffer if anything may still play, and tells the agent what was heard. */
-  #cutPlayback(cause: InterruptCause | undefined): void {
-    if (!this.#ledger.outstanding() && this.#playout.bufferedMs() === 0) return;
+  /** HOLD: the caller stops hearing the bot; the turn, its queue and the audio sent stay (on the tape). */
+  #holdPlayback(suspect: HeldSuspect): void {
+    const estimatedMs = this.#playout.playedMs();
+    const confirmedMs = this.#ledger.confirmedMs;
     this.#media.sendClear();
-    const interrupted = this.#ledger.clear(this.#playout.playedMs());
+    this.#ledger.hold();
+    this.#playout.hold();
+    this.#hold = { suspect, confirmedMs, estimatedMs: Math.max(confirmedMs, estimatedMs) };
+    this.#deps.metrics?.bargeInHold('held', 'suspect');
+    if (this.#bargeInSettings.events !== 2) return;
+    const at = this.#ledger.locate(confirmedMs);
+    this.#agent?.send({
+      type: 'interruption_suspected',
+      suspect_id: suspect.id,
+      utterance_id: at?.utteranceId ?? null,
+      onset_ms: Math.round(suspect.onsetMs),
+      position_ms: at?.offsetMs ?? 0,
+    });
+  }
+
+  /** RESUME: re-sends the tape from the last confirmed position (first frame faded in); the turn goes on. */
+  #resumePlayback(suspect: HeldSuspect, reason: ResumeReason): void {
+    const hold = this.#hold;
+    this.#hold = undefined;
+    if (!hold) return;
+    const items = this.#tape.from(hold.confirmedMs);
+    const firstFrame = items.find((item) => item.kind === 'frame');
+    const fromMs = firstFrame?.atMs ?? this.#playout.sentMs;
+    this.#playout.release(fromMs);
+    this.#nextPositionMarkMs = fromMs;
+    let first = true;
+    for (const item of items) {
+      if (item.kind === 'mark') {
+        const { seq, lastChunk, final, utteranceMs } = item.mark;
+        this.#media.sendMark(this.#ledger.markSent(seq, lastChunk, final, utteranceMs).name, final);
+        continue;
+      }
+      this.#media.sendMedia(first ? fadeInMulaw(item.bytes, RESUME_FADE_SAMPLES) : item.bytes);
+      first = false;
+      this.#playout.push(item.ms, true);
+      this.#markPosition();
+    }
+    this.#deps.metrics?.bargeInHold('resumed', reason);
+    if (this.#bargeInSettings.events !== 2) return;
+    const at = this.#ledger.locate(fromMs);
+    this.#agent?.send({
+      type: 'resumed',
+      suspect_id: suspect.id,
+      utterance_id: at?.utteranceId ?? null,
+      from_ms: at?.offsetMs ?? 0,
+      gap_ms: Math.round(this.#deps.clock.now() - suspect.heldAtMs),
+      reason,
+    });
+  }
+
+  /** COMMIT: the barge-in it was (abort, `cancellation`, `interrupted`); the provider was cleared at the hold. */
+  #commitHold(suspect: HeldSuspect, cause: CommitCause): void {
+    const interruptCause = cause === 'dtmf' ? 'dtmf' : 'speech';
+    this.#bargeIns++;
+    this.#deps.metrics?.bargeIn(interruptCause);
+    this.#deps.metrics?.bargeInHold('committed', cause);
+    this.#session.interrupt();
+    this.#cutPlayback(interruptCause, { suspect_id: suspect.id, decided_by: cause, decision_ms: Math.round(this.#deps.clock.now() - suspect.heldAtMs) });
+  }
+
+  /** Clears the provider's buffer if anything may still play (a hold already did), and tells the agent what was heard. */
+  #cutPlayback(cause: InterruptCause | undefined, decision?: InterruptDecision): void {
+    const hold = this.#hold;
+    this.#hold = undefined;
+    this.#controller.drop();
+    if (!hold && !this.#ledger.outstanding() && this.#playout.bufferedMs() === 0) return;
+    if (!hold) this.#media.sendClear();
+    const interrupted = this.#ledger.clear(hold ? hold.estimatedMs : this.#playout.playedMs());
     this.#playout.reset();
+    this.#tape.clear();
+    this.#nextPositionMarkMs = 0;
     if (cause === undefined) return;
+    const decided = decision && this.#bargeInSettings.events === 2 ? decision : {};
     for (const entry of interrupted) {
       this.#agent?.send({
         type: 'interrupted',
@@ -302,8 +484,17 @@ export class CallSession {
         played_ms: entry.playedMs,
         heard_text: entry.heardText,
         cause,
+        ...decided,
       });
     }
+  }
+
+  /** A position mark when POSITION_MARK_MS of audio went out since the last (only where holds are possible). */
+  #markPosition(): void {
+    const positionMs = this.#playout.sentMs;
+    if (this.#playout.held || positionMs < this.#nextPositionMarkMs || !this.#holdsPossible()) return;
+    this.#nextPositionMarkMs = positionMs + POSITION_MARK_MS;
+    this.#media.sendMark(this.#ledger.positionMark(positionMs), false);
   }
 
   #turnPlayout(turn: TurnInfo): TurnPlayout {
@@ -312,6 +503,7 @@ export class CallSession {
     ledger.begin(turn, playout.sentMs);
     // From the turn's start (text admitted, nothing ahead of it), not its arrival: queued texts wait by design.
     const turnStartedMs = this.#deps.clock.now();
+    this.#turnStartedAtMs = turnStartedMs;
     let first = true;
     return {
       padByte: MULAW_SILENCE,
@@ -319,6 +511,7 @@ export class CallSession {
       sent: (ms) => {
         playout.push(ms, !first);
         ledger.audioSent(turn.seq, ms);
+        this.#markPosition();
         if (first) {
           first = false;
           this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - turnStartedMs);
@@ -326,7 +519,11 @@ export class CallSession {
           if (this.#speaking && !this.#settings.bargeIn.onlyWhileBotSpeaking) queueMicrotask(() => this.#bargeIn('speech'));
         }
       },
-      chunksSent: (lastChunk, final) => this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name, final),
+      chunksSent: (lastChunk, final) => {
+        if (this.#holdsPossible()) this.#tape.recordMark(playout.sentMs, { seq: turn.seq, lastChunk, final, utteranceMs: ledger.utteranceSentMs(turn.seq) });
+        // Held: the mark leaves with the replay (after the audio before it), or never if the hold commits.
+        if (!playout.held) this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name, final);
+      },
       // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
       // non-interruptible turn would shield every later utterance from barge-in.
       abandoned: () => ledger.abandon(turn.seq),
@@ -337,7 +534,12 @@ export class CallSession {
   #sessionSink(): SessionSink {
     return {
       sendJson: (message: ServerMessage) => this.#onSessionMessage(message),
-      sendAudio: (bytes) => this.#media.sendMedia(bytes),
+      sendAudio: (bytes) => {
+        // Taped at its position before the playout clock counts it; a frame that slips in as a hold begins
+        // is only taped, and leaves with the replay.
+        if (this.#holdsPossible()) this.#tape.recordFrame(this.#playout.sentMs, bytes, bytes.length / MULAW_BYTES_PER_MS);
+        if (!this.#playout.held) this.#media.sendMedia(bytes);
+      },
       close: (_code, reason) => this.#finish(`session closed: ${reason}`),
       bufferedBytes: () => this.#media.bufferedBytes(),
     };
@@ -393,6 +595,8 @@ export class CallSession {
     this.#finished = true;
     // A hangup or transfer we started keeps its name when the stream then closes.
     this.#endReason ??= reason;
+    this.#controller.drop();
+    this.#hold = undefined;
     this.#detector?.close();
     this.#session.peerClosed();
     this.#media.close(this.#endReason);

@@ -1,7 +1,8 @@
-// What the caller has heard: one mark per chunk sent (named with turn, chunk and generation), confirmed when the
-// provider echoes it after playing the audio before it. A `clear` makes the provider echo every pending mark too,
-// indistinguishable from played ones, so a clear bumps the generation and moves the pending names aside: their
-// echoes are ignored. Transport-agnostic; the call session owns one per call.
+// What the caller has heard: one mark per chunk sent (named with turn, chunk and generation) and a position mark
+// every few frames (named with the playout-axis position), each confirmed when the provider echoes it after playing
+// the audio before it. A `clear` makes the provider echo every pending mark too, indistinguishable from played
+// ones, so a clear (or a hold) bumps the generation and moves the pending names aside: their echoes are ignored.
+// The last position confirmed is where a held call resumes. Transport-agnostic; the call session owns one per call.
 
 import type { TurnInfo } from './synthesis-session.js';
 
@@ -22,6 +23,7 @@ export interface InterruptedUtterance {
 
 export type EchoResult =
   | { readonly kind: 'played'; readonly utteranceId: string | undefined; readonly final: boolean; readonly durationMs: number }
+  | { readonly kind: 'position' }
   | { readonly kind: 'cleared' }
   | { readonly kind: 'unknown' };
 
@@ -34,11 +36,14 @@ interface Outstanding {
   heardText: string;
 }
 
-interface Pending {
-  readonly seq: number;
-  readonly endMs: number;
-  readonly heardText: string;
-  readonly final: boolean;
+type Pending =
+  | { readonly kind: 'chunk'; readonly seq: number; readonly endMs: number; readonly axisMs: number; readonly heardText: string; readonly final: boolean }
+  | { readonly kind: 'position'; readonly axisMs: number };
+
+/** Where a playout-axis position falls: in which outstanding utterance, and how far into it. */
+export interface UtterancePosition {
+  readonly utteranceId: string | undefined;
+  readonly offsetMs: number;
 }
 
 /** Cleared names kept for their late echoes; the provider sends them right after the clear, so this is ample. */
@@ -50,9 +55,26 @@ export class PlaybackLedger {
   readonly #cleared = new Set<string>();
   /** Utterances with audio possibly still to play, in the current generation, in order. */
   readonly #outstanding = new Map<number, Outstanding>();
+  /** The furthest playout-axis position the provider has confirmed played since the axis began. */
+  #confirmedMs = 0;
 
   get generation(): number {
     return this.#generation;
+  }
+
+  /** Playout-axis position up to which the caller has certainly heard the audio (the last mark echoed). */
+  get confirmedMs(): number {
+    return this.#confirmedMs;
+  }
+
+  /** The outstanding utterance holding axis position `axisMs` (the first one when before all). */
+  locate(axisMs: number): UtterancePosition | undefined {
+    let found: Outstanding | undefined;
+    for (const entry of this.#outstanding.values()) {
+      if (found === undefined || entry.startOffsetMs <= axisMs) found = entry;
+    }
+    if (!found) return undefined;
+    return { utteranceId: found.info.utteranceId, offsetMs: Math.round(Math.min(found.sentMs, Math.max(0, axisMs - found.startOffsetMs))) };
   }
 
   /** True while some bot audio may still be playing (sent, final mark not echoed). */
@@ -75,14 +97,30 @@ export class PlaybackLedger {
     if (entry) entry.sentMs += ms;
   }
 
-  /** Records the mark that follows chunk `lastChunk` of turn `seq` and returns its name. */
-  markSent(seq: number, lastChunk: number, final: boolean): SentMark {
+  /**
+   * Records the mark that follows chunk `lastChunk` of turn `seq` and returns its name; `utteranceMs` is the audio
+   * of the turn before it (what was sent so far, unless the mark is issued again from the tape).
+   */
+  markSent(seq: number, lastChunk: number, final: boolean, utteranceMs?: number): SentMark {
     const name = `u${seq}.c${lastChunk}.g${this.#generation}`;
     const entry = this.#outstanding.get(seq);
     if (entry) {
-      this.#pending.set(name, { seq, endMs: entry.sentMs, heardText: sourceUpTo(entry.info, lastChunk), final });
+      const endMs = utteranceMs ?? entry.sentMs;
+      this.#pending.set(name, { kind: 'chunk', seq, endMs, axisMs: entry.startOffsetMs + endMs, heardText: sourceUpTo(entry.info, lastChunk), final });
     }
     return { name, seq, final };
+  }
+
+  /** Names a position mark: the audio before playout-axis position `axisMs` has played when it comes back. */
+  positionMark(axisMs: number): string {
+    const name = `p${Math.round(axisMs)}.g${this.#generation}`;
+    this.#pending.set(name, { kind: 'position', axisMs });
+    return name;
+  }
+
+  /** The turn's audio before its mark: for the tape, so a replayed mark keeps its place. */
+  utteranceSentMs(seq: number): number {
+    return this.#outstanding.get(seq)?.sentMs ?? 0;
   }
 
   /** A mark came back from the provider. */
@@ -91,6 +129,8 @@ export class PlaybackLedger {
     const mark = this.#pending.get(name);
     if (!mark) return { kind: 'unknown' };
     this.#pending.delete(name);
+    this.#confirmedMs = Math.max(this.#confirmedMs, mark.axisMs);
+    if (mark.kind === 'position') return { kind: 'position' };
     const entry = this.#outstanding.get(mark.seq);
     if (!entry) return { kind: 'unknown' };
     entry.confirmedMs = mark.endMs;
@@ -102,7 +142,15 @@ export class PlaybackLedger {
   /** A turn that ended without its final mark (engine failure): nothing more of it will play or be confirmed. */
   abandon(seq: number): void {
     this.#outstanding.delete(seq);
-    for (const [name, mark] of this.#pending) if (mark.seq === seq) this.#pending.delete(name);
+    for (const [name, mark] of this.#pending) if (mark.kind === 'chunk' && mark.seq === seq) this.#pending.delete(name);
+  }
+
+  /**
+   * The provider's buffer was cleared to hold the call: the marks pending now will come back (or not) without
+   * meaning anything, so a new generation starts; the utterances stay outstanding, to be replayed or committed.
+   */
+  hold(): void {
+    this.#retirePending();
   }
 
   /**
@@ -116,12 +164,17 @@ export class PlaybackLedger {
       const playedMs = Math.max(entry.confirmedMs, Math.min(entry.sentMs, Math.max(0, estimate)));
       interrupted.push({ utteranceId: entry.info.utteranceId, playedMs: Math.round(playedMs), heardText: entry.heardText });
     }
+    this.#retirePending();
+    this.#outstanding.clear();
+    this.#confirmedMs = 0;
+    return interrupted;
+  }
+
+  #retirePending(): void {
     for (const name of this.#pending.keys()) this.#cleared.add(name);
     while (this.#cleared.size > MAX_CLEARED) this.#cleared.delete(this.#cleared.values().next().value as string);
     this.#pending.clear();
-    this.#outstanding.clear();
     this.#generation++;
-    return interrupted;
   }
 }
 

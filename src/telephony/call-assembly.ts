@@ -91,7 +91,14 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
     },
     {
       config: { modelId: 'raaga-v1', voice: p.voice, language: p.language, outputFormat: 'mulaw', sampleRateHz: 8000, speed: p.speed },
-      bargeIn: { mode: p.bargeIn, minSpeechMs: p.minSpeechMs, onlyWhileBotSpeaking: p.onlyWhileBotSpeaking },
+      bargeIn: {
+        mode: p.bargeIn,
+        minSpeechMs: p.minSpeechMs,
+        onlyWhileBotSpeaking: p.onlyWhileBotSpeaking,
+        suspect: p.bargeInSuspect,
+        policy: p.bargeInPolicy,
+        events: p.bargeInEvents,
+      },
       greeting: p.greeting === undefined ? undefined : { text: p.greeting, interruptible: p.greetingInterruptible },
       fallbackMessage: p.fallbackMessage,
     },

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { TelephonyConfig } from '../config.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
-import type { BargeInMode } from '../session/barge-in-contract.js';
+import type { BargeInEvents, BargeInMode, BargeInSuspect } from '../session/barge-in-contract.js';
+import { DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../session/barge-in-controller.js';
 
 export const TOKEN_PARAMETER = 'raaga_token';
 export const API_KEY_PARAMETER = 'raaga_api_key';
@@ -27,6 +28,13 @@ const SettingsShape = {
   barge_in: z.enum(['speech', 'dtmf', 'any', 'none']),
   min_speech_ms: z.coerce.number().int().min(0).max(5000),
   barge_in_only_while_speaking: bool,
+  barge_in_suspect: z.enum(['vad', 'off']),
+  barge_in_events: z.enum(['1', '2']).transform((value) => Number(value) as BargeInEvents),
+  short_max_ms: z.coerce.number().int().min(0).max(5000),
+  long_min_ms: z.coerce.number().int().min(32).max(10_000),
+  verdict_deadline_ms: z.coerce.number().int().min(0).max(5000),
+  ambiguous_default: z.enum(['interrupt', 'resume']),
+  max_hold_ms: z.coerce.number().int().min(100).max(10_000),
   fallback_message: z.string().max(450),
   cache: bool,
   from: z.string().max(200),
@@ -48,6 +56,9 @@ export interface CallParameters {
   readonly bargeIn: BargeInMode;
   readonly minSpeechMs: number;
   readonly onlyWhileBotSpeaking: boolean;
+  readonly bargeInSuspect: BargeInSuspect;
+  readonly bargeInEvents: BargeInEvents;
+  readonly bargeInPolicy: BargeInPolicy;
   readonly fallbackMessage: string;
   /** False: this call's speech neither uses nor fills the prompt cache. */
   readonly cache: boolean;
@@ -67,6 +78,7 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
     voice: defaults.defaultVoice,
     language: defaults.defaultLanguage,
     barge_in: defaults.bargeIn,
+    barge_in_suspect: defaults.bargeInSuspect,
     min_speech_ms: String(defaults.minSpeechMs),
     fallback_message: defaults.agentFallbackMessage,
   };
@@ -87,6 +99,16 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
     return { ok: false, message: `call parameter '${issue?.path.join('.') ?? '?'}' ${issue?.message ?? 'is invalid'}` };
   }
   const s = parsed.data;
+  const policy: BargeInPolicy = {
+    shortMaxMs: s.short_max_ms ?? DEFAULT_BARGE_IN_POLICY.shortMaxMs,
+    longMinMs: s.long_min_ms ?? DEFAULT_BARGE_IN_POLICY.longMinMs,
+    verdictDeadlineMs: s.verdict_deadline_ms ?? DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs,
+    ambiguousDefault: s.ambiguous_default ?? DEFAULT_BARGE_IN_POLICY.ambiguousDefault,
+    maxHoldMs: s.max_hold_ms ?? DEFAULT_BARGE_IN_POLICY.maxHoldMs,
+  };
+  if (policy.shortMaxMs > policy.longMinMs) {
+    return { ok: false, message: `call parameter 'short_max_ms' (${policy.shortMaxMs}) must not exceed 'long_min_ms' (${policy.longMinMs})` };
+  }
   return {
     ok: true,
     settings: merged,
@@ -101,6 +123,9 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
       bargeIn: s.barge_in ?? 'any',
       minSpeechMs: s.min_speech_ms ?? defaults.minSpeechMs,
       onlyWhileBotSpeaking: s.barge_in_only_while_speaking ?? true,
+      bargeInSuspect: s.barge_in_suspect ?? 'vad',
+      bargeInEvents: s.barge_in_events ?? 1,
+      bargeInPolicy: policy,
       fallbackMessage: s.fallback_message ?? '',
       cache: s.cache ?? true,
       from: s.from,

@@ -1,9 +1,11 @@
 // Barge-in over real sockets: the simulated Twilio peer plays a caller whose speech is made by the embedded engine,
-// Silero VAD runs on it in the server, and a fake agent listens. Speech over the bot: abort, `clear`, no frame of the
-// old generation after it, cleared marks ignored, `interrupted` with the text the caller heard. A filler shorter than
-// the minimum, a non-interruptible greeting and barge_in=none do not cut; a DTMF key does.
+// Silero VAD runs on it in the server, and a fake agent listens. Speech over the bot holds it (`clear`) at once; a
+// sentence then commits: abort, no frame of the old generations after it, cleared marks ignored, `interrupted` with
+// the text the caller heard. A filler holds and resumes: the caller hears every sample of the greeting, the re-sent
+// audio byte for byte what was cleared. A non-interruptible greeting and barge_in=none do not cut; a DTMF key does.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fadeInMulaw, PHONE_FRAME_BYTES } from '../../src/audio/mulaw.js';
 import { splitUtterance } from '../../src/core/text/split-utterance.js';
 import { catalogPath } from '../../src/deps.js';
 import { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
@@ -51,6 +53,45 @@ async function account() {
 /** The index in the peer's inbound log of its first `clear`. */
 const clearIndex = (peer: CallPeer) => peer.inbound.findIndex((entry) => entry.event === 'clear');
 
+/** Chunk marks (`u<turn>.c<chunk>.g<generation>`), not the position marks (`p<ms>.g<generation>`) between them. */
+const isChunkMark = (name: string | undefined) => name !== undefined && /^u\d+\.c\d+\.g\d+$/.test(name);
+
+/**
+ * A held-then-resumed utterance as the caller heard it. `before`: the audio received up to the clear; `after`: the
+ * audio re-sent and sent after the resume. The replay starts at a frame of `before` (its first frame faded in);
+ * whatever of `before` had not played by the clear must come back, or it was lost.
+ */
+function resumeAnalysis(peer: CallPeer, clearIndex: number) {
+  const audio = (records: typeof peer.inbound) => concat(records.flatMap((r) => (r.event === 'media' ? [r.audio] : [])));
+  const before = audio(peer.inbound.slice(0, clearIndex));
+  const after = audio(peer.inbound.slice(clearIndex + 1));
+  const played = peer.playedMulaw();
+  // Where the replay starts: the frame of `before` whose next frame the second re-sent frame repeats exactly.
+  let replayAt = -1;
+  for (let at = 0; at + 2 * PHONE_FRAME_BYTES <= before.length; at += PHONE_FRAME_BYTES) {
+    if (equalBytes(before.subarray(at + PHONE_FRAME_BYTES, at + 2 * PHONE_FRAME_BYTES), after.subarray(PHONE_FRAME_BYTES, 2 * PHONE_FRAME_BYTES))) {
+      replayAt = at;
+    }
+  }
+  // What played before the clear is the head of `played`: everything past it was the replay and what followed.
+  const playedBeforeClear = played.length - after.length;
+  return { before, after, played, replayAt, playedBeforeClear };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
 /** The source text of chunks 0..k of the greeting, as the server cuts it. */
 function heardUpTo(lastChunk: number): string {
   const chunks = splitUtterance(LONG_GREETING, { firstChunkMaxChars: 100, maxChunkChars: 300, language: 'hi-IN' });
@@ -85,7 +126,7 @@ describe('barge-in', () => {
       // What was heard: the chunks whose marks came back (played, not cleared) before the clear.
       const index = clearIndex(peer);
       const clearAt = peer.inbound[index]!.atMs;
-      const playedMarks = peer.timeline.filter((e) => e.kind === 'mark_echoed' && e.atMs <= clearAt && !e.detail!.includes('cleared'));
+      const playedMarks = peer.timeline.filter((e) => e.kind === 'mark_echoed' && e.atMs <= clearAt && isChunkMark(e.detail));
       const lastChunk = Math.max(-1, ...playedMarks.map((e) => Number(/\.c(\d+)\./.exec(e.detail!)![1])));
       expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'speech', heard_text: lastChunk < 0 ? '' : heardUpTo(lastChunk) });
       // How much had played when the caller spoke depends on how fast this machine synthesized the greeting, so the
@@ -103,7 +144,11 @@ describe('barge-in', () => {
       expect(agent.ofType('utterance_played').map((e) => e.utterance_id)).toEqual(['reply']);
       const after = peer.inbound.slice(index + 1);
       expect(after.some((e) => e.event === 'media')).toBe(true);
-      expect(after.filter((e) => e.event === 'mark').map((e) => e.name)).toEqual(['u2.c0.g1']);
+      // The hold started generation 1, the commit generation 2: only its marks follow, position marks among them.
+      const marksAfter = after.flatMap((e) => (e.event === 'mark' ? [e.name] : []));
+      expect(marksAfter.filter(isChunkMark)).toEqual(['u2.c0.g2']);
+      expect(marksAfter.every((name) => name.endsWith('.g2'))).toBe(true);
+      expect(marksAfter.some((name) => name.startsWith('p'))).toBe(true);
       await peer.stop();
       await eventually(async () => 1_000_000 - (await acct.balance()) === cancellation.characters_used + cp('जी, बताइए।'), 'billing');
     });
@@ -129,19 +174,63 @@ describe('barge-in', () => {
     });
   });
 
-  it('a filler shorter than the minimum speech does not interrupt', async () => {
+  it('a filler holds the bot and resumes it: nothing of the greeting is lost, the re-sent audio is what was cleared', async () => {
     await withAgent(async (agent) => {
       const acct = await account();
       const greeting = 'नमस्ते, राग बैंक में आपका स्वागत है। आपकी कॉल हमारे लिए महत्वपूर्ण है।';
       const call = await placeCall(server, acct.id, {
-        query: { greeting, agent_url: agent.url },
+        query: { greeting, agent_url: agent.url, barge_in_events: '2' },
         caller: new CallerTrack([{ atMs: 1500, mulaw: filler, label: 'हाँ' }]),
       });
+      const suspected = await agent.waitFor('interruption_suspected');
+      const resumed = await agent.waitFor('resumed');
+      expect(suspected).toMatchObject({ utterance_id: 'greeting', suspect_id: resumed.suspect_id });
+      expect(resumed).toMatchObject({ utterance_id: 'greeting', reason: 'short' });
+      // The replay starts where the caller was confirmed to have heard up to when the bot was held.
+      expect(resumed.from_ms).toBe(suspected.position_ms);
       expect(await agent.waitFor('utterance_played', { timeoutMs: 15_000 })).toMatchObject({ utterance_id: 'greeting' });
-      expect(call.peer.summary().clears).toBe(0);
       expect(agent.ofType('interrupted')).toEqual([]);
-      await call.peer.stop();
+      expect(agent.ofType('cancellation')).toEqual([]);
+      const { peer } = call;
+      expect(peer.summary().clears).toBe(1);
+
+      const index = clearIndex(peer);
+      const { before, after, played, replayAt, playedBeforeClear } = resumeAnalysis(peer, index);
+      expect(replayAt).toBeGreaterThanOrEqual(0);
+      expect(replayAt).toBe(Math.round(resumed.from_ms * 8));
+      // The first re-sent frame fades in; every re-sent frame after it is the cleared audio, byte for byte.
+      expect(after.subarray(0, PHONE_FRAME_BYTES)).toEqual(fadeInMulaw(before.subarray(replayAt, replayAt + PHONE_FRAME_BYTES), 64));
+      const resent = before.length - replayAt;
+      expect(after.subarray(PHONE_FRAME_BYTES, resent)).toEqual(before.subarray(replayAt + PHONE_FRAME_BYTES));
+      // Nothing lost: the replay starts at or before the last sample the caller heard before the clear, and what
+      // played before the clear is exactly the head of what was sent.
+      expect(replayAt).toBeLessThanOrEqual(playedBeforeClear);
+      expect(played.subarray(0, playedBeforeClear)).toEqual(before.subarray(0, playedBeforeClear));
+      // The caller heard the whole greeting: all of `before` up to the replay, then the replay to the end.
+      expect(played.length).toBe(playedBeforeClear + after.length);
+      await peer.stop();
+      // Billed once, for the whole greeting.
       await eventually(async () => 1_000_000 - (await acct.balance()) === cp(greeting), 'the whole greeting billed');
+    });
+  });
+
+  it('a sentence over the bot: held first, then committed; the agent learns what decided it', async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, {
+        query: { greeting: LONG_GREETING, agent_url: agent.url, barge_in_events: '2' },
+        caller: new CallerTrack([{ atMs: 3000, mulaw: interruption, label: 'रुको' }]),
+      });
+      const suspected = await agent.waitFor('interruption_suspected');
+      const interrupted = await agent.waitFor('interrupted');
+      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'speech', suspect_id: suspected.suspect_id });
+      // "रुको," may end at its comma (the ambiguous band: the default policy interrupts) or run on past long_min_ms.
+      expect(['duration', 'policy']).toContain(interrupted.decided_by);
+      expect(interrupted.decision_ms).toBeGreaterThanOrEqual(0);
+      expect(agent.ofType('resumed')).toEqual([]);
+      // One clear: the hold's. The commit has nothing more to clear.
+      expect(call.peer.summary().clears).toBe(1);
+      await call.peer.stop();
     });
   });
 

@@ -75,7 +75,18 @@ export class AgentLink implements CallAgentPort {
     }
     switch (command.kind) {
       case 'session':
+        if (command.bargeIn) {
+          try {
+            this.call.configureBargeIn(command.bargeIn);
+          } catch (error) {
+            this.call.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The barge_in settings could not be applied.'));
+            return;
+          }
+        }
         this.call.receive(command.event);
+        return;
+      case 'verdict':
+        this.call.bargeInVerdict(command.suspectId, command.verdict);
         return;
       case 'hangup':
         void this.call.hangup(command.drain);

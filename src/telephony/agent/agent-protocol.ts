@@ -1,20 +1,37 @@
 // What a call's agent may send (docs/telephony.md, "Agent protocol"): the /v1/tts/websocket messages (config,
-// text, cancel, ping), with an optional `utterance_id` and `interruptible` on text, plus `hangup` and `transfer`.
+// text, cancel, ping), with an optional `utterance_id` and `interruptible` on text and `barge_in` settings on
+// config, plus `hangup`, `transfer` and `barge_in_verdict`.
 // The call's audio is fixed (8 kHz mu-law), so config takes voice, language and speed only.
 
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import { readTypedJson, unreadableMessage } from '../../util/typed-json.js';
 import { LANGUAGE_CODES } from '../../languages.js';
+import type { BargeInOverrides } from '../../session/barge-in-contract.js';
 import type { ClientEvent, SessionConfig } from '../../session/session-messages.js';
 
 const strict = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
 
 export const UTTERANCE_ID = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 of A-Z a-z 0-9 . _ : -');
 
+/** The call's barge-in settings an agent may change (same names, ranges and meaning as the call parameters). */
+const BargeInConfigSchema = z.strictObject(
+  {
+    events: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2' }).optional(),
+    suspect: z.enum(['vad', 'off']).optional(),
+    short_max_ms: z.number().int().min(0).max(5000).optional(),
+    long_min_ms: z.number().int().min(32).max(10_000).optional(),
+    verdict_deadline_ms: z.number().int().min(0).max(5000).optional(),
+    ambiguous_default: z.enum(['interrupt', 'resume']).optional(),
+    max_hold_ms: z.number().int().min(100).max(10_000).optional(),
+  },
+  strict,
+);
+
 const AgentConfigSchema = z.strictObject(
   {
     type: z.literal('config'),
+    barge_in: BargeInConfigSchema.optional(),
     model_id: z.string().optional(),
     voice: z.string().min(1).max(200),
     language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }),
@@ -41,12 +58,17 @@ export const AgentMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.strictObject({ type: z.literal('hangup'), drain: z.boolean().optional() }, strict),
   z.strictObject({ type: z.literal('transfer'), to: TransferTargetSchema }, strict),
+  z.strictObject(
+    { type: z.literal('barge_in_verdict'), suspect_id: z.string().min(1).max(64), verdict: z.enum(['interrupt', 'resume'], { error: "must be 'interrupt' or 'resume'" }) },
+    strict,
+  ),
 ]);
 
-const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer'] as const;
+const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer', 'barge_in_verdict'] as const;
 
 export type AgentCommand =
-  | { readonly kind: 'session'; readonly event: ClientEvent }
+  | { readonly kind: 'session'; readonly event: ClientEvent; readonly bargeIn?: BargeInOverrides }
+  | { readonly kind: 'verdict'; readonly suspectId: string; readonly verdict: 'interrupt' | 'resume' }
   | { readonly kind: 'hangup'; readonly drain: boolean }
   | { readonly kind: 'transfer'; readonly to: string };
 
@@ -75,7 +97,18 @@ export function parseAgentMessage(raw: string): AgentCommand {
         sampleRateHz: 8000,
         speed: message.speed ?? 1,
       };
-      return { kind: 'session', event: { type: 'config', config } };
+      const b = message.barge_in;
+      if (b === undefined) return { kind: 'session', event: { type: 'config', config } };
+      const bargeIn: BargeInOverrides = {
+        ...(b.events !== undefined ? { events: b.events } : {}),
+        ...(b.suspect !== undefined ? { suspect: b.suspect } : {}),
+        ...(b.short_max_ms !== undefined ? { shortMaxMs: b.short_max_ms } : {}),
+        ...(b.long_min_ms !== undefined ? { longMinMs: b.long_min_ms } : {}),
+        ...(b.verdict_deadline_ms !== undefined ? { verdictDeadlineMs: b.verdict_deadline_ms } : {}),
+        ...(b.ambiguous_default !== undefined ? { ambiguousDefault: b.ambiguous_default } : {}),
+        ...(b.max_hold_ms !== undefined ? { maxHoldMs: b.max_hold_ms } : {}),
+      };
+      return { kind: 'session', event: { type: 'config', config }, bargeIn };
     }
     case 'text':
       return {
@@ -94,5 +127,7 @@ export function parseAgentMessage(raw: string): AgentCommand {
       return { kind: 'hangup', drain: message.drain ?? true };
     case 'transfer':
       return { kind: 'transfer', to: message.to };
+    case 'barge_in_verdict':
+      return { kind: 'verdict', suspectId: message.suspect_id, verdict: message.verdict };
   }
 }

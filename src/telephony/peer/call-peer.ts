@@ -43,7 +43,7 @@ export interface TimelineEvent {
 
 /** One message from the server, as received (media by size only). */
 export type InboundRecord =
-  | { readonly atMs: number; readonly event: 'media'; readonly bytes: number }
+  | { readonly atMs: number; readonly event: 'media'; readonly bytes: number; readonly audio: Uint8Array }
   | { readonly atMs: number; readonly event: 'mark'; readonly name: string }
   | { readonly atMs: number; readonly event: 'clear' };
 
@@ -244,6 +244,11 @@ export class CallPeer {
     return this.playout.heard(untilMs);
   }
 
+  /** Every sample the caller heard or will hear (what is still buffered), in order, without the gaps between. */
+  playedMulaw(): Uint8Array {
+    return this.playout.played();
+  }
+
   /** What the caller heard as a 16-bit 8 kHz WAV file. */
   heardWav(untilMs = this.elapsedMs()): Uint8Array {
     return encodeWav(mulawToPcm16(this.heardMulaw(untilMs)), 8000);
@@ -349,7 +354,7 @@ export class CallPeer {
     const message = this.dialect.read(data, isBinary);
     switch (message.event) {
       case 'media':
-        this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.mulaw.length });
+        this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.mulaw.length, audio: message.mulaw.slice() });
         if (this.mediaReceived++ === 0) this.record('first_media_in');
         this.playout.media(message.mulaw, elapsed);
         break;

@@ -110,6 +110,17 @@ export class PlayoutBuffer {
     };
   }
 
+  /** The audio played or still queued, in order, gaps left out: what a listener hears of the server's stream. */
+  played(): Uint8Array {
+    const out = new Uint8Array(this.segments.reduce((sum, segment) => sum + segment.bytes.length, 0));
+    let at = 0;
+    for (const segment of this.segments) {
+      out.set(segment.bytes, at);
+      at += segment.bytes.length;
+    }
+    return out;
+  }
+
   /** The caller's ear from time 0 to `untilMs` as mu-law (silence 0xFF where nothing played); cleared audio excluded. */
   heard(untilMs: number): Uint8Array {
     const total = Math.max(0, Math.round(untilMs * BYTES_PER_MS));

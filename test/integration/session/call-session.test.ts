@@ -11,6 +11,7 @@ import { VoiceResolver } from '../../../src/core/voice-resolver.js';
 import type { VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../../src/session/call-events.js';
 import { CallSession, type CallSettings } from '../../../src/session/call-session.js';
+import { DEFAULT_BARGE_IN_POLICY } from '../../../src/session/barge-in-controller.js';
 import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
 import type { TtsEngine } from '../../../src/engine/tts-engine.js';
@@ -63,7 +64,7 @@ class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
 class ScriptedVad implements VoiceActivityDetectorFactory {
   readonly next: VoiceActivityEvent[] = [];
   create(_settings: unknown, onEvent: (event: VoiceActivityEvent) => void) {
-    return { pushMulaw: () => this.next.splice(0).forEach(onEvent), reset() {}, close() {} };
+    return { pushMulaw: () => this.next.splice(0).forEach(onEvent), setLongSpeechMs() {}, reset() {}, close() {} };
   }
   async ready() {}
 }
@@ -88,7 +89,7 @@ async function setup(settings: Partial<CallSettings> = {}, engine: TtsEngine = e
     { provider: 'twilio', callSid: 'CA1', streamSid: 'MZ1', providerAccountId: 'AC1', from: '+911', to: '+912', customParameters: {} },
     {
       config: { modelId: 'raaga-v1', voice: 'aarav', language: 'hi-IN', outputFormat: 'mulaw', sampleRateHz: 8000, speed: 1 },
-      bargeIn: { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true },
+      bargeIn: { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, suspect: 'off', policy: DEFAULT_BARGE_IN_POLICY, events: 1 },
       greeting: undefined,
       fallbackMessage: '',
       ...settings,

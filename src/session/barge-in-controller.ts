@@ -1,0 +1,198 @@
+// "Pause fast, decide slow" (research/barge-in.md §3): the per-call state machine between the caller's voice
+// activity and what the bot does. A suspect (speech likely, ~100 ms after onset) puts the call on HOLD: the caller
+// stops hearing the bot, nothing is thrown away. Later the hold either COMMITS (today's barge-in: the utterance is
+// aborted, the agent told `interrupted`) or RESUMES (the held audio is re-sent from what the caller last heard).
+// Only a commit loses content, so only a commit waits for certainty. The call session does the actions (port).
+
+import type { Clock, ClockTimer } from './clock.js';
+
+export type AmbiguousDefault = 'interrupt' | 'resume';
+
+export interface BargeInPolicy {
+  /** A suspect that ended with less speech than this was a filler, a cough or a click: resume. */
+  readonly shortMaxMs: number;
+  /** Speech lasting this long commits while the caller is still talking: no backchannel is that long. */
+  readonly longMinMs: number;
+  /** In the band between the two, an agent that gives verdicts has this long after the speech ended to give one. */
+  readonly verdictDeadlineMs: number;
+  /** The band's decision without a verdict; `interrupt` by default, so a "stop" is never talked over. */
+  readonly ambiguousDefault: AmbiguousDefault;
+  /** A hold never lasts longer than this: then speech still going on commits, silence gets the default. */
+  readonly maxHoldMs: number;
+}
+
+export const DEFAULT_BARGE_IN_POLICY: BargeInPolicy = {
+  // research/barge-in.md §3.2 [probe]: fillers reach 128-416 ms of Silero extent, one-word commands 256-352 ms.
+  // Under 250 ms nothing measured was a command; from 500 ms nothing measured was a filler.
+  shortMaxMs: 250,
+  longMinMs: 500,
+  verdictDeadlineMs: 400,
+  ambiguousDefault: 'interrupt',
+  maxHoldMs: 1500,
+};
+
+/** What decided a commit: speech long enough, the agent's verdict, a key, the hold's time limit, or the band's policy. */
+export type CommitCause = 'duration' | 'verdict' | 'dtmf' | 'timeout' | 'policy';
+/** Why a hold resumed: speech too short, the agent's verdict, or the band's policy. */
+export type ResumeReason = 'short' | 'verdict' | 'policy';
+
+export interface HeldSuspect {
+  readonly id: string;
+  /** Onset of the caller's sound on the call clock (the detector's first suspect window). */
+  readonly onsetMs: number;
+  /** Monotonic time the hold began. */
+  readonly heldAtMs: number;
+}
+
+export interface BargeInActions {
+  /** True when something interruptible is playing or about to: only then is there anything to hold. */
+  canHold(): boolean;
+  hold(suspect: HeldSuspect): void;
+  resume(suspect: HeldSuspect, reason: ResumeReason): void;
+  commit(suspect: HeldSuspect, cause: CommitCause): void;
+}
+
+interface Held extends HeldSuspect {
+  /** The caller is making speech-like sound now (a span is open). */
+  speaking: boolean;
+  /** Speech of the spans that ended during this hold. */
+  extentMs: number;
+  /** A resume verdict given while the caller was still speaking: applied when the speech ends. */
+  resumeVerdict: boolean;
+  deadline: ClockTimer | undefined;
+  readonly limit: ClockTimer;
+}
+
+export type VerdictResult = 'applied' | 'deferred' | 'too_late';
+
+export class BargeInController {
+  #held: Held | undefined;
+  #suspects = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    /** Read at each decision: the agent may change the call's policy mid-call (`config.barge_in`). */
+    private readonly policyNow: () => BargeInPolicy,
+    private readonly actions: BargeInActions,
+    /** True when the agent opted in to verdicts: the ambiguous band waits for one until the deadline. */
+    private readonly verdicts: () => boolean,
+  ) {}
+
+  private get policy(): BargeInPolicy {
+    return this.policyNow();
+  }
+
+  /** The suspect on hold, if any. */
+  get held(): HeldSuspect | undefined {
+    return this.#held;
+  }
+
+  /** A span opened: hold if there is something to hold; inside a hold, the caller is talking again. */
+  suspectStarted(onsetMs: number): void {
+    const held = this.#held;
+    if (held) {
+      held.speaking = true;
+      this.#clearDeadline(held);
+      return;
+    }
+    if (!this.actions.canHold()) return;
+    const id = `s${++this.#suspects}`;
+    const limit = this.clock.setTimeout(() => this.#limitReached(), this.policy.maxHoldMs);
+    const next: Held = { id, onsetMs, heldAtMs: this.clock.now(), speaking: true, extentMs: 0, resumeVerdict: false, deadline: undefined, limit };
+    this.#held = next;
+    this.actions.hold(next);
+  }
+
+  /** The open span reached longSpeechMs: certain enough. */
+  suspectLong(): void {
+    if (this.#held) this.#commit('duration');
+  }
+
+  /** The open span ended after `extentMs` of speech: decide, or wait for the agent's verdict. */
+  suspectEnded(extentMs: number): void {
+    const held = this.#held;
+    if (!held) return;
+    held.speaking = false;
+    held.extentMs += extentMs;
+    if (held.extentMs >= this.policy.longMinMs) return this.#commit('duration');
+    if (held.resumeVerdict) return this.#resume('verdict');
+    if (held.extentMs < this.policy.shortMaxMs) return this.#resume('short');
+    if (this.verdicts()) {
+      held.deadline = this.clock.setTimeout(() => this.#applyDefault(), this.policy.verdictDeadlineMs);
+      return;
+    }
+    this.#applyDefault();
+  }
+
+  /** The agent's decision on suspect `id`; too late once that hold is over. */
+  verdict(id: string, verdict: 'interrupt' | 'resume'): VerdictResult {
+    const held = this.#held;
+    if (!held || held.id !== id) return 'too_late';
+    if (verdict === 'interrupt') {
+      this.#commit('verdict');
+      return 'applied';
+    }
+    // Never resume over a caller who is still talking: the verdict waits for the end of the speech.
+    if (held.speaking) {
+      held.resumeVerdict = true;
+      return 'deferred';
+    }
+    this.#resume('verdict');
+    return 'applied';
+  }
+
+  /** A key press during a hold commits it at once; false when nothing was held. */
+  dtmf(): boolean {
+    if (!this.#held) return false;
+    this.#commit('dtmf');
+    return true;
+  }
+
+  /** The hold ended some other way (cancel, hangup, transfer, the call's end): forget it, decide nothing. */
+  drop(): void {
+    const held = this.#held;
+    if (!held) return;
+    this.#clearTimers(held);
+    this.#held = undefined;
+  }
+
+  #applyDefault(): void {
+    if (this.policy.ambiguousDefault === 'interrupt') this.#commit('policy');
+    else this.#resume('policy');
+  }
+
+  #limitReached(): void {
+    const held = this.#held;
+    if (!held) return;
+    if (held.speaking) this.#commit('timeout');
+    else this.#applyDefault();
+  }
+
+  #commit(cause: CommitCause): void {
+    const held = this.#take();
+    if (held) this.actions.commit(held, cause);
+  }
+
+  #resume(reason: ResumeReason): void {
+    const held = this.#take();
+    if (held) this.actions.resume(held, reason);
+  }
+
+  #take(): Held | undefined {
+    const held = this.#held;
+    if (!held) return undefined;
+    this.#clearTimers(held);
+    this.#held = undefined;
+    return held;
+  }
+
+  #clearDeadline(held: Held): void {
+    if (held.deadline) this.clock.clearTimeout(held.deadline);
+    held.deadline = undefined;
+  }
+
+  #clearTimers(held: Held): void {
+    this.#clearDeadline(held);
+    this.clock.clearTimeout(held.limit);
+  }
+}
