@@ -54,8 +54,35 @@ export const InterruptedSchema = z
     played_ms: z.number().int(),
     heard_text: z.string().meta({ description: 'The part of the text the caller heard.' }),
     cause: z.enum(['speech', 'dtmf', 'cancel']),
+    suspect_id: z.string().nullable().optional().meta({ description: 'barge_in_events=2: the hold this commits (null: cut without a hold, e.g. a key).' }),
+    decided_by: z
+      .enum(['duration', 'verdict', 'dtmf', 'timeout', 'policy'])
+      .optional()
+      .meta({ description: 'barge_in_events=2: speech past long_min_ms, your verdict, a key, max_hold_ms, or ambiguous_default.' }),
+    decision_ms: z.number().int().optional().meta({ description: 'barge_in_events=2: from the hold to the decision.' }),
   })
   .meta({ description: 'Audio of that utterance was cut (one per utterance cut).' });
+
+export const InterruptionSuspectedSchema = z
+  .strictObject({
+    type: z.literal('interruption_suspected'),
+    suspect_id: z.string(),
+    utterance_id: nullableUtteranceId,
+    onset_ms: z.number().int().meta({ description: "The caller's sound began, on the call's media clock." }),
+    position_ms: z.number().int().meta({ description: 'Into the utterance: what the caller had certainly heard when the bot was held.' }),
+  })
+  .meta({ description: 'barge_in_events=2: caller sound held the bot (the caller hears silence); resumed or interrupted follows.' });
+
+export const ResumedSchema = z
+  .strictObject({
+    type: z.literal('resumed'),
+    suspect_id: z.string(),
+    utterance_id: nullableUtteranceId,
+    from_ms: z.number().int().meta({ description: 'Into the utterance: where the re-sent audio starts.' }),
+    gap_ms: z.number().int().meta({ description: 'How long the bot was silent.' }),
+    reason: z.enum(['short', 'verdict', 'policy']),
+  })
+  .meta({ description: 'barge_in_events=2: the hold ended without an interruption; the utterance goes on from where the caller stopped hearing it.' });
 
 export const CallEndedSchema = z
   .strictObject({ type: z.literal('call_ended'), reason: z.string() })
@@ -73,6 +100,8 @@ export const ToAgentMessageSchema = z.discriminatedUnion('type', [
   SpeechStoppedSchema,
   DtmfSchema,
   InterruptedSchema,
+  InterruptionSuspectedSchema,
+  ResumedSchema,
   CallEndedSchema,
 ]);
 

@@ -161,7 +161,9 @@ export class PlaybackLedger {
     const interrupted: InterruptedUtterance[] = [];
     for (const entry of this.#outstanding.values()) {
       const estimate = playedPositionMs - entry.startOffsetMs;
-      const playedMs = Math.max(entry.confirmedMs, Math.min(entry.sentMs, Math.max(0, estimate)));
+      // Position marks confirm more finely than chunk marks: whichever came back further counts.
+      const confirmedMs = Math.max(entry.confirmedMs, Math.min(entry.sentMs, this.#confirmedMs - entry.startOffsetMs));
+      const playedMs = Math.max(confirmedMs, Math.min(entry.sentMs, Math.max(0, estimate)));
       interrupted.push({ utteranceId: entry.info.utteranceId, playedMs: Math.round(playedMs), heardText: entry.heardText });
     }
     this.#retirePending();

@@ -228,12 +228,17 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       const played = await agent.waitFor('utterance_played');
       expect(played.utterance_id).toBe('order-status');
       expect(played.duration_ms).toBeGreaterThan(500);
-      // Every media message is whole 20 ms frames; one mark per chunk, named with turn, chunk and generation.
+      // Every media message is whole 20 ms frames; one mark per chunk, named with turn, chunk and generation, and a
+      // position mark after every 40 ms of audio (p20, p60, …), named with its place on the playout axis.
       const summary = call.peer.summary();
       expect(summary.mediaReceived).toBeGreaterThan(10);
       // Nothing lost: the caller received all the audio of the utterance (underruns are real-time figures, in bench/).
       expect(summary.playout.receivedMs).toBe(played.duration_ms);
-      expect(call.peer.timeline.filter((e) => e.kind === 'mark_received').map((e) => e.detail)).toEqual(['u1.c0.g0', 'u1.c1.g0']);
+      const marks = call.peer.timeline.filter((e) => e.kind === 'mark_received').map((e) => e.detail!);
+      expect(marks.filter((name) => name.startsWith('u'))).toEqual(['u1.c0.g0', 'u1.c1.g0']);
+      const positions = marks.filter((name) => name.startsWith('p'));
+      expect(positions).toEqual(Array.from({ length: positions.length }, (_, i) => `p${20 + 40 * i}.g0`));
+      expect(positions.length).toBe(Math.floor((played.duration_ms - 20) / 40) + 1);
 
       // A non-mulaw config is refused; a valid one is echoed (8 kHz mu-law stays).
       agent.send({ type: 'config', voice: 'arjun', language: 'en-IN', output_format: 'pcm' });

@@ -8,8 +8,8 @@ export class HeardDetector {
   readonly events: VoiceActivityEvent[] = [];
   readonly detector: BargeInDetector;
 
-  constructor(factory: BargeInDetectorFactory, minSpeechMs: number) {
-    this.detector = factory.create({ minSpeechMs }, (event) => this.events.push(event));
+  constructor(factory: BargeInDetectorFactory, minSpeechMs: number, longSpeechMs?: number) {
+    this.detector = factory.create({ minSpeechMs, longSpeechMs }, (event) => this.events.push(event));
   }
 
   /** Pushes one frame; returns the events heard since the push began. */

@@ -12,6 +12,8 @@ import {
   CallStartedSchema,
   DtmfSchema,
   InterruptedSchema,
+  InterruptionSuspectedSchema,
+  ResumedSchema,
   SpeechStartedSchema,
   SpeechStoppedSchema,
   UtterancePlayedSchema,
@@ -62,6 +64,7 @@ const AGENT_SUMMARIES: Record<string, string> = {
   ping: 'Answered by pong.',
   hangup: 'Ends the call, after what is queued has played unless drain is false.',
   transfer: 'Transfers the call to a number or SIP URI.',
+  barge_in_verdict: 'barge_in_events=2, while a suspect is held: interrupt commits it, resume re-sends the held audio once the caller stops. Late: error validation_error.',
 };
 
 const pascal = (name: string): string => name.replace(/(^|_)([a-z])/g, (_m, _sep, letter: string) => letter.toUpperCase());
@@ -84,6 +87,12 @@ const TO_AGENT: Record<string, MessageDoc> = {
   speech_started: { schemaName: 'SpeechStartedEvent', schema: SpeechStartedSchema, summary: 'Caller speech confirmed, whether or not it interrupts.' },
   speech_stopped: { schemaName: 'SpeechStoppedEvent', schema: SpeechStoppedSchema, summary: 'The caller paused.' },
   dtmf: { schemaName: 'DtmfEvent', schema: DtmfSchema, summary: 'A key press.' },
+  interruption_suspected: {
+    schemaName: 'InterruptionSuspectedEvent',
+    schema: InterruptionSuspectedSchema,
+    summary: 'barge_in_events=2: caller sound held the bot; resumed or interrupted follows (a barge_in_verdict may decide it).',
+  },
+  resumed: { schemaName: 'ResumedEvent', schema: ResumedSchema, summary: 'barge_in_events=2: the hold ended without an interruption; the utterance goes on.' },
   interrupted: { schemaName: 'InterruptedEvent', schema: InterruptedSchema, summary: 'Audio of that utterance was cut (one per utterance cut).' },
   call_ended: { schemaName: 'CallEndedEvent', schema: CallEndedSchema, summary: 'Last message; then Raaga closes the socket.' },
 };

@@ -16,13 +16,15 @@ import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
 import type { TtsEngine } from '../../../src/engine/tts-engine.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
+import { ALL_TIME } from '../../helpers/store-contract.js';
+import { fadeInMulaw } from '../../../src/audio/mulaw.js';
 
 const espeak = useEspeakEngine();
 
 const LONG = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(4);
 const AHEAD_MS = 300;
 
-type Out = { kind: 'media'; bytes: number } | { kind: 'mark'; name: string } | { kind: 'clear' };
+type Out = { kind: 'media'; bytes: number; audio: Uint8Array } | { kind: 'mark'; name: string } | { kind: 'clear' };
 
 class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
   readonly out: Out[] = [];
@@ -30,7 +32,7 @@ class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
   hangups = 0;
   closedWith: string | undefined;
   sendMedia(bytes: Uint8Array) {
-    this.out.push({ kind: 'media', bytes: bytes.length });
+    this.out.push({ kind: 'media', bytes: bytes.length, audio: bytes.slice() });
   }
   sendMark(name: string) {
     this.out.push({ kind: 'mark', name });
@@ -234,5 +236,146 @@ describe('CallSession', () => {
     } finally {
       await full.close();
     }
+  });
+});
+
+describe('CallSession holds (barge_in_suspect=vad)', () => {
+  const HOLDS = { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, suspect: 'vad', policy: DEFAULT_BARGE_IN_POLICY, events: 2 } as const;
+  const frames = (ports: Ports, from = 0, to = ports.out.length) =>
+    ports.out.slice(from, to).flatMap((o) => (o.kind === 'media' ? [o.audio] : []));
+  const marks = (ports: Ports, from = 0) => ports.out.slice(from).flatMap((o) => (o.kind === 'mark' ? [o.name] : []));
+  /** Tells the call the provider played everything up to and including mark `name` (as its echoes would). */
+  const echoThrough = (call: CallSession, ports: Ports, name: string) => {
+    for (const mark of marks(ports)) {
+      call.markEchoed(mark);
+      if (mark === name) return;
+    }
+    throw new Error(`mark ${name} was never sent`);
+  };
+  const suspect = (call: CallSession, vad: ScriptedVad, event: VoiceActivityEvent) => {
+    vad.next.push(event);
+    call.inboundAudio(new Uint8Array(160), 0);
+  };
+
+  it('a short sound holds the bot and resumes it from the confirmed position; billed once, played to the end', async () => {
+    const { call, ports, vad, clock, store, account } = await setup({ bargeIn: HOLDS });
+    call.say({ text: LONG, utteranceId: 'long' });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'a window of audio');
+    await clock.advance(100);
+    await until(() => marks(ports).includes('p100.g0'), 'position marks');
+    // Position marks go out every 40 ms of audio, chunk marks between them.
+    expect(marks(ports).filter((m) => m.startsWith('p')).slice(0, 3)).toEqual(['p20.g0', 'p60.g0', 'p100.g0']);
+    echoThrough(call, ports, 'p100.g0');
+    const sentBefore = frames(ports);
+
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 1000, atMs: 1010 });
+    const clearAt = ports.out.findIndex((o) => o.kind === 'clear');
+    expect(clearAt).toBe(ports.out.length - 1);
+    expect(ports.ofType('interruption_suspected')).toEqual([
+      { type: 'interruption_suspected', suspect_id: 's1', utterance_id: 'long', onset_ms: 1000, position_ms: 100 },
+    ]);
+    // Held: time passes and the engine finishes what it was doing, and nothing at all is sent.
+    await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
+    await clock.advance(1000);
+    expect(ports.out.length).toBe(clearAt + 1);
+
+    suspect(call, vad, { type: 'suspect_ended', atMs: 1200, extentMs: 160 });
+    expect(ports.ofType('resumed')).toEqual([{ type: 'resumed', suspect_id: 's1', utterance_id: 'long', from_ms: 100, gap_ms: 1000, reason: 'short' }]);
+    // The replay: the frame at 100 ms faded in, then every frame sent after it, byte for byte.
+    const replayed = frames(ports, clearAt + 1);
+    const expected = sentBefore.slice(5);
+    expect(replayed[0]).toEqual(fadeInMulaw(expected[0]!, 64));
+    expect(replayed.slice(1, expected.length)).toEqual(expected.slice(1));
+    // Its marks are the new generation's; none of the old follows the clear.
+    expect(marks(ports, clearAt + 1).every((m) => m.endsWith('.g1'))).toBe(true);
+
+    // The rest plays out; every mark comes back.
+    while (ports.ofType('end_of_utterance').length === 0) {
+      await clock.advance(40);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    for (const mark of marks(ports, clearAt + 1)) call.markEchoed(mark);
+    const unique = ports.mediaMs() - (sentBefore.length - 5) * 20;
+    expect(ports.ofType('utterance_played')).toEqual([{ type: 'utterance_played', utterance_id: 'long', duration_ms: Math.round(unique) }]);
+    expect(ports.ofType('interrupted')).toEqual([]);
+    expect(ports.ofType('cancellation')).toEqual([]);
+    expect(call.bargeIns).toBe(0);
+    await call.end('stop');
+    const usage = await store.listUsage(account.id, ALL_TIME);
+    expect(usage.map((u) => [u.outcome, u.characters])).toEqual([['completed', [...LONG].length]]);
+  });
+
+  it('the ambiguous band waits for the agent: an interrupt verdict commits; a late verdict is an error', async () => {
+    const { call, ports, vad, clock } = await setup({ bargeIn: HOLDS });
+    call.say({ text: LONG, utteranceId: 'long' });
+    call.say({ text: 'बाद का वाक्य।', utteranceId: 'later' });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
+    await clock.advance(200);
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 500, atMs: 510 });
+    suspect(call, vad, { type: 'suspect_ended', atMs: 900, extentMs: 320 });
+    await clock.advance(100);
+    expect(ports.ofType('interrupted')).toEqual([]);
+    call.bargeInVerdict('s1', 'interrupt');
+    await until(() => ports.ofType('cancellation').length === 2, 'both cancellations', clock, 50);
+    expect(ports.ofType('interrupted')).toEqual([
+      { type: 'interrupted', utterance_id: 'long', played_ms: 200, heard_text: '', cause: 'speech', suspect_id: 's1', decided_by: 'verdict', decision_ms: 100 },
+    ]);
+    expect(ports.out.filter((o) => o.kind === 'clear')).toHaveLength(1);
+    call.bargeInVerdict('s1', 'resume');
+    await until(() => ports.ofType('error').length === 1, 'the error', clock, 0);
+    expect(ports.ofType('error')[0]).toMatchObject({ error: { code: 'validation_error', message: expect.stringContaining("Suspect 's1' is not on hold") } });
+    expect(call.bargeIns).toBe(1);
+    await call.end('stop');
+  });
+
+  it('without a verdict the band gets the policy at the deadline; a key commits at once; a cancel ends a hold', async () => {
+    const { call, ports, vad, clock } = await setup({ bargeIn: HOLDS });
+    call.say({ text: LONG, utteranceId: 'one' });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    suspect(call, vad, { type: 'suspect_ended', atMs: 400, extentMs: 300 });
+    await clock.advance(DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
+    expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'one', decided_by: 'policy', decision_ms: 400 });
+
+    call.say({ text: LONG, utteranceId: 'two' });
+    await until(() => frames(ports, ports.out.findIndex((o) => o.kind === 'clear') + 1).length > 0, 'the second text speaking', clock, 20);
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    call.dtmf('3');
+    expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'two', cause: 'dtmf', decided_by: 'dtmf' });
+
+    call.say({ text: LONG, utteranceId: 'three' });
+    const clears = () => ports.out.filter((o) => o.kind === 'clear').length;
+    await until(() => frames(ports, ports.out.map((o) => o.kind).lastIndexOf('clear') + 1).length > 0, 'the third text speaking', clock, 20);
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    expect(clears()).toBe(3);
+    call.cancel();
+    // The hold had cleared the provider: the cancel has nothing more to clear, and no decision follows it.
+    expect(clears()).toBe(3);
+    expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'three', cause: 'cancel' });
+    await clock.advance(5000);
+    expect(ports.ofType('resumed')).toEqual([]);
+    await call.end('stop');
+  });
+
+  it('a non-interruptible text is never held; an agent that did not opt in sees no hold events', async () => {
+    const { call, ports, vad, clock } = await setup({ bargeIn: { ...HOLDS, events: 1 } });
+    call.say({ text: LONG, utteranceId: 'disclosure', interruptible: false });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    expect(ports.out.some((o) => o.kind === 'clear')).toBe(false);
+    call.cancel();
+    call.say({ text: LONG, utteranceId: 'open' });
+    await until(() => frames(ports, ports.out.findIndex((o) => o.kind === 'clear') + 1).length > 0, 'the next text speaking', clock, 20);
+    suspect(call, vad, { type: 'suspect_ended', atMs: 20, extentMs: 32 });
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 100, atMs: 110 });
+    expect(ports.out.filter((o) => o.kind === 'clear')).toHaveLength(2);
+    suspect(call, vad, { type: 'suspect_ended', atMs: 200, extentMs: 64 });
+    expect(ports.ofType('interruption_suspected')).toEqual([]);
+    expect(ports.ofType('resumed')).toEqual([]);
+    // Verdicts need the opt-in.
+    call.bargeInVerdict('s1', 'resume');
+    await until(() => ports.ofType('error').length === 1, 'the error', clock, 0);
+    expect(ports.ofType('error')[0]).toMatchObject({ error: { code: 'validation_error', message: expect.stringContaining('barge_in_events=2') } });
+    await call.end('stop');
   });
 });

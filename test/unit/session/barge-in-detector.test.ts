@@ -170,6 +170,50 @@ describe('BargeInDetector state machine', () => {
   });
 });
 
+describe('BargeInDetector suspect layer (longSpeechMs set)', () => {
+  async function suspecting(longSpeechMs = 500) {
+    const model = new LoudnessModel();
+    const factory = new BargeInDetectorFactory(model);
+    await factory.ready();
+    return { model, detector: new HeardDetector(factory, 250, longSpeechMs) };
+  }
+
+  it('one window at the suspect threshold opens a span, and the staggered stream sees it half a window sooner', async () => {
+    const { detector } = await suspecting();
+    // Window 2 (64-96 ms) is between thresholds: never speech for the main machine. The staggered stream's window
+    // 48-80 ms holds half of it and is judged when the frame ending at 80 ms arrives, 20 ms before window 2 is.
+    // The span's last speech ends with the staggered window 80-112 ms; 128 ms of silence after it ends the span.
+    expect(feed(detector, audio(`..+....${'_'.repeat(10)}`))).toEqual([
+      { type: 'suspect_started', onsetMs: 48, atMs: 80 },
+      { type: 'suspect_ended', atMs: 240, extentMs: 64 },
+    ]);
+    expect(detector.speaking).toBe(false);
+  });
+
+  it('reports long speech once while it goes on, the span end, and the confirmed speech as before', async () => {
+    const { detector } = await suspecting(500);
+    expect(feed(detector, audio(`${'#'.repeat(20)}${'_'.repeat(10)}`))).toEqual([
+      { type: 'suspect_started', onsetMs: 0, atMs: 40 },
+      { type: 'speech_started', onsetMs: 0, atMs: 260 },
+      // The first window ending 500 ms or more after the onset: the main stream's 480-512 ms.
+      { type: 'suspect_long', atMs: 520, extentMs: 512 },
+      // Speech ends with the staggered window 624-656 ms (half speech); its span ends 128 ms later.
+      { type: 'suspect_ended', atMs: 800, extentMs: 656 },
+      { type: 'speech_stopped', atMs: 960, durationMs: 640 },
+    ]);
+  });
+
+  it('a new long threshold applies to the next span; without the layer there are no suspect events', async () => {
+    const { detector } = await suspecting(500);
+    detector.detector.setLongSpeechMs(200);
+    const events = feed(detector, audio(`${'#'.repeat(8)}${'_'.repeat(10)}`));
+    expect(events.filter((e) => e.type === 'suspect_long')).toEqual([{ type: 'suspect_long', atMs: 220, extentMs: 208 }]);
+    expect(() => detector.detector.setLongSpeechMs(0)).toThrow(RangeError);
+    const plain = await setup(250);
+    expect(feed(plain.detector, audio(`${'#'.repeat(20)}${'_'.repeat(10)}`)).map((e) => e.type)).toEqual(['speech_started', 'speech_stopped']);
+  });
+});
+
 describe('BargeInDetector with a model that answers later', () => {
   it('judges windows in order once their answers come, with the same events and times as an immediate model', async () => {
     const pattern = `..${'#'.repeat(8)}${'_'.repeat(4)}${'#'.repeat(2)}${'_'.repeat(16)}`;

@@ -74,3 +74,48 @@ describe('PlaybackLedger', () => {
     expect(ledger.protectedOutstanding()).toBe(false);
   });
 });
+
+describe('PlaybackLedger position marks and holds', () => {
+  it('position marks confirm the playout axis; a held call keeps its utterances and ignores the old marks', () => {
+    const ledger = new PlaybackLedger();
+    ledger.begin(turn(1), 0);
+    ledger.audioSent(1, 400);
+    const p40 = ledger.positionMark(40);
+    const p80 = ledger.positionMark(80);
+    expect([p40, p80]).toEqual(['p40.g0', 'p80.g0']);
+    expect(ledger.echoed(p40)).toEqual({ kind: 'position' });
+    expect(ledger.confirmedMs).toBe(40);
+    expect(ledger.locate(40)).toEqual({ utteranceId: 'utt-1', offsetMs: 40 });
+    ledger.hold();
+    expect(ledger.generation).toBe(1);
+    // The mark pending at the hold comes back flushed: ignored, the position stays.
+    expect(ledger.echoed(p80)).toEqual({ kind: 'cleared' });
+    expect(ledger.confirmedMs).toBe(40);
+    expect(ledger.outstanding()).toBe(true);
+    // Issued again from the tape, a chunk mark keeps its place in the utterance, in the new generation.
+    expect(ledger.markSent(1, 0, false, 200).name).toBe('u1.c0.g1');
+    expect(ledger.echoed('u1.c0.g1')).toEqual({ kind: 'played', utteranceId: 'utt-1', final: false, durationMs: 200 });
+    expect(ledger.confirmedMs).toBe(200);
+  });
+
+  it('a clear after position marks reports at least the confirmed position, and starts the axis again', () => {
+    const ledger = new PlaybackLedger();
+    ledger.begin(turn(1), 0);
+    ledger.audioSent(1, 1000);
+    ledger.echoed(ledger.positionMark(600));
+    // The estimate lags what the marks proved: the marks win, within what was sent.
+    expect(ledger.clear(300)).toEqual([{ utteranceId: 'utt-1', playedMs: 600, heardText: '' }]);
+    expect(ledger.confirmedMs).toBe(0);
+  });
+
+  it('locates a position in the utterance that holds it', () => {
+    const ledger = new PlaybackLedger();
+    ledger.begin(turn(1), 0);
+    ledger.audioSent(1, 500);
+    ledger.begin(turn(2), 500);
+    ledger.audioSent(2, 300);
+    expect(ledger.locate(120)).toEqual({ utteranceId: 'utt-1', offsetMs: 120 });
+    expect(ledger.locate(620)).toEqual({ utteranceId: 'utt-2', offsetMs: 120 });
+    expect(ledger.locate(5000)).toEqual({ utteranceId: 'utt-2', offsetMs: 300 });
+  });
+});

@@ -57,4 +57,42 @@ describe('PlayoutClock', () => {
     expect(playout.bufferedMs()).toBe(0);
     expect(playout.sentMs).toBe(0);
   });
+
+  it('a hold stops all sending until release, which rewinds the axis; an abort still ends the wait', async () => {
+    const clock = new FakeClock();
+    const playout = new PlayoutClock(clock, 100);
+    for (let i = 0; i < 5; i++) playout.push(20, i > 0);
+    expect(playout.sentMs).toBe(100);
+    playout.hold();
+    expect(playout.held).toBe(true);
+    expect(playout.bufferedMs()).toBe(0);
+    let released = false;
+    const waiting = playout.waitForRoom(20, new AbortController().signal).then(() => (released = true));
+    await clock.advance(10_000);
+    expect(released).toBe(false);
+    // A frame that slipped in as the hold began moves the axis, not the buffer.
+    playout.push(20, true);
+    expect([playout.sentMs, playout.bufferedMs()]).toEqual([120, 0]);
+    playout.release(60);
+    await waiting;
+    expect(released).toBe(true);
+    expect([playout.held, playout.sentMs, playout.bufferedMs()]).toEqual([false, 60, 0]);
+
+    playout.hold();
+    const controller = new AbortController();
+    const aborted = playout.waitForRoom(20, controller.signal);
+    controller.abort();
+    await aborted;
+    // A hold that begins while a turn sleeps for room keeps it waiting past the sleep.
+    playout.reset();
+    for (let i = 0; i < 5; i++) playout.push(20, i > 0);
+    let woke = false;
+    const sleeping = playout.waitForRoom(20, new AbortController().signal).then(() => (woke = true));
+    playout.hold();
+    await clock.advance(1000);
+    expect(woke).toBe(false);
+    playout.release(100);
+    await sleeping;
+    expect(woke).toBe(true);
+  });
 });

@@ -31,6 +31,22 @@ describe('parseAgentMessage', () => {
     expect(code('{"type":"config","voice":"meera","language":"ta-IN","model_id":"other"}')).toBe('invalid_model_id');
   });
 
+  it('config may change the barge-in settings; barge_in_verdict names a suspect and a verdict', () => {
+    expect(parseAgentMessage('{"type":"config","voice":"meera","language":"hi-IN","barge_in":{"events":2,"long_min_ms":800,"ambiguous_default":"resume"}}')).toMatchObject({
+      kind: 'session',
+      bargeIn: { events: 2, longMinMs: 800, ambiguousDefault: 'resume' },
+    });
+    expect(parseAgentMessage('{"type":"barge_in_verdict","suspect_id":"s3","verdict":"resume"}')).toEqual({ kind: 'verdict', suspectId: 's3', verdict: 'resume' });
+    for (const bad of [
+      '{"type":"barge_in_verdict","suspect_id":"s3","verdict":"maybe"}',
+      '{"type":"barge_in_verdict","verdict":"resume"}',
+      '{"type":"config","voice":"meera","language":"hi-IN","barge_in":{"events":3}}',
+      '{"type":"config","voice":"meera","language":"hi-IN","barge_in":{"short_max":10}}',
+    ]) {
+      expect(code(bad), bad).toBe('validation_error');
+    }
+  });
+
   it('hangup (drains by default) and transfer to a number or SIP URI', () => {
     expect(parseAgentMessage('{"type":"hangup"}')).toEqual({ kind: 'hangup', drain: true });
     expect(parseAgentMessage('{"type":"hangup","drain":false}')).toEqual({ kind: 'hangup', drain: false });

@@ -26,8 +26,29 @@ describe('resolveCallParameters', () => {
     expect(resolved.ok && resolved.settings).not.toHaveProperty('raaga_token');
   });
 
+  it('barge-in holds: on by default with the documented policy; each setting per call; short_max_ms within long_min_ms', () => {
+    const resolved = resolveCallParameters(defaults, []);
+    expect(resolved.ok && resolved.value).toMatchObject({
+      bargeInSuspect: 'vad',
+      bargeInEvents: 1,
+      bargeInPolicy: { shortMaxMs: 250, longMinMs: 500, verdictDeadlineMs: 400, ambiguousDefault: 'interrupt', maxHoldMs: 1500 },
+    });
+    const custom = resolveCallParameters(defaults, [
+      { barge_in_suspect: 'off', barge_in_events: '2', short_max_ms: '200', long_min_ms: '700', verdict_deadline_ms: '300', ambiguous_default: 'resume', max_hold_ms: '2000' },
+    ]);
+    expect(custom.ok && custom.value).toMatchObject({
+      bargeInSuspect: 'off',
+      bargeInEvents: 2,
+      bargeInPolicy: { shortMaxMs: 200, longMinMs: 700, verdictDeadlineMs: 300, ambiguousDefault: 'resume', maxHoldMs: 2000 },
+    });
+    const crossed = resolveCallParameters(defaults, [{ short_max_ms: '600' }]);
+    expect(crossed.ok ? '' : crossed.message).toBe("call parameter 'short_max_ms' (600) must not exceed 'long_min_ms' (500)");
+    const off = resolveCallParameters(parseConfig({ TELEPHONY_BARGE_IN_SUSPECT: 'off' }).telephony, []);
+    expect(off.ok && off.value.bargeInSuspect).toBe('off');
+  });
+
   it('names the bad parameter', () => {
-    for (const [name, value] of [['barge_in', 'loud'], ['language', 'fr-FR'], ['min_speech_ms', '-1'], ['agent_url', 'http://x'], ['speed', '3'], ['agent_audio', 'yes'], ['cache', 'off']]) {
+    for (const [name, value] of [['barge_in_suspect', 'fast'], ['barge_in_events', '3'], ['ambiguous_default', 'maybe'], ['max_hold_ms', '50'], ['long_min_ms', 'x'], ['barge_in', 'loud'], ['language', 'fr-FR'], ['min_speech_ms', '-1'], ['agent_url', 'http://x'], ['speed', '3'], ['agent_audio', 'yes'], ['cache', 'off']]) {
       const resolved = resolveCallParameters(defaults, [{ [name as string]: value as string }]);
       expect(resolved.ok ? '' : resolved.message).toContain(`'${name}'`);
     }
