@@ -208,6 +208,8 @@ describe('barge-in', () => {
       expect(played.subarray(0, playedBeforeClear)).toEqual(before.subarray(0, playedBeforeClear));
       // The caller heard the whole greeting: all of `before` up to the replay, then the replay to the end.
       expect(played.length).toBe(playedBeforeClear + after.length);
+      // The simulated provider saw the same: one replay, nothing lost, the overlap heard twice.
+      expect(peer.summary()).toMatchObject({ replays: 1, lostMs: 0, repeatedMs: (playedBeforeClear - replayAt) / 8 });
       await peer.stop();
       // Billed once, for the whole greeting.
       await eventually(async () => 1_000_000 - (await acct.balance()) === cp(greeting), 'the whole greeting billed');
@@ -228,8 +230,8 @@ describe('barge-in', () => {
       expect(['duration', 'policy']).toContain(interrupted.decided_by);
       expect(interrupted.decision_ms).toBeGreaterThanOrEqual(0);
       expect(agent.ofType('resumed')).toEqual([]);
-      // One clear: the hold's. The commit has nothing more to clear.
-      expect(call.peer.summary().clears).toBe(1);
+      // One clear: the hold's. The commit has nothing more to clear, and nothing is replayed.
+      expect(call.peer.summary()).toMatchObject({ clears: 1, replays: 0 });
       await call.peer.stop();
     });
   });

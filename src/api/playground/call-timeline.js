@@ -1,5 +1,6 @@
 // Draws a simulated call as SVG: what the caller heard (the bot's audio level, 20 ms per bar), when the caller
-// spoke, the marks sent and echoed, and each `clear` (barge-in) as a line across every lane.
+// spoke, the marks sent and echoed, each `clear` as a line across every lane, and how it ended: a hold that resumed
+// (the bot re-sent the held audio) or a barge-in that cut the bot for good.
 
 const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 880;
@@ -10,7 +11,7 @@ const LANES = [
   { key: 'marks', label: 'Marks sent / echoed', height: 34 },
   { key: 'events', label: 'Stream events', height: 26 },
 ];
-const COLORS = { heard: '#c45a00', caller: '#2a5db0', sent: '#7a3e9d', echoed: '#2f7d4f', cleared: '#9aa1ad', clear: '#b3261e' };
+const COLORS = { heard: '#c45a00', caller: '#2a5db0', sent: '#7a3e9d', echoed: '#2f7d4f', cleared: '#9aa1ad', clear: '#b3261e', resumed: '#2f7d4f' };
 
 function el(name, attrs = {}, text) {
   const node = document.createElementNS(NS, name);
@@ -56,6 +57,13 @@ export function drawCallTimeline(container, call) {
 
   const marks = lanes.marks;
   const events = lanes.events;
+  // A clear followed by a replay was a hold that resumed; one without was a cut (or a hold that committed).
+  const clears = call.events.filter((event) => event.kind === 'clear_received');
+  const replays = call.events.filter((event) => event.kind === 'replay_received');
+  const resumedClear = (clear) => {
+    const next = clears.find((other) => other.at_ms > clear.at_ms)?.at_ms ?? Infinity;
+    return replays.some((replay) => replay.at_ms >= clear.at_ms && replay.at_ms < next);
+  };
   for (const event of call.events) {
     const at = x(event.at_ms);
     if (event.kind === 'mark_received') {
@@ -65,7 +73,11 @@ export function drawCallTimeline(container, call) {
       svg.append(el('line', { x1: at, x2: at, y1: marks.top + marks.height / 2, y2: marks.top + marks.height - 3, stroke: cleared ? COLORS.cleared : COLORS.echoed, 'stroke-width': 2 }));
     } else if (event.kind === 'clear_received') {
       svg.append(el('line', { x1: at, x2: at, y1: lanes.heard.top, y2: events.top + events.height, stroke: COLORS.clear, 'stroke-width': 2, 'stroke-dasharray': '4 3' }));
-      svg.append(el('text', { x: at + 4, y: events.top + events.height / 2 + 4, fill: COLORS.clear }, 'clear (barge-in)'));
+      svg.append(el('text', { x: at + 4, y: events.top + events.height / 2 + 4, fill: COLORS.clear }, resumedClear(event) ? 'hold' : 'clear (barge-in)'));
+    } else if (event.kind === 'replay_received') {
+      svg.append(el('line', { x1: at, x2: at, y1: lanes.heard.top, y2: events.top + events.height, stroke: COLORS.resumed, 'stroke-width': 2 }));
+      svg.append(el('text', { x: at + 4, y: events.top + events.height / 2 + 4, fill: COLORS.resumed }, 'resumed'));
+      svg.append(el('title', {}, event.detail ?? 'resumed'));
     } else if (event.kind === 'first_media_in') {
       svg.append(el('circle', { cx: at, cy: events.top + events.height / 2, r: 4, fill: COLORS.heard }));
       svg.append(el('text', { x: at + 6, y: events.top + events.height / 2 - 4 }, 'first audio'));

@@ -207,7 +207,8 @@ byId('call-run').addEventListener('click', async () => {
     setStatus(
       ui.callStatus,
       `First audio after ${Math.round(s.first_media_in_ms ?? 0)} ms; ${s.marks_received} mark${s.marks_received === 1 ? '' : 's'} sent, ${s.marks_echoed} echoed; ` +
-        `${s.clears} clear${s.clears === 1 ? '' : 's'}${s.barge_in_ms === null ? '' : ` (${Math.round(s.barge_in_ms)} ms after the caller started)`} on ${call.provider}.`,
+        `${s.clears} clear${s.clears === 1 ? '' : 's'}${s.barge_in_ms === null ? '' : ` (${Math.round(s.barge_in_ms)} ms after the caller started)`}` +
+        `${s.resumes > 0 ? `, ${s.resumes} resumed (${Math.round(s.repeated_ms)} ms heard twice, ${Math.round(s.lost_ms)} ms lost)` : ''} on ${call.provider}.`,
       'ok',
     );
     document.body.dataset.call = 'done';

@@ -98,6 +98,7 @@ function formatSummary(summary: PeerSummary, callSid: string, out: string | unde
     `  first audio  ${summary.firstMediaInMs === undefined ? 'none received' : `${summary.firstMediaInMs.toFixed(0)} ms after the stream opened`}`,
     `  marks        ${summary.marksReceived} received, ${summary.marksEchoed} echoed (${summary.marksEchoedByClear} by clear)`,
     `  barge-in     ${summary.bargeInMs === undefined ? (summary.clears > 0 ? `${summary.clears} clear(s), none after caller speech` : 'no clear') : `${summary.bargeInBy === 'clear' ? 'clear' : 'bot audio stopped'} ${summary.bargeInMs.toFixed(0)} ms after the first caller speech frame`}`,
+    `  resumed      ${summary.replays === 0 ? 'none' : `${summary.replays} hold(s): ${summary.repeatedMs.toFixed(0)} ms heard twice, ${summary.lostMs.toFixed(0)} ms lost`}`,
     `  playout      ${seconds(playout.receivedMs)} received, ${seconds(playout.clearedMs)} cleared, ${playout.underruns} underrun(s)${playout.underruns > 0 ? ` (worst ${playout.maxLateMs.toFixed(0)} ms late)` : ''}`,
     ...(summary.badMessages > 0 ? [`  warnings     ${summary.badMessages} message(s) Twilio would reject (see timeline)`] : []),
     ...(out === undefined ? [] : [`  heard        ${out}`]),

@@ -8,9 +8,8 @@
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
-import { mulawToPcm16 } from '../../audio/mulaw.js';
+import { MULAW_BYTES_PER_MS, mulawToPcm16, PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import { encodeWav } from '../../audio/wav.js';
-import { PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import { CallerTrack } from './caller-audio.js';
 import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
 import type { WireFrame } from '../stream-events.js';
@@ -18,6 +17,7 @@ import type { StreamSocket } from '../stream-socket.js';
 import { openWebSocket } from './peer-connection.js';
 import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
+import { ReplayWatch, type Replay } from './replay-watch.js';
 
 export type TimelineKind =
   | 'connected'
@@ -28,6 +28,8 @@ export type TimelineKind =
   | 'mark_received'
   | 'mark_echoed'
   | 'clear_received'
+  /** After a clear, the server re-sent audio it had sent before (a resumed barge-in hold); detail: repeated/lost ms. */
+  | 'replay_received'
   | 'hangup_received'
   | 'bad_message'
   | 'stop_sent'
@@ -86,6 +88,10 @@ export interface PeerSummary {
   /** Marks echoed because of a clear, not because their audio played. */
   readonly marksEchoedByClear: number;
   readonly clears: number;
+  /** Clears the server followed with a replay of held audio (resumed holds), and what the caller heard of them. */
+  readonly replays: number;
+  readonly repeatedMs: number;
+  readonly lostMs: number;
   /**
    * First caller speech frame sent → first clear received after it; for a provider without a clear on the wire
    * (AudioSocket), → the end of the last frame before the bot's audio stopped.
@@ -124,6 +130,8 @@ export class CallPeer {
   private marksEchoed = 0;
   private marksEchoedByClear = 0;
   private clears = 0;
+  private readonly replayWatch = new ReplayWatch();
+  private readonly replays: Replay[] = [];
   private badMessages = 0;
   private closeCode: number | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -267,6 +275,9 @@ export class CallPeer {
       marksEchoed: this.marksEchoed,
       marksEchoedByClear: this.marksEchoedByClear,
       clears: this.clears,
+      replays: this.replays.length,
+      repeatedMs: this.replays.reduce((sum, replay) => sum + replay.repeatedMs, 0),
+      lostMs: this.replays.reduce((sum, replay) => sum + replay.lostMs, 0),
       ...this.bargeIn(speech?.atMs, clear?.atMs),
       playout: this.playout.stats,
       badMessages: this.badMessages,
@@ -357,6 +368,7 @@ export class CallPeer {
         this.inbound.push({ atMs: elapsed, event: 'media', bytes: message.mulaw.length, audio: message.mulaw.slice() });
         if (this.mediaReceived++ === 0) this.record('first_media_in');
         this.playout.media(message.mulaw, elapsed);
+        this.noteReplay(this.replayWatch.media(message.mulaw));
         break;
       case 'mark':
         this.inbound.push({ atMs: elapsed, event: 'mark', name: message.name });
@@ -369,7 +381,10 @@ export class CallPeer {
         this.clears++;
         this.record('clear_received');
         this.echoDueMarks(elapsed);
+        const clearedBefore = this.playout.stats.clearedMs;
         for (const name of this.playout.clear(elapsed)) if (this.dialect.clearEchoesMarks) this.echo(name, true);
+        const clearedBytes = Math.round((this.playout.stats.clearedMs - clearedBefore) * MULAW_BYTES_PER_MS);
+        this.replayWatch.clear(this.replayWatch.sinceBytes - clearedBytes);
         this.sendOptional(this.dialect.clearAcknowledgement(this.start));
         break;
       case 'hangup':
@@ -389,6 +404,12 @@ export class CallPeer {
       this.timer = undefined;
     }
     this.schedule();
+  }
+
+  private noteReplay(replay: Replay | undefined): void {
+    if (!replay) return;
+    this.replays.push(replay);
+    this.record('replay_received', `from ${replay.fromMs} ms: repeated ${replay.repeatedMs} ms, lost ${replay.lostMs} ms`);
   }
 
   private sendOptional(frame: WireFrame | undefined): void {
