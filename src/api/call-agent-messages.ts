@@ -80,7 +80,7 @@ export const ResumedSchema = z
     utterance_id: nullableUtteranceId,
     from_ms: z.number().int().meta({ description: 'Into the utterance: where the re-sent audio starts.' }),
     gap_ms: z.number().int().meta({ description: 'How long the bot was silent.' }),
-    reason: z.enum(['short', 'verdict', 'policy']),
+    reason: z.enum(['short', 'echo', 'verdict', 'policy']),
   })
   .meta({ description: 'barge_in_events=2: the hold ended without an interruption; the utterance goes on from where the caller stopped hearing it.' });
 

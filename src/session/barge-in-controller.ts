@@ -33,8 +33,8 @@ export const DEFAULT_BARGE_IN_POLICY: BargeInPolicy = {
 
 /** What decided a commit: speech long enough, the agent's verdict, a key, the hold's time limit, or the band's policy. */
 export type CommitCause = 'duration' | 'verdict' | 'dtmf' | 'timeout' | 'policy';
-/** Why a hold resumed: speech too short, the agent's verdict, or the band's policy. */
-export type ResumeReason = 'short' | 'verdict' | 'policy';
+/** Why a hold resumed: speech too short, the bot's own echo stopping, the agent's verdict, or the band's policy. */
+export type ResumeReason = 'short' | 'echo' | 'verdict' | 'policy';
 
 export interface HeldSuspect {
   readonly id: string;
@@ -108,12 +108,16 @@ export class BargeInController {
     if (this.#held) this.#commit('duration');
   }
 
-  /** The open span ended after `extentMs` of speech: decide, or wait for the agent's verdict. */
-  suspectEnded(extentMs: number): void {
+  /**
+   * The open span ended after `extentMs` of speech: decide, or wait for the agent's verdict. `echo`: it ended one
+   * echo delay after the bot went quiet, so it was the bot's own voice coming back: resume, never commit.
+   */
+  suspectEnded(extentMs: number, echo = false): void {
     const held = this.#held;
     if (!held) return;
     held.speaking = false;
     held.extentMs += extentMs;
+    if (echo) return this.#resume('echo');
     if (held.extentMs >= this.policy.longMinMs) return this.#commit('duration');
     if (held.resumeVerdict) return this.#resume('verdict');
     if (held.extentMs < this.policy.shortMaxMs) return this.#resume('short');

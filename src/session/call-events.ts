@@ -69,7 +69,7 @@ export type CallEvent =
       readonly from_ms: number;
       /** How long the bot was silent. */
       readonly gap_ms: number;
-      readonly reason: 'short' | 'verdict' | 'policy';
+      readonly reason: 'short' | 'echo' | 'verdict' | 'policy';
     }
   | { readonly type: 'call_ended'; readonly reason: string };
 

@@ -6,7 +6,8 @@
 // the provider confirmed. Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
 
 import type { Metrics } from '../metrics/metrics.js';
-import { fadeInMulaw, MULAW_BYTES_PER_MS, MULAW_SILENCE, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { fadeInMulaw, MULAW_BYTES_PER_MS, MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 import { ApiError } from '../errors.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
@@ -16,6 +17,7 @@ import { sleep, type Clock } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
 import { PlaybackTape } from './playback-tape.js';
+import { EchoGate } from './echo-gate.js';
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
 import type { SessionSink } from './session-sink.js';
@@ -34,6 +36,8 @@ const DRAIN_POLL_MS = 50;
 const POSITION_MARK_MS = 40;
 /** The tape never keeps more than this behind the head, even if a provider stops echoing marks. */
 const TAPE_MAX_MS = 5000;
+/** A span ends after this much quiet (the detector's), so its last speech was this long before `suspect_ended`. */
+const SUSPECT_END_SILENCE_MS = DEFAULT_BARGE_IN_TUNING.suspectEndMs;
 /** The first re-sent frame fades in over 8 ms: a resume mid-word does not click. */
 const RESUME_FADE_SAMPLES = 64;
 
@@ -74,6 +78,9 @@ export class CallSession {
   readonly #playout: PlayoutClock;
   readonly #ledger = new PlaybackLedger();
   readonly #tape = new PlaybackTape(TAPE_MAX_MS);
+  readonly #echo = new EchoGate();
+  /** What the VAD hears instead of a frame the echo explains. */
+  #silent: Uint8Array | undefined;
   readonly #detector: VoiceActivityDetector | undefined;
   readonly #controller: BargeInController;
   #bargeInSettings: BargeInSettings;
@@ -268,7 +275,15 @@ export class CallSession {
   inboundAudio(frame: Uint8Array, atMs: number): void {
     if (this.ended) return;
     if (this.#agentAudio) this.#agent?.sendAudio(frame);
-    this.#detector?.pushMulaw(frame, atMs);
+    if (!this.#detector) return;
+    // The bot's own voice coming back is kept from the VAD; the agent still gets the line as it is.
+    const echo = this.#echo.heard(mulawToPcm16(frame), this.#deps.clock.now());
+    this.#detector.pushMulaw(echo ? this.#silentFrame(frame.length) : frame, atMs);
+  }
+
+  #silentFrame(bytes: number): Uint8Array {
+    if (this.#silent?.length !== bytes) this.#silent = new Uint8Array(bytes).fill(MULAW_SILENCE);
+    return this.#silent;
   }
 
   #voiceActivity(event: VoiceActivityEvent): void {
@@ -280,9 +295,13 @@ export class CallSession {
       case 'suspect_long':
         this.#controller.suspectLong();
         return;
-      case 'suspect_ended':
-        this.#controller.suspectEnded(event.extentMs);
+      case 'suspect_ended': {
+        // The sound's last speech ended the span's closing silence ago; one echo delay after the hold, it was echo.
+        const held = this.#controller.held;
+        const endedAtMs = this.#deps.clock.now() - SUSPECT_END_SILENCE_MS;
+        this.#controller.suspectEnded(event.extentMs, held !== undefined && this.#echo.endedLikeEcho(held.heldAtMs, endedAtMs));
         return;
+      }
       case 'speech_started':
         this.#speaking = true;
         this.#speechConfirmedAtMs = this.#deps.clock.now();
@@ -404,6 +423,7 @@ export class CallSession {
     const estimatedMs = this.#playout.playedMs();
     const confirmedMs = this.#ledger.confirmedMs;
     this.#media.sendClear();
+    this.#echo.cleared(this.#deps.clock.now());
     this.#ledger.hold();
     this.#playout.hold();
     this.#hold = { suspect, confirmedMs, estimatedMs: Math.max(confirmedMs, estimatedMs) };
@@ -436,7 +456,7 @@ export class CallSession {
         this.#media.sendMark(this.#ledger.markSent(seq, lastChunk, final, utteranceMs).name, final);
         continue;
       }
-      this.#media.sendMedia(first ? fadeInMulaw(item.bytes, RESUME_FADE_SAMPLES) : item.bytes);
+      this.#sendMedia(first ? fadeInMulaw(item.bytes, RESUME_FADE_SAMPLES) : item.bytes);
       first = false;
       this.#playout.push(item.ms, true);
       this.#markPosition();
@@ -470,7 +490,10 @@ export class CallSession {
     this.#hold = undefined;
     this.#controller.drop();
     if (!hold && !this.#ledger.outstanding() && this.#playout.bufferedMs() === 0) return;
-    if (!hold) this.#media.sendClear();
+    if (!hold) {
+      this.#media.sendClear();
+      this.#echo.cleared(this.#deps.clock.now());
+    }
     const interrupted = this.#ledger.clear(hold ? hold.estimatedMs : this.#playout.playedMs());
     this.#playout.reset();
     this.#tape.clear();
@@ -487,6 +510,12 @@ export class CallSession {
         ...decided,
       });
     }
+  }
+
+  /** Audio to the provider; the echo gate learns what will play and when (only the VAD needs it). */
+  #sendMedia(bytes: Uint8Array): void {
+    if (this.#detector) this.#echo.played(mulawToPcm16(bytes), this.#playout.nextStartMs());
+    this.#media.sendMedia(bytes);
   }
 
   /** A position mark when POSITION_MARK_MS of audio went out since the last (only where holds are possible). */
@@ -538,7 +567,7 @@ export class CallSession {
         // Taped at its position before the playout clock counts it; a frame that slips in as a hold begins
         // is only taped, and leaves with the replay.
         if (this.#holdsPossible()) this.#tape.recordFrame(this.#playout.sentMs, bytes, bytes.length / MULAW_BYTES_PER_MS);
-        if (!this.#playout.held) this.#media.sendMedia(bytes);
+        if (!this.#playout.held) this.#sendMedia(bytes);
       },
       close: (_code, reason) => this.#finish(`session closed: ${reason}`),
       bufferedBytes: () => this.#media.bufferedBytes(),

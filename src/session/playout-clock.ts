@@ -28,6 +28,12 @@ export class PlayoutClock {
     return this.#endMs === undefined ? 0 : Math.max(0, this.#endMs - this.clock.now());
   }
 
+  /** When audio sent now would start playing (monotonic): after what is buffered, or now. */
+  nextStartMs(): number {
+    const now = this.clock.now();
+    return this.#endMs === undefined || this.#endMs < now ? now : this.#endMs;
+  }
+
   get held(): boolean {
     return this.#held !== undefined;
   }

@@ -236,6 +236,35 @@ describe('barge-in', () => {
     });
   });
 
+  it("the bot's own echo on the line (a speakerphone: -20 dB, 120 ms) never cuts it; a caller over the echo still does", async () => {
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const echoOnly = await placeCall(server, acct.id, {
+        query: { greeting: LONG_GREETING, agent_url: agent.url, barge_in_events: '2' },
+        echo: { delayMs: 120, erlDb: -20, taps: 6 },
+      });
+      expect(await agent.waitFor('utterance_played', { timeoutMs: 30_000 })).toMatchObject({ utterance_id: 'greeting' });
+      expect(agent.ofType('interrupted')).toEqual([]);
+      // Holds the echo caused before the gate had learnt the line all resumed, and lost nothing (a replay that
+      // starts in a pause is not seen as one by the peer: nothing could be lost there).
+      const summary = echoOnly.peer.summary();
+      expect(agent.ofType('resumed')).toHaveLength(agent.ofType('interruption_suspected').length);
+      expect(summary.replays).toBeLessThanOrEqual(agent.ofType('resumed').length);
+      expect(summary.lostMs).toBe(0);
+      await echoOnly.peer.stop();
+    });
+    await withAgent(async (agent) => {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, {
+        query: { greeting: LONG_GREETING, agent_url: agent.url },
+        echo: { delayMs: 120, erlDb: -20, taps: 6 },
+        caller: new CallerTrack([{ atMs: 5000, mulaw: interruption, label: 'रुको' }]),
+      });
+      expect(await agent.waitFor('interrupted', { timeoutMs: 30_000 })).toMatchObject({ utterance_id: 'greeting', cause: 'speech' });
+      await call.peer.stop();
+    });
+  });
+
   it('a DTMF key cuts the bot (barge_in any), and the agent gets the digit', async () => {
     await withAgent(async (agent) => {
       const acct = await account();

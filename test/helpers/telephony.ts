@@ -16,6 +16,8 @@ export interface CallOptions {
   readonly authToken?: string;
   readonly caller?: CallerTrack;
   readonly dtmf?: readonly { digit: string; atMs: number }[];
+  /** A closed echo loop on the caller's line (CallPeerOptions.echo). */
+  readonly echo?: { readonly delayMs: number; readonly erlDb: number; readonly taps?: number };
 }
 
 export interface TestCall {
@@ -37,6 +39,7 @@ export async function placeCall(server: TestServer, accountId: string, options: 
     ...(options.authToken ? { signature: { authToken: options.authToken } } : {}),
     ...(options.caller ? { caller: options.caller } : {}),
     ...(options.dtmf ? { dtmf: options.dtmf } : {}),
+    ...(options.echo ? { echo: options.echo } : {}),
   });
   return { peer, instruction, callSid };
 }

@@ -18,6 +18,7 @@ import { openWebSocket } from './peer-connection.js';
 import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 import { ReplayWatch, type Replay } from './replay-watch.js';
+import { EchoPath } from './echo-path.js';
 
 export type TimelineKind =
   | 'connected'
@@ -70,6 +71,11 @@ export interface CallPeerOptions {
   readonly dtmf?: readonly { readonly digit: string; readonly atMs: number }[];
   /** Sends one caller media message before the opening, as a misbehaving provider would (tests of bad input). */
   readonly mediaBeforeStart?: boolean;
+  /**
+   * A closed echo loop: what the caller heard comes back in the caller's audio `delayMs` later, `erlDb` quieter,
+   * smeared by a decaying `taps`-tap response (a speakerphone or a hybrid). It stops when the bot's audio stops.
+   */
+  readonly echo?: { readonly delayMs: number; readonly erlDb: number; readonly taps?: number };
   /** Lateness forgiven before a late frame counts as an underrun; 0 = none (see PlayoutBuffer). */
   readonly underrunToleranceMs?: number;
   /** Monotonic milliseconds; performance.now by default. */
@@ -140,6 +146,7 @@ export class CallPeer {
   private readonly pendingOnsets: { atMs: number; label: string }[];
   private readonly waiters = new Set<() => void>();
   private readonly mediaBeforeStart: boolean;
+  private readonly echoPath: EchoPath | undefined;
 
   private constructor(
     private readonly socket: StreamSocket,
@@ -151,6 +158,7 @@ export class CallPeer {
     this.pendingDtmf = [...(options.dtmf ?? [])].sort((a, b) => a.atMs - b.atMs);
     this.pendingOnsets = this.caller.onsets();
     this.mediaBeforeStart = options.mediaBeforeStart === true;
+    this.echoPath = options.echo && new EchoPath(options.echo.delayMs, options.echo.erlDb, options.echo.taps ?? 1);
     this.dialect = options.dialect ?? new TwilioPeerDialect();
     this.start = {
       streamSid: options.streamSid ?? sid('MZ'),
@@ -319,7 +327,7 @@ export class CallPeer {
     const perMessage = this.framesPerMessage();
     while ((this.framesSent + perMessage) * PHONE_FRAME_MS <= elapsed) {
       const first = this.framesSent;
-      const frames = Array.from({ length: perMessage }, (_, i) => this.caller.frame(first + i));
+      const frames = Array.from({ length: perMessage }, (_, i) => this.callerFrame(first + i));
       this.send(this.dialect.media(this.start, first / perMessage, first * PHONE_FRAME_MS, perMessage === 1 ? frames[0]! : Buffer.concat(frames)));
       this.framesSent += perMessage;
       const endMs = this.framesSent * PHONE_FRAME_MS;
@@ -404,6 +412,15 @@ export class CallPeer {
       this.timer = undefined;
     }
     this.schedule();
+  }
+
+  /** Caller frame `index` as sent: the caller's own audio, plus the echo of what was heard when the loop is closed. */
+  private callerFrame(index: number): Uint8Array {
+    const own = this.caller.frame(index);
+    const path = this.echoPath;
+    if (!path) return own;
+    const startMs = index * PHONE_FRAME_MS;
+    return path.mix(own, this.playout.heardBetween(startMs - path.delayMs - path.spanMs, startMs + PHONE_FRAME_MS - path.delayMs));
   }
 
   private noteReplay(replay: Replay | undefined): void {

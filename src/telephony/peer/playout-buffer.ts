@@ -121,6 +121,21 @@ export class PlayoutBuffer {
     return out;
   }
 
+  /** The caller's ear over [fromMs, toMs) as mu-law (silence where nothing played); cheap for a recent stretch. */
+  heardBetween(fromMs: number, toMs: number): Uint8Array {
+    const from = Math.round(fromMs * BYTES_PER_MS);
+    const out = new Uint8Array(Math.max(0, Math.round(toMs * BYTES_PER_MS) - from)).fill(MULAW_SILENCE);
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const segment = this.segments[i]!;
+      const at = Math.round(segment.startMs * BYTES_PER_MS);
+      if (at + segment.bytes.length <= from) break;
+      const start = Math.max(at, from);
+      const end = Math.min(at + segment.bytes.length, from + out.length);
+      if (end > start) out.set(segment.bytes.subarray(start - at, end - at), start - from);
+    }
+    return out;
+  }
+
   /** The caller's ear from time 0 to `untilMs` as mu-law (silence 0xFF where nothing played); cleared audio excluded. */
   heard(untilMs: number): Uint8Array {
     const total = Math.max(0, Math.round(untilMs * BYTES_PER_MS));

@@ -1,10 +1,16 @@
 // What a resumed hold sounds like to the caller, seen from the provider's side: after a `clear`, the server may re-send
 // audio it had already sent (Raaga's resume replays its tape, the first frame faded in). The watch finds where in the
-// audio received before the clear the replay starts (the second re-sent frame repeats a frame exactly), and compares
-// it with what had played by the clear: before it, the caller hears that stretch twice; after it, the caller never
-// heard the stretch in between (content lost).
+// audio received before the clear the replay starts (the frames after the faded one repeat it exactly, up to its
+// end), and compares it with what had played by the clear: before it, the caller hears that stretch twice; after it,
+// the caller never heard the stretch in between (content lost). Frames of silence match anywhere, so a start is only
+// taken once the repeated stretch holds sound (a replay of silence alone is not reported: nothing could be lost).
 
-import { PHONE_FRAME_BYTES, MULAW_BYTES_PER_MS } from '../../audio/mulaw.js';
+import { MULAW_BYTES_PER_MS, MULAW_SILENCE, PHONE_FRAME_BYTES } from '../../audio/mulaw.js';
+
+/** Frames after a clear looked at before deciding (1 s): enough to get past a pause at the resume point. */
+const MAX_FRAMES = 50;
+/** Frames with sound the repeated stretch must hold for a match to count. */
+const MIN_SOUND_FRAMES = 2;
 
 export interface Replay {
   /** Where the replay starts, in ms into the audio received between the previous clear (or the start) and this one. */
@@ -41,18 +47,33 @@ export class ReplayWatch {
     after.received.push(bytes);
     after.receivedBytes += bytes.length;
     if (after.receivedBytes < 2 * PHONE_FRAME_BYTES) return undefined;
-    this.#afterClear = undefined;
-    const second = concat(after.received).subarray(PHONE_FRAME_BYTES, 2 * PHONE_FRAME_BYTES);
+    const received = concat(after.received);
+    const frames = Math.min(MAX_FRAMES, Math.floor(received.length / PHONE_FRAME_BYTES));
     const { before, playedBytes } = after;
-    // The latest match: a repeated phrase earlier in the audio must not be taken for the replay.
-    for (let at = before.length - 2 * PHONE_FRAME_BYTES; at >= 0; at -= PHONE_FRAME_BYTES) {
-      if (!equal(before.subarray(at + PHONE_FRAME_BYTES, at + 2 * PHONE_FRAME_BYTES), second)) continue;
-      return {
-        fromMs: at / MULAW_BYTES_PER_MS,
-        repeatedMs: Math.max(0, playedBytes - at) / MULAW_BYTES_PER_MS,
-        lostMs: Math.max(0, at - playedBytes) / MULAW_BYTES_PER_MS,
-      };
+    let undecided = false;
+    for (let at = 0; at + 2 * PHONE_FRAME_BYTES <= before.length; at += PHONE_FRAME_BYTES) {
+      // Frames 1.. of the replay against the frames after `at`, as far as both go.
+      const overlap = Math.min(frames, (before.length - at) / PHONE_FRAME_BYTES);
+      let sound = 0;
+      let match = true;
+      for (let f = 1; f < overlap && match; f++) {
+        const mine = received.subarray(f * PHONE_FRAME_BYTES, (f + 1) * PHONE_FRAME_BYTES);
+        match = equal(mine, before.subarray(at + f * PHONE_FRAME_BYTES, at + (f + 1) * PHONE_FRAME_BYTES));
+        if (!isSilent(mine)) sound++;
+      }
+      if (!match) continue;
+      if (sound >= MIN_SOUND_FRAMES) {
+        this.#afterClear = undefined;
+        return {
+          fromMs: at / MULAW_BYTES_PER_MS,
+          repeatedMs: Math.max(0, playedBytes - at) / MULAW_BYTES_PER_MS,
+          lostMs: Math.max(0, at - playedBytes) / MULAW_BYTES_PER_MS,
+        };
+      }
+      undecided = true;
     }
+    // Only silence matched so far: wait for more, up to MAX_FRAMES; past that (or with no match at all), no replay.
+    if (!undecided || frames >= MAX_FRAMES) this.#afterClear = undefined;
     return undefined;
   }
 
@@ -72,6 +93,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return out;
+}
+
+function isSilent(frame: Uint8Array): boolean {
+  for (const byte of frame) if (byte !== MULAW_SILENCE && byte !== 0x7f) return false;
+  return true;
 }
 
 function equal(a: Uint8Array, b: Uint8Array): boolean {

@@ -23,7 +23,19 @@ describe('ReplayWatch', () => {
     const watch = new ReplayWatch();
     watch.media(frames(0, 10));
     watch.clear(3 * 160);
-    expect(watch.media(Buffer.concat([fadeInMulaw(frame(5), 64), frame(6)]))).toEqual({ fromMs: 100, repeatedMs: 0, lostMs: 40 });
+    expect(watch.media(Buffer.concat([fadeInMulaw(frame(5), 64), frame(6)]))).toBeUndefined();
+    expect(watch.media(frame(7))).toEqual({ fromMs: 100, repeatedMs: 0, lostMs: 40 });
+  });
+
+  it('silence repeats anywhere: the start is taken from the first stretch with sound', () => {
+    const silence = new Uint8Array(160).fill(0xff);
+    const watch = new ReplayWatch();
+    // Sound, a pause of four silent frames, sound, another pause.
+    watch.media(Buffer.concat([frames(0, 3), silence, silence, silence, silence, frames(3, 6), silence, silence]));
+    watch.clear(4 * 160);
+    // The server resumes at frame 3 (the start of the first pause): silent frames first, then the sound after them.
+    expect(watch.media(Buffer.concat([silence, silence, silence]))).toBeUndefined();
+    expect(watch.media(Buffer.concat([silence, frame(3), frame(4)]))).toEqual({ fromMs: 60, repeatedMs: 20, lostMs: 0 });
   });
 
   it('new audio after a clear (a committed barge-in, then the next utterance) is no replay', () => {
@@ -34,5 +46,9 @@ describe('ReplayWatch', () => {
     // The next clear compares against the audio since this one.
     watch.clear(2 * 160);
     expect(watch.media(frames(101, 104))).toEqual({ fromMs: 20, repeatedMs: 20, lostMs: 0 });
+    // Silence alone after a clear decides nothing, and after a second of it the watch gives up.
+    watch.media(frames(110, 112));
+    watch.clear(2 * 160);
+    for (let i = 0; i < 60; i++) expect(watch.media(new Uint8Array(160).fill(0xff))).toBeUndefined();
   });
 });

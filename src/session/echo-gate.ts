@@ -1,0 +1,168 @@
+// The bot's own voice coming back in the caller's audio (a speakerphone, a cheap handset, an analogue hybrid) looks
+// like speech to the VAD: at -20 dB, two thirds of its windows score as speech (research/barge-in.md §2.3). We know
+// what we sent and when it plays, so the echo is predictable: 10 ms energy envelopes of the audio played and of the
+// audio received are cross-correlated to estimate the echo's delay and level (ERL); a caller frame no louder than the
+// predicted echo plus a margin is explained by it and kept from the VAD. A Geigel-style double-talk test on energies,
+// not an echo canceller: a caller louder than the echo still gets through, and a line without echo is never gated.
+
+/** Envelope resolution. */
+const SLOT_MS = 10;
+/** Longest echo path considered: acoustic and line round trip plus both network legs. */
+const MAX_DELAY_MS = 400;
+/** History kept per envelope (slots): more than the estimation window plus the longest delay. */
+const RING = 512;
+/** The estimate is refreshed this often from the last ESTIMATE_WINDOW_SLOTS of inbound audio. */
+const ESTIMATE_EVERY_SLOTS = 50;
+const ESTIMATE_WINDOW_SLOTS = 200;
+/** Bot audio quieter than this (mean square, about -55 dBFS) says nothing about the echo. */
+const ACTIVE_POWER = 10 ** (-55 / 10);
+/** Slots of bot speech needed in the window before an estimate is trusted. */
+const MIN_ACTIVE_SLOTS = 60;
+/** Correlation of the log envelopes that makes a delay believable. */
+const MIN_CORRELATION = 0.6;
+/** A caller frame must be this much louder than the predicted echo to reach the VAD (research/barge-in.md §3.5). */
+export const ECHO_MARGIN_DB = 8;
+/** After the bot paused for what turned out to be its own echo, the margin rises by this much for a while. */
+const BACKOFF_DB = 6;
+const BACKOFF_MS = 30_000;
+/** How far from one echo delay after a hold the caller's sound may end and still count as the echo stopping. */
+const SIGNATURE_TOLERANCE_MS = 80;
+
+export interface EchoEstimate {
+  readonly delayMs: number;
+  /** Echo return loss, dB (negative: the echo is that much quieter than what was played). */
+  readonly erlDb: number;
+  readonly correlation: number;
+}
+
+export class EchoGate {
+  readonly #out = new Float64Array(RING);
+  readonly #outSlot = new Float64Array(RING).fill(-1);
+  readonly #in = new Float64Array(RING);
+  readonly #inSlot = new Float64Array(RING).fill(-1);
+  #inSlots = 0;
+  #estimate: { delaySlots: number; erl: number; correlation: number } | undefined;
+  #backoffUntilMs = -Infinity;
+
+  /** The current estimate, once the line has shown an echo. */
+  get estimate(): EchoEstimate | undefined {
+    const e = this.#estimate;
+    return e && { delayMs: e.delaySlots * SLOT_MS, erlDb: Math.round(10 * Math.log10(e.erl) * 10) / 10, correlation: Math.round(e.correlation * 100) / 100 };
+  }
+
+  /** 8 kHz PCM the far end starts playing at `startsAtMs` (monotonic, the playout clock's estimate). */
+  played(pcm: Int16Array, startsAtMs: number): void {
+    this.#record(this.#out, this.#outSlot, pcm, startsAtMs);
+  }
+
+  /** The far end's buffer was cleared at `atMs`: what was scheduled to play from then on never will. */
+  cleared(atMs: number): void {
+    const from = Math.round(atMs / SLOT_MS);
+    for (let i = 0; i < RING; i++) if (this.#outSlot[i]! >= from) this.#outSlot[i] = -1;
+  }
+
+  /** A caller frame (8 kHz PCM) that arrived at `arrivedAtMs`; true when the predicted echo explains it. */
+  heard(pcm: Int16Array, arrivedAtMs: number): boolean {
+    const startMs = arrivedAtMs - (pcm.length / 8);
+    const slots = this.#record(this.#in, this.#inSlot, pcm, startMs);
+    for (const _ of slots) if (++this.#inSlots % ESTIMATE_EVERY_SLOTS === 0) this.#reestimate(slots[slots.length - 1]!);
+    const estimate = this.#estimate;
+    if (!estimate) return false;
+    const margin = 10 ** ((ECHO_MARGIN_DB + (arrivedAtMs < this.#backoffUntilMs ? BACKOFF_DB : 0)) / 10);
+    for (const slot of slots) {
+      const predicted = estimate.erl * this.#peakOut(slot - estimate.delaySlots);
+      if (!(this.#in[slot % RING]! <= predicted * margin)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The caller's sound that held the bot ended at `endedAtMs`, the hold began at `heldAtMs`: on a line with a known
+   * echo, ending one echo delay after the bot went quiet is the echo stopping. Then the margin rises for a while.
+   */
+  endedLikeEcho(heldAtMs: number, endedAtMs: number): boolean {
+    const estimate = this.#estimate;
+    if (!estimate) return false;
+    const like = Math.abs(endedAtMs - (heldAtMs + estimate.delaySlots * SLOT_MS)) <= SIGNATURE_TOLERANCE_MS;
+    if (like) this.#backoffUntilMs = endedAtMs + BACKOFF_MS;
+    return like;
+  }
+
+  /** Adds a frame's 10 ms energies to an envelope; returns the slots written. */
+  #record(values: Float64Array, tags: Float64Array, pcm: Int16Array, startMs: number): number[] {
+    const per = SLOT_MS * 8;
+    const slots: number[] = [];
+    for (let offset = 0; offset + per <= pcm.length; offset += per) {
+      let sum = 0;
+      for (let i = offset; i < offset + per; i++) sum += (pcm[i]! / 32768) ** 2;
+      const slot = Math.round((startMs + offset / 8) / SLOT_MS);
+      values[slot % RING] = sum / per;
+      tags[slot % RING] = slot;
+      slots.push(slot);
+    }
+    return slots;
+  }
+
+  #outAt(slot: number): number | undefined {
+    return slot >= 0 && this.#outSlot[slot % RING] === slot ? this.#out[slot % RING] : undefined;
+  }
+
+  /** Loudest bot audio around `slot` (a 32 ms VAD window and the estimate's ±1 slot jitter). */
+  #peakOut(slot: number): number {
+    let peak = 0;
+    for (let s = slot - 2; s <= slot + 3; s++) peak = Math.max(peak, this.#outAt(s) ?? 0);
+    return peak;
+  }
+
+  /** Cross-correlates the log envelopes over every delay up to MAX_DELAY_MS; keeps the best if believable. */
+  #reestimate(lastSlot: number): void {
+
+    const maxLag = MAX_DELAY_MS / SLOT_MS;
+    let best: { delaySlots: number; erl: number; correlation: number } | undefined;
+    for (let lag = 0; lag <= maxLag; lag++) {
+      const xs: number[] = [];
+      const ys: number[] = [];
+      const ratios: number[] = [];
+      for (let t = lastSlot - ESTIMATE_WINDOW_SLOTS + 1; t <= lastSlot; t++) {
+        if (this.#inSlot[t % RING] !== t) continue;
+        const out = this.#outAt(t - lag);
+        if (out === undefined || out < ACTIVE_POWER) continue;
+        const inbound = this.#in[t % RING]!;
+        xs.push(Math.log10(out));
+        ys.push(Math.log10(inbound + 1e-12));
+        ratios.push(inbound / out);
+      }
+      if (xs.length < MIN_ACTIVE_SLOTS) continue;
+      const correlation = pearson(xs, ys);
+      if (correlation >= MIN_CORRELATION && (!best || correlation > best.correlation)) {
+        // The median ratio: robust to a caller talking over part of the window.
+        const sorted = ratios.sort((a, b) => a - b);
+        best = { delaySlots: lag, erl: sorted[Math.floor(sorted.length / 2)]!, correlation };
+      }
+    }
+    if (best) this.#estimate = best;
+  }
+}
+
+function pearson(xs: readonly number[], ys: readonly number[]): number {
+  const n = xs.length;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xs[i]!;
+    my += ys[i]!;
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[i]! - mx;
+    const dy = ys[i]! - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 0;
+}

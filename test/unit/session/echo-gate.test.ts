@@ -1,0 +1,92 @@
+// The echo gate on synthetic lines: bot audio with a syllable-like envelope played in 20 ms frames, and a caller
+// line carrying that audio back delayed and attenuated (or not at all). It must find the delay and level, keep the
+// echo from the VAD, let a caller louder than the echo through, and never gate a line without echo.
+
+import { describe, expect, it } from 'vitest';
+import { EchoGate } from '../../../src/session/echo-gate.js';
+import { seeded } from '../../../bench/lib/line-signals.js';
+
+const FRAME = 160;
+
+/** Noise shaped by a random 3-6 Hz syllable envelope with pauses: what speech looks like to a 10 ms envelope. */
+function botAudio(seconds: number, random: () => number): Int16Array {
+  const out = new Int16Array(seconds * 8000);
+  let envelope = 0;
+  let target = 0;
+  for (let i = 0; i < out.length; i++) {
+    if (i % 400 === 0) target = random() < 0.25 ? 0 : 0.05 + random() * 0.3;
+    envelope += (target - envelope) * 0.01;
+    out[i] = Math.round((random() * 2 - 1) * envelope * 32767);
+  }
+  return out;
+}
+
+function echoOf(bot: Int16Array, delayMs: number, erlDb: number, random: () => number): Int16Array {
+  const d = delayMs * 8;
+  const g = 10 ** (erlDb / 20);
+  return Int16Array.from(bot, (_, i) => Math.round((i >= d ? bot[i - d]! * g : 0) + (random() * 2 - 1) * 30));
+}
+
+/** Plays `bot` and hears `line` frame by frame, the frame heard 20 ms after it played (the line's own delay is in it). */
+function run(gate: EchoGate, bot: Int16Array, line: Int16Array, fromMs = 0): boolean[] {
+  const explained: boolean[] = [];
+  for (let f = 0; f * FRAME < bot.length; f++) {
+    const at = fromMs + f * 20;
+    gate.played(bot.subarray(f * FRAME, (f + 1) * FRAME), at);
+    explained.push(gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), at + 20));
+  }
+  return explained;
+}
+
+describe('EchoGate', () => {
+  it('finds the delay and level of an echo and keeps it from the VAD', () => {
+    for (const [delayMs, erlDb] of [[120, -20], [40, -10], [250, -30]] as const) {
+      const random = seeded(delayMs);
+      const gate = new EchoGate();
+      const bot = botAudio(6, random);
+      const explained = run(gate, bot, echoOf(bot, delayMs, erlDb, random));
+      expect(gate.estimate?.delayMs, `${delayMs} ms`).toBeGreaterThanOrEqual(delayMs - 10);
+      expect(gate.estimate?.delayMs, `${delayMs} ms`).toBeLessThanOrEqual(delayMs + 10);
+      expect(Math.abs(gate.estimate!.erlDb - erlDb), `${erlDb} dB`).toBeLessThan(3);
+      // After the first estimate (it needs a couple of seconds of bot speech), the echo is explained.
+      const later = explained.slice(150);
+      expect(later.filter(Boolean).length / later.length, `${delayMs} ms ${erlDb} dB`).toBeGreaterThan(0.95);
+    }
+  });
+
+  it('lets a caller louder than the echo through (double talk)', () => {
+    const random = seeded(5);
+    const gate = new EchoGate();
+    const bot = botAudio(6, random);
+    const line = echoOf(bot, 120, -20, random);
+    // The caller talks from 4 s to 5 s, at the bot's own level.
+    const caller = botAudio(1, seeded(99));
+    for (let i = 0; i < caller.length; i++) line[4 * 8000 + i] = Math.max(-32768, Math.min(32767, line[4 * 8000 + i]! + caller[i]!));
+    const explained = run(gate, bot, line);
+    const during = explained.slice(200, 250);
+    const power = (k: number) => caller.subarray(k * FRAME, (k + 1) * FRAME).reduce((sum, v) => sum + (v / 32768) ** 2, 0) / FRAME;
+    const loud = during.map((e, k) => ({ e, k })).filter(({ k }) => power(k) > 1e-3);
+    expect(loud.length).toBeGreaterThan(10);
+    // An energy gate lets a caller through where the caller is clearly louder than the echo: frames of a quiet
+    // syllable next to a loud stretch of bot audio may still be held back (the margin's price).
+    expect(loud.filter(({ e }) => !e).length / loud.length).toBeGreaterThan(0.9);
+    // Before the caller speaks (3-4 s), the echo alone is explained.
+    expect(explained.slice(150, 200).filter(Boolean).length).toBeGreaterThan(45);
+  });
+
+  it('never gates a line without echo, and recognises the echo stopping one delay after a hold', () => {
+    const random = seeded(11);
+    const quiet = new EchoGate();
+    const bot = botAudio(4, random);
+    const noise = Int16Array.from(bot, () => Math.round((random() * 2 - 1) * 30));
+    expect(run(quiet, bot, noise).some(Boolean)).toBe(false);
+    expect(quiet.estimate).toBeUndefined();
+    expect(quiet.endedLikeEcho(1000, 1120)).toBe(false);
+
+    const gate = new EchoGate();
+    run(gate, bot, echoOf(bot, 120, -20, random));
+    const delay = gate.estimate!.delayMs;
+    expect(gate.endedLikeEcho(5000, 5000 + delay + 30)).toBe(true);
+    expect(gate.endedLikeEcho(5000, 5000 + delay + 300)).toBe(false);
+  });
+});
