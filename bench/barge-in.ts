@@ -6,6 +6,10 @@
 // own reaction (first caller speech frame sent → `clear` received), and the
 // leak: ms of bot speech the caller still heard after the onset (peer playout: sent ahead + until `clear`), next to
 // what `clear` discarded from the send-ahead buffer. BENCH_BARGE_INS (default 100) calls, BARGE_IN_PARALLEL at once.
+// The same interruptions with barge_in_suspect=off (one 250 ms threshold, the rule before holds) run in the same
+// process as the baseline. Then the cases a hold must give back: fillers over the prompt (resumed? the gap the caller
+// heard, audio heard twice or lost, measured by the simulated provider on the audio itself), and the bot's own echo
+// through a closed loop on the line (delay × level): holds per minute of bot speech, cuts, content lost.
 
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -52,14 +56,14 @@ interface BargeIn {
 }
 
 let calls = 0;
-async function bargeIn(index: number): Promise<BargeIn> {
+async function bargeIn(index: number, suspect: 'vad' | 'off' = 'vad'): Promise<BargeIn> {
   const account = server.accounts[calls++ % server.accounts.length]!;
   // Speech starts at different points of the prompt's sentences (and frame phases), never before the bot speaks.
   const atMs = 1200 + (index % 7) * 170 + (index % 3) * 7;
   const caller = new CallerTrack([{ atMs, mulaw: interruption, label: 'interrupt' }]);
   const onsetMs = caller.onsets()[0]!.atMs;
   const instruction = await fetchStreamInstruction({
-    url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN' })}`,
+    url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN', barge_in_suspect: suspect })}`,
   });
   const callSid = instruction.params.CallSid as string;
   const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller });
@@ -95,24 +99,89 @@ async function bargeIn(index: number): Promise<BargeIn> {
   }
 }
 
-const results: BargeIn[] = [];
-try {
-  await bargeIn(0); // warm-up: engine, VAD session, first call path
-  while (results.length < BARGE_INS) {
-    const batch = Math.min(PARALLEL, BARGE_INS - results.length);
-    const base = results.length;
+/** A call whose caller makes a sound that should not interrupt, or none with an echo on the line: how it ends. */
+interface Kept {
+  readonly held: number;
+  readonly resumed: number;
+  readonly cut: boolean;
+  /** Bot silent at the peer: each clear → the replay that followed it. */
+  readonly gapsMs: number[];
+  readonly repeatedMs: number;
+  readonly lostMs: number;
+  readonly botMs: number;
+}
+
+async function keptCall(index: number, options: { clip?: Uint8Array; echo?: { delayMs: number; erlDb: number; taps: number } }): Promise<Kept> {
+  const account = server.accounts[calls++ % server.accounts.length]!;
+  const atMs = 1200 + (index % 7) * 170 + (index % 3) * 7;
+  const caller = new CallerTrack(options.clip ? [{ atMs, mulaw: options.clip, label: 'filler' }] : []);
+  const instruction = await fetchStreamInstruction({
+    url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN', barge_in_events: '2' })}`,
+  });
+  const callSid = instruction.params.CallSid as string;
+  const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller, ...(options.echo ? { echo: options.echo } : {}) });
+  const call = await agent.call(callSid, 10_000);
+  try {
+    const ended = await Promise.any([agent.event(call, 'utterance_played', 60_000), agent.event(call, 'interrupted', 60_000)]);
+    const summary = peer.summary();
+    const clears = peer.timeline.filter((e) => e.kind === 'clear_received');
+    const replays = peer.timeline.filter((e) => e.kind === 'replay_received');
+    const gapsMs = clears.flatMap((c) => {
+      const replay = replays.find((r) => r.atMs >= c.atMs);
+      return replay ? [replay.atMs - c.atMs] : [];
+    });
+    return {
+      held: summary.clears,
+      resumed: call.received.filter((e) => e.type === 'resumed').length,
+      cut: ended.event.type === 'interrupted',
+      gapsMs,
+      repeatedMs: summary.repeatedMs,
+      lostMs: summary.lostMs,
+      botMs: summary.playout.receivedMs - summary.repeatedMs,
+    };
+  } finally {
+    await peer.stop();
+    agent.forget(callSid);
+  }
+}
+
+async function batches<T>(count: number, run: (index: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  while (out.length < count) {
+    const batch = Math.min(PARALLEL, count - out.length);
+    const base = out.length;
     // Calls of a batch start 100 ms apart, as real calls do.
-    results.push(...(await Promise.all(Array.from({ length: batch }, async (_, i) => {
+    out.push(...(await Promise.all(Array.from({ length: batch }, async (_, i) => {
       await new Promise((resolve) => setTimeout(resolve, i * 100));
-      return bargeIn(base + i);
+      return run(base + i);
     }))));
   }
+  return out;
+}
+
+const FILLER_TEXTS = [{ text: 'हाँ', language: 'hi-IN' }, { text: 'hmm', language: 'en-IN' }, { text: 'ok', language: 'en-IN' }, { text: 'हम्म', language: 'hi-IN' }] as const;
+const fillerVoice = await CallerVoice.start(join(root, 'models/raaga-v1/manifest.json'));
+const fillers = await Promise.all(FILLER_TEXTS.map((f) => fillerVoice.say({ text: f.text, language: f.language, speed: 1.5 })));
+await fillerVoice.close();
+const ECHO_PATHS = [120, 250].flatMap((delayMs) => [-10, -20, -30].map((erlDb) => ({ delayMs, erlDb, taps: 6 })));
+
+let results: BargeIn[] = [];
+let baseline: BargeIn[] = [];
+let kept: Kept[] = [];
+const echoes: { path: (typeof ECHO_PATHS)[number]; kept: Kept }[] = [];
+try {
+  await bargeIn(0); // warm-up: engine, VAD session, first call path
+  results = await batches(BARGE_INS, (i) => bargeIn(i));
+  baseline = await batches(Math.ceil(BARGE_INS / 2), (i) => bargeIn(i, 'off'));
+  kept = await batches(Math.ceil(BARGE_INS / 2), (i) => keptCall(i, { clip: fillers[i % fillers.length]! }));
+  echoes.push(...(await Promise.all(ECHO_PATHS.map(async (path, i) => ({ path, kept: await keptCall(i, { echo: path }) })))));
 } finally {
   await server.stop();
   agent.close();
 }
 
-const pick = (key: keyof BargeIn) => summary(results.map((r) => r[key]));
+const pick = (key: keyof BargeIn, from: BargeIn[] = results) => summary(from.map((r) => r[key]));
+const share = (n: number, of: number) => (of === 0 ? null : round((100 * n) / of, 1));
 const file = await writeResult('barge-in', {
   what: 'caller speech onset (first audible sample of the inbound audio, stream clock) → clear at the peer, cancellation / interrupted at the agent; leaked = bot audio heard after the onset',
   config: { playoutAheadMs: PLAYOUT_AHEAD_MS, minSpeechMs: MIN_SPEECH_MS, parallelCalls: PARALLEL, engine: 'embedded eSpeak NG, 8 kHz mu-law', vad: 'Silero (server default)' },
@@ -127,6 +196,31 @@ const file = await writeResult('barge-in', {
   leakedAfterOnsetMs: pick('leakedMs'),
   discardedByClearMs: pick('clearedMs'),
   interruptedPlayedMs: pick('playedMs'),
+  baselineSuspectOff: {
+    n: baseline.length,
+    onsetToClearMs: pick('toClearMs', baseline),
+    onsetToInterruptedMs: pick('toInterruptedMs', baseline),
+    leakedAfterOnsetMs: pick('leakedMs', baseline),
+  },
+  fillers: {
+    what: `${FILLER_TEXTS.map((f) => f.text).join(', ')} at 1.5x over the prompt`,
+    n: kept.length,
+    heldPct: share(kept.filter((k) => k.held > 0).length, kept.length),
+    cutPct: share(kept.filter((k) => k.cut).length, kept.length),
+    resumedPct: share(kept.filter((k) => !k.cut && k.resumed > 0).length, kept.length),
+    gapAtPeerMs: summary(kept.flatMap((k) => k.gapsMs)),
+    repeatedMs: summary(kept.filter((k) => k.resumed > 0).map((k) => k.repeatedMs)),
+    callsWithLostAudio: kept.filter((k) => k.lostMs > 0).length,
+  },
+  echoOnly: echoes.map(({ path, kept: k }) => ({
+    delayMs: path.delayMs,
+    erlDb: path.erlDb,
+    holdsPerMinute: round(k.held / (k.botMs / 60_000), 2),
+    holds: k.held,
+    cut: k.cut,
+    lostMs: k.lostMs,
+    repeatedMs: k.repeatedMs,
+  })),
   loadAverage1m: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? NaN, 2) },
 });
 const clear = pick('toClearMs');
@@ -135,5 +229,7 @@ const leaked = pick('leakedMs');
 console.log(
   `barge-in (n=${results.length}): onset→clear p50 ${clear.p50.toFixed(0)} p95 ${clear.p95.toFixed(0)} ms, onset→interrupted p50 ${interrupted.p50.toFixed(0)} ` +
     `p95 ${interrupted.p95.toFixed(0)} ms; bot audio heard after onset p50 ${leaked.p50.toFixed(0)} p95 ${leaked.p95.toFixed(0)} ms ` +
-    `(send-ahead ${PLAYOUT_AHEAD_MS} ms, min speech ${MIN_SPEECH_MS} ms) → ${file}`,
+    `(send-ahead ${PLAYOUT_AHEAD_MS} ms, min speech ${MIN_SPEECH_MS} ms); suspect=off onset→clear p50 ${pick('toClearMs', baseline).p50.toFixed(0)} ` +
+    `p95 ${pick('toClearMs', baseline).p95.toFixed(0)} ms; fillers cut ${kept.filter((k) => k.cut).length}/${kept.length}, lost audio in ${kept.filter((k) => k.lostMs > 0).length}; ` +
+    `echo-only cuts ${echoes.filter((e) => e.kept.cut).length}/${echoes.length} → ${file}`,
 );

@@ -232,6 +232,13 @@ describe('barge-in', () => {
       expect(agent.ofType('resumed')).toEqual([]);
       // One clear: the hold's. The commit has nothing more to clear, and nothing is replayed.
       expect(call.peer.summary()).toMatchObject({ clears: 1, replays: 0 });
+      // A verdict after the outcome, and settings that contradict each other, are answered with errors; the call goes on.
+      agent.send({ type: 'barge_in_verdict', suspect_id: suspected.suspect_id, verdict: 'resume' });
+      expect((await agent.waitFor('error')).error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('is not on hold') });
+      agent.send({ type: 'config', voice: 'priya', language: 'hi-IN', barge_in: { short_max_ms: 600 } });
+      expect((await agent.waitFor('error', { count: 2 })).error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('short_max_ms (600)') });
+      agent.send({ type: 'config', voice: 'priya', language: 'hi-IN', barge_in: { long_min_ms: 800, ambiguous_default: 'resume' } });
+      expect(await agent.waitFor('configured')).toBeDefined();
       await call.peer.stop();
     });
   });
