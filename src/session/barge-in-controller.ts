@@ -13,7 +13,7 @@ export interface BargeInPolicy {
   readonly shortMaxMs: number;
   /** Speech lasting this long commits while the caller is still talking: no backchannel is that long. */
   readonly longMinMs: number;
-  /** In the band between the two, an agent that gives verdicts has this long after the speech ended to give one. */
+  /** An agent that gives verdicts has this long after the sound ended to give one (then its length decides). */
   readonly verdictDeadlineMs: number;
   /** The band's decision without a verdict; `interrupt` by default, so a "stop" is never talked over. */
   readonly ambiguousDefault: AmbiguousDefault;
@@ -120,12 +120,20 @@ export class BargeInController {
     if (echo) return this.#resume('echo');
     if (held.extentMs >= this.policy.longMinMs) return this.#commit('duration');
     if (held.resumeVerdict) return this.#resume('verdict');
-    if (held.extentMs < this.policy.shortMaxMs) return this.#resume('short');
+    // An agent that gives verdicts hears every held sound first: a short "no" is a command its recognizer knows.
+    // Without a verdict by the deadline, the sound's length decides as it would have at once.
     if (this.verdicts()) {
-      held.deadline = this.clock.setTimeout(() => this.#applyDefault(), this.policy.verdictDeadlineMs);
+      held.deadline = this.clock.setTimeout(() => this.#byLength(), this.policy.verdictDeadlineMs);
       return;
     }
-    this.#applyDefault();
+    this.#byLength();
+  }
+
+  #byLength(): void {
+    const held = this.#held;
+    if (!held) return;
+    if (held.extentMs < this.policy.shortMaxMs) this.#resume('short');
+    else this.#applyDefault();
   }
 
   /** The agent's decision on suspect `id`; too late once that hold is over. */

@@ -5,6 +5,8 @@
 // predicted echo plus a margin is explained by it and kept from the VAD. A Geigel-style double-talk test on energies,
 // not an echo canceller: a caller louder than the echo still gets through, and a line without echo is never gated.
 
+import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
+
 /** Envelope resolution. */
 const SLOT_MS = 10;
 /** Longest echo path considered: acoustic and line round trip plus both network legs. */
@@ -16,6 +18,8 @@ const ESTIMATE_EVERY_SLOTS = 50;
 const ESTIMATE_WINDOW_SLOTS = 200;
 /** Bot audio quieter than this (mean square, about -55 dBFS) says nothing about the echo. */
 const ACTIVE_POWER = 10 ** (-55 / 10);
+/** Caller audio below the VAD's energy gate never reaches it: no echo that quiet needs estimating. */
+const AUDIBLE_POWER = 10 ** (DEFAULT_BARGE_IN_TUNING.energyGateDbfs / 10);
 /** Slots of bot speech needed in the window before an estimate is trusted. */
 const MIN_ACTIVE_SLOTS = 60;
 /** Correlation of the log envelopes that makes a delay believable. */
@@ -116,53 +120,47 @@ export class EchoGate {
 
   /** Cross-correlates the log envelopes over every delay up to MAX_DELAY_MS; keeps the best if believable. */
   #reestimate(lastSlot: number): void {
-
+    const first = lastSlot - ESTIMATE_WINDOW_SLOTS + 1;
+    // Nothing the VAD would hear came in: there is no echo worth estimating (a clean line costs nothing here).
+    let loudest = 0;
+    for (let t = first; t <= lastSlot; t++) if (this.#inSlot[t % RING] === t) loudest = Math.max(loudest, this.#in[t % RING]!);
+    if (loudest < AUDIBLE_POWER) return;
     const maxLag = MAX_DELAY_MS / SLOT_MS;
-    let best: { delaySlots: number; erl: number; correlation: number } | undefined;
+    let best: { delaySlots: number; correlation: number } | undefined;
     for (let lag = 0; lag <= maxLag; lag++) {
-      const xs: number[] = [];
-      const ys: number[] = [];
-      const ratios: number[] = [];
-      for (let t = lastSlot - ESTIMATE_WINDOW_SLOTS + 1; t <= lastSlot; t++) {
+      let n = 0;
+      let sx = 0;
+      let sy = 0;
+      let sxx = 0;
+      let syy = 0;
+      let sxy = 0;
+      for (let t = first; t <= lastSlot; t++) {
         if (this.#inSlot[t % RING] !== t) continue;
         const out = this.#outAt(t - lag);
         if (out === undefined || out < ACTIVE_POWER) continue;
-        const inbound = this.#in[t % RING]!;
-        xs.push(Math.log10(out));
-        ys.push(Math.log10(inbound + 1e-12));
-        ratios.push(inbound / out);
+        const x = Math.log10(out);
+        const y = Math.log10(this.#in[t % RING]! + 1e-12);
+        n++;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        syy += y * y;
+        sxy += x * y;
       }
-      if (xs.length < MIN_ACTIVE_SLOTS) continue;
-      const correlation = pearson(xs, ys);
-      if (correlation >= MIN_CORRELATION && (!best || correlation > best.correlation)) {
-        // The median ratio: robust to a caller talking over part of the window.
-        const sorted = ratios.sort((a, b) => a - b);
-        best = { delaySlots: lag, erl: sorted[Math.floor(sorted.length / 2)]!, correlation };
-      }
+      if (n < MIN_ACTIVE_SLOTS) continue;
+      const vx = sxx - (sx * sx) / n;
+      const vy = syy - (sy * sy) / n;
+      const correlation = vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0;
+      if (correlation >= MIN_CORRELATION && (!best || correlation > best.correlation)) best = { delaySlots: lag, correlation };
     }
-    if (best) this.#estimate = best;
+    if (!best) return;
+    // The level: the median ratio at that delay, robust to a caller talking over part of the window.
+    const ratios: number[] = [];
+    for (let t = first; t <= lastSlot; t++) {
+      const out = this.#outAt(t - best.delaySlots);
+      if (this.#inSlot[t % RING] === t && out !== undefined && out >= ACTIVE_POWER) ratios.push(this.#in[t % RING]! / out);
+    }
+    ratios.sort((a, b) => a - b);
+    this.#estimate = { ...best, erl: ratios[Math.floor(ratios.length / 2)]! };
   }
-}
-
-function pearson(xs: readonly number[], ys: readonly number[]): number {
-  const n = xs.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i]!;
-    my += ys[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = xs[i]! - mx;
-    const dy = ys[i]! - my;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 0;
 }

@@ -14,6 +14,7 @@ import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { authHeaders } from '../helpers/test-server.js';
 import { ALL_TIME } from '../helpers/store-contract.js';
+import { seeded } from '../helpers/seeded-random.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,18 +25,6 @@ const CREDITS = 10_000_000;
 const SHORT = 'आपका ऑर्डर कल पहुँचेगा।';
 const LONG = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(12);
 const cp = (text: string) => [...text].length;
-
-/** mulberry32: a small seeded generator, so a failure replays with the same mix. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** How a request ended as the client saw it; `refused` (429: a slot still held by an earlier request) was never admitted. */
 type Outcome = 'completed' | 'cancelled' | 'failed' | 'refused' | 'lost';

@@ -5,6 +5,7 @@
 // audio byte for byte what was cleared. A non-interruptible greeting and barge_in=none do not cut; a DTMF key does.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concatBytes } from '../../src/audio/bytes.js';
 import { fadeInMulaw, PHONE_FRAME_BYTES } from '../../src/audio/mulaw.js';
 import { splitUtterance } from '../../src/core/text/split-utterance.js';
 import { catalogPath } from '../../src/deps.js';
@@ -62,7 +63,7 @@ const isChunkMark = (name: string | undefined) => name !== undefined && /^u\d+\.
  * whatever of `before` had not played by the clear must come back, or it was lost.
  */
 function resumeAnalysis(peer: CallPeer, clearIndex: number) {
-  const audio = (records: typeof peer.inbound) => concat(records.flatMap((r) => (r.event === 'media' ? [r.audio] : [])));
+  const audio = (records: typeof peer.inbound) => concatBytes(records.flatMap((r) => (r.event === 'media' ? [r.audio] : [])));
   const before = audio(peer.inbound.slice(0, clearIndex));
   const after = audio(peer.inbound.slice(clearIndex + 1));
   const played = peer.playedMulaw();
@@ -76,16 +77,6 @@ function resumeAnalysis(peer: CallPeer, clearIndex: number) {
   // What played before the clear is the head of `played`: everything past it was the replay and what followed.
   const playedBeforeClear = played.length - after.length;
   return { before, after, played, replayAt, playedBeforeClear };
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

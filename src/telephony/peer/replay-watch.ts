@@ -5,6 +5,7 @@
 // the caller never heard the stretch in between (content lost). Frames of silence match anywhere, so a start is only
 // taken once the repeated stretch holds sound (a replay of silence alone is not reported: nothing could be lost).
 
+import { concatBytes } from '../../audio/bytes.js';
 import { MULAW_BYTES_PER_MS, MULAW_SILENCE, PHONE_FRAME_BYTES } from '../../audio/mulaw.js';
 
 /** Frames after a clear looked at before deciding (1 s): enough to get past a pause at the resume point. */
@@ -47,7 +48,7 @@ export class ReplayWatch {
     after.received.push(bytes);
     after.receivedBytes += bytes.length;
     if (after.receivedBytes < 2 * PHONE_FRAME_BYTES) return undefined;
-    const received = concat(after.received);
+    const received = concatBytes(after.received);
     const frames = Math.min(MAX_FRAMES, Math.floor(received.length / PHONE_FRAME_BYTES));
     const { before, playedBytes } = after;
     let undecided = false;
@@ -79,20 +80,10 @@ export class ReplayWatch {
 
   /** A clear arrived when `playedBytes` of the audio received since the last clear had played. */
   clear(playedBytes: number): void {
-    this.#afterClear = { before: concat(this.#since), playedBytes, received: [], receivedBytes: 0 };
+    this.#afterClear = { before: concatBytes(this.#since), playedBytes, received: [], receivedBytes: 0 };
     this.#since = [];
     this.#sinceBytes = 0;
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 function isSilent(frame: Uint8Array): boolean {

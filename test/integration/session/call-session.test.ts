@@ -280,7 +280,12 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     expect(ports.out.length).toBe(clearAt + 1);
 
     suspect(call, vad, { type: 'suspect_ended', atMs: 1200, extentMs: 160 });
-    expect(ports.ofType('resumed')).toEqual([{ type: 'resumed', suspect_id: 's1', utterance_id: 'long', from_ms: 100, gap_ms: 1000, reason: 'short' }]);
+    // The agent opted in, so it may still judge the short sound; it says nothing, and at the deadline the sound's
+    // length decides.
+    expect(ports.ofType('resumed')).toEqual([]);
+    expect(ports.out.length).toBe(clearAt + 1);
+    await clock.advance(DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
+    expect(ports.ofType('resumed')).toEqual([{ type: 'resumed', suspect_id: 's1', utterance_id: 'long', from_ms: 100, gap_ms: 1400, reason: 'short' }]);
     // The replay: the frame at 100 ms faded in, then every frame sent after it, byte for byte.
     const replayed = frames(ports, clearAt + 1);
     const expected = sentBefore.slice(5);

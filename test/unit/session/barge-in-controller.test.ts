@@ -66,6 +66,22 @@ describe('BargeInController', () => {
     expect(controller.verdict('s1', 'resume')).toBe('too_late');
   });
 
+  it('with verdicts, a short sound waits for the agent too: a short "no" can still commit; silence resumes it', async () => {
+    const asked = setup({}, { verdicts: true });
+    asked.controller.suspectStarted(0);
+    asked.controller.suspectEnded(120);
+    expect(asked.log).toEqual(['hold s1 onset=0 at=0']);
+    await asked.clock.advance(150);
+    asked.controller.verdict('s1', 'interrupt');
+    expect(asked.log.at(-1)).toBe('commit s1 verdict at=150');
+
+    const unanswered = setup({}, { verdicts: true });
+    unanswered.controller.suspectStarted(0);
+    unanswered.controller.suspectEnded(120);
+    await unanswered.clock.advance(400);
+    expect(unanswered.log.at(-1)).toBe('resume s1 short at=400');
+  });
+
   it('a verdict decides a hold: interrupt at once, resume only once the caller has stopped talking', async () => {
     const first = setup({}, { verdicts: true });
     first.controller.suspectStarted(0);

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { EchoGate } from '../../../src/session/echo-gate.js';
-import { seeded } from '../../../bench/lib/line-signals.js';
+import { seeded } from '../../helpers/seeded-random.js';
 
 const FRAME = 160;
 
