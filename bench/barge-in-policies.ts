@@ -7,6 +7,9 @@
 // offsets, under -60 dBFS line noise, as 20 ms mu-law frames. Voices are split in two: half tuned the thresholds
 // (research/barge-in.md's probes), the other half is what is reported ("report"); both are in the JSON.
 //
+// The echo classes here are open-loop (the echo goes on whatever the bot does) and no policy has an echo gate:
+// Raaga's gate and the closed loop are measured end to end in bench/barge-in.ts.
+//
 // Per policy and class: how often the bot stopped, onset → stop (the caller stops hearing the bot; onset = first
 // sample of the event ≥ -40 dBFS), how often it was cut for good (interruptions: should; anything else: content
 // lost), onset → cut, and for holds that resumed the gap (stop → resume). Times are on the line's clock at the
@@ -154,9 +157,11 @@ for (let seed = 1; seed <= (QUICK ? 12 : 48); seed++) {
   const dbfs = [-35, -25, -15][seed % 3]!;
   corpus.push({ cls: 'noise', truth: 'keep', split, label: `${kinds[seed % 3]} ${ms} ms ${dbfs} dBFS`, audio: noiseBurst(kinds[seed % 3]!, ms, dbfs, random) });
   corpus.push({ cls: 'cough', truth: 'keep', split, label: `cough ${seed}`, audio: cough(random, [-25, -18, -12][seed % 3]!) });
-  if (seed % 4 === 0) corpus.push({ cls: 'breath', truth: 'keep', split, label: `breath ${seed}`, audio: breath(random, 300 + (seed % 3) * 100, -35) });
-  if (seed % 6 === 0) corpus.push({ cls: 'tone', truth: 'keep', split, label: `ringback ${seed}`, audio: ringback(1000, -20) });
-  if (seed % 12 === 0) corpus.push({ cls: 'tone', truth: 'keep', split, label: `hum ${seed}`, audio: hum(1500, -30) });
+  // Rarer sounds alternate halves by their own count, so both halves get some.
+  const half = (n: number) => (n % 2 === 0 ? 'tune' : 'report');
+  if (seed % 3 === 0) corpus.push({ cls: 'breath', truth: 'keep', split: half(seed / 3), label: `breath ${seed}`, audio: breath(random, 300 + (seed % 3) * 100, -35) });
+  if (seed % 4 === 0) corpus.push({ cls: 'tone', truth: 'keep', split: half(seed / 4), label: `ringback ${seed}`, audio: ringback(1000, -20) });
+  if (seed % 8 === 0) corpus.push({ cls: 'tone', truth: 'keep', split: half(seed / 8 + 1), label: `hum ${seed}`, audio: hum(1500, -30) });
 }
 // Babble: several voices at once, quietly (a TV, a crowd).
 for (let b = 0; b < (QUICK ? 2 : 8); b++) {

@@ -62,6 +62,7 @@ const plivoRequests: { method: string; url: string; authorization: string | unde
 let voice: CallerVoice;
 let audioSocketKey: string;
 let interruption: Uint8Array;
+let filler: Uint8Array;
 const cp = (text: string) => [...text].length;
 
 beforeAll(async () => {
@@ -88,6 +89,7 @@ beforeAll(async () => {
   await server.deps.telephony!.vad!.ready();
   voice = await CallerVoice.start(catalogPath(server.deps.config));
   interruption = await voice.say({ text: 'रुको, मुझे कुछ और पूछना है।', language: 'hi-IN' });
+  filler = await voice.say({ text: 'हाँ', language: 'hi-IN' });
 });
 afterAll(async () => {
   await voice?.close();
@@ -194,6 +196,28 @@ describe.each(SIMULATED_PROVIDERS)('%s', (provider) => {
       expect(await agent.waitFor('speech_started')).toMatchObject({ type: 'speech_started' });
       expect(await agent.waitFor('interrupted')).toMatchObject({ utterance_id: 'greeting', cause: 'speech' });
       await peer.drop();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("a filler holds the greeting and it resumes on the provider's own protocol: played to the end, nothing lost, billed once", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await providerAccount(provider);
+      const greeting = 'नमस्ते, राग बैंक में आपका स्वागत है। आपकी कॉल हमारे लिए महत्वपूर्ण है।';
+      const { peer } = await dial(provider, acct.id, { greeting, agent_url: agent.url, barge_in_events: '2' }, { caller: new CallerTrack([{ atMs: 1500, mulaw: filler, label: 'हाँ' }]) });
+      const suspected = await agent.waitFor('interruption_suspected', { timeoutMs: 20_000 });
+      expect(await agent.waitFor('resumed', { timeoutMs: 20_000 })).toMatchObject({ suspect_id: suspected.suspect_id, utterance_id: 'greeting', from_ms: suspected.position_ms });
+      expect(await agent.waitFor('utterance_played', { timeoutMs: 20_000 })).toMatchObject({ utterance_id: 'greeting' });
+      expect(agent.ofType('interrupted')).toEqual([]);
+      const summary = peer.summary();
+      if (hasClear(provider)) {
+        expect(summary.clears).toBe(1);
+        expect(summary.lostMs).toBe(0);
+      }
+      await peer.drop();
+      await eventually(async () => 1_000_000 - (await acct.balance()) === cp(greeting), 'the greeting billed once');
     } finally {
       await agent.close();
     }
