@@ -9,7 +9,8 @@
 // The same interruptions with barge_in_suspect=off (one 250 ms threshold, the rule before holds) run in the same
 // process as the baseline. Then the cases a hold must give back: fillers over the prompt (resumed? the gap the caller
 // heard, audio heard twice or lost, measured by the simulated provider on the audio itself), and the bot's own echo
-// through a closed loop on the line (delay × level): holds per minute of bot speech, cuts, content lost.
+// through a closed loop on the line (delay × level): holds per minute of bot speech, cuts, content lost. The
+// interruptions run once more with 20 ± 10 ms of network delay each way between the simulated provider and the server.
 
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,10 @@ interface BargeIn {
 }
 
 let calls = 0;
-async function bargeIn(index: number, suspect: 'vad' | 'off' = 'vad'): Promise<BargeIn> {
+/** A provider in another city: 20 ms each way, ± 10 ms of jitter (research/barge-in.md §4.1). */
+const NETWORK = { delayMs: 20, jitterMs: 10 };
+
+async function bargeIn(index: number, suspect: 'vad' | 'off' = 'vad', network?: typeof NETWORK): Promise<BargeIn> {
   const account = server.accounts[calls++ % server.accounts.length]!;
   // Speech starts at different points of the prompt's sentences (and frame phases), never before the bot speaks.
   const atMs = 1200 + (index % 7) * 170 + (index % 3) * 7;
@@ -66,7 +70,7 @@ async function bargeIn(index: number, suspect: 'vad' | 'off' = 'vad'): Promise<B
     url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN', barge_in_suspect: suspect })}`,
   });
   const callSid = instruction.params.CallSid as string;
-  const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller });
+  const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller, ...(network ? { network } : {}) });
   const call = await agent.call(callSid, 10_000);
   // The stream's time zero on this process's performance clock.
   const originMs = performance.now() - peer.elapsedMs();
@@ -168,12 +172,14 @@ const ECHO_PATHS = [120, 250].flatMap((delayMs) => [-10, -20, -30].map((erlDb) =
 
 let results: BargeIn[] = [];
 let baseline: BargeIn[] = [];
+let delayed: BargeIn[] = [];
 let kept: Kept[] = [];
 const echoes: { path: (typeof ECHO_PATHS)[number]; kept: Kept }[] = [];
 try {
   await bargeIn(0); // warm-up: engine, VAD session, first call path
   results = await batches(BARGE_INS, (i) => bargeIn(i));
   baseline = await batches(Math.ceil(BARGE_INS / 2), (i) => bargeIn(i, 'off'));
+  delayed = await batches(Math.ceil(BARGE_INS / 2), (i) => bargeIn(i, 'vad', NETWORK));
   kept = await batches(Math.ceil(BARGE_INS / 2), (i) => keptCall(i, { clip: fillers[i % fillers.length]! }));
   echoes.push(...(await Promise.all(ECHO_PATHS.map(async (path, i) => ({ path, kept: await keptCall(i, { echo: path }) })))));
 } finally {
@@ -203,6 +209,13 @@ const file = await writeResult('barge-in', {
     onsetToInterruptedMs: pick('toInterruptedMs', baseline),
     leakedAfterOnsetMs: pick('leakedMs', baseline),
   },
+  withNetworkDelay: {
+    what: `holds, with ${NETWORK.delayMs} ms ± ${NETWORK.jitterMs} ms each way between the provider and the server; times as the provider sees them`,
+    n: delayed.length,
+    onsetToClearMs: pick('toClearMs', delayed),
+    firstSpeechFrameSentToClearMs: pick('frameSentToClearMs', delayed),
+    leakedAfterOnsetMs: pick('leakedMs', delayed),
+  },
   fillers: {
     what: `${FILLER_TEXTS.map((f) => f.text).join(', ')} at 1.5x over the prompt`,
     n: kept.length,
@@ -231,6 +244,6 @@ console.log(
   `barge-in (n=${results.length}): onset→clear p50 ${clear.p50.toFixed(0)} p95 ${clear.p95.toFixed(0)} ms, onset→interrupted p50 ${interrupted.p50.toFixed(0)} ` +
     `p95 ${interrupted.p95.toFixed(0)} ms; bot audio heard after onset p50 ${leaked.p50.toFixed(0)} p95 ${leaked.p95.toFixed(0)} ms ` +
     `(send-ahead ${PLAYOUT_AHEAD_MS} ms, min speech ${MIN_SPEECH_MS} ms); suspect=off onset→clear p50 ${pick('toClearMs', baseline).p50.toFixed(0)} ` +
-    `p95 ${pick('toClearMs', baseline).p95.toFixed(0)} ms; fillers cut ${kept.filter((k) => k.cut).length}/${kept.length}, lost audio in ${kept.filter((k) => k.lostMs > 0).length}; ` +
+    `p95 ${pick('toClearMs', baseline).p95.toFixed(0)} ms; ${NETWORK.delayMs}±${NETWORK.jitterMs} ms each way: onset→clear p50 ${pick('toClearMs', delayed).p50.toFixed(0)} p95 ${pick('toClearMs', delayed).p95.toFixed(0)} ms; fillers cut ${kept.filter((k) => k.cut).length}/${kept.length}, lost audio in ${kept.filter((k) => k.lostMs > 0).length}; ` +
     `echo-only cuts ${echoes.filter((e) => e.kept.cut).length}/${echoes.length} → ${file}`,
 );

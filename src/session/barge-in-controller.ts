@@ -65,9 +65,19 @@ interface Held extends HeldSuspect {
 
 export type VerdictResult = 'applied' | 'deferred' | 'too_late';
 
+/**
+ * A noisy line (a TV, a street, a chatty backchanneler) makes the bot stutter: hold, resume, hold. After this many
+ * resumes within BACKOFF_WINDOW_MS, only confirmed speech holds the bot for BACKOFF_MS (research/barge-in.md §3.4).
+ */
+const BACKOFF_RESUMES = 3;
+const BACKOFF_WINDOW_MS = 10_000;
+const BACKOFF_MS = 30_000;
+
 export class BargeInController {
   #held: Held | undefined;
   #suspects = 0;
+  readonly #resumedAtMs: number[] = [];
+  #backoffUntilMs = -Infinity;
 
   constructor(
     private readonly clock: Clock,
@@ -87,14 +97,23 @@ export class BargeInController {
     return this.#held;
   }
 
-  /** A span opened: hold if there is something to hold; inside a hold, the caller is talking again. */
-  suspectStarted(onsetMs: number): void {
+  /** True while a noisy line has made suspects alone too cheap: only confirmed speech holds the bot. */
+  get backingOff(): boolean {
+    return this.clock.now() < this.#backoffUntilMs;
+  }
+
+  /**
+   * A span opened (`confirmed`: the detector's speech_started, only needed while backing off): hold if there is
+   * something to hold; inside a hold, the caller is talking again.
+   */
+  suspectStarted(onsetMs: number, confirmed = false): void {
     const held = this.#held;
     if (held) {
       held.speaking = true;
       this.#clearDeadline(held);
       return;
     }
+    if (this.backingOff && !confirmed) return;
     if (!this.actions.canHold()) return;
     const id = `s${++this.#suspects}`;
     const limit = this.clock.setTimeout(() => this.#limitReached(), this.policy.maxHoldMs);
@@ -187,7 +206,15 @@ export class BargeInController {
 
   #resume(reason: ResumeReason): void {
     const held = this.#take();
-    if (held) this.actions.resume(held, reason);
+    if (!held) return;
+    const now = this.clock.now();
+    this.#resumedAtMs.push(now);
+    while (this.#resumedAtMs.length > 0 && this.#resumedAtMs[0]! <= now - BACKOFF_WINDOW_MS) this.#resumedAtMs.shift();
+    if (this.#resumedAtMs.length >= BACKOFF_RESUMES) {
+      this.#backoffUntilMs = now + BACKOFF_MS;
+      this.#resumedAtMs.length = 0;
+    }
+    this.actions.resume(held, reason);
   }
 
   #take(): Held | undefined {

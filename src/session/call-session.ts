@@ -306,8 +306,10 @@ export class CallSession {
         this.#speaking = true;
         this.#speechConfirmedAtMs = this.#deps.clock.now();
         this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
-        // With holds, confirmed speech is the agent's event only: the controller decides (suspect_long commits).
+        // With holds, confirmed speech is the agent's event (the controller decides), except on a line noisy enough
+        // that only confirmed speech may hold the bot for a while.
         if (!this.#holdsPossible()) this.#bargeIn('speech');
+        else if (this.#controller.backingOff) this.#controller.suspectStarted(event.onsetMs, true);
         return;
       case 'speech_stopped':
         this.#speaking = false;

@@ -19,6 +19,7 @@ import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 import { ReplayWatch, type Replay } from './replay-watch.js';
 import { EchoPath } from './echo-path.js';
+import { NetworkDelay } from './network-delay.js';
 
 export type TimelineKind =
   | 'connected'
@@ -76,6 +77,11 @@ export interface CallPeerOptions {
    * smeared by a decaying `taps`-tap response (a speakerphone or a hybrid). It stops when the bot's audio stops.
    */
   readonly echo?: { readonly delayMs: number; readonly erlDb: number; readonly taps?: number };
+  /**
+   * One-way network delay with jitter on both directions between the provider and the server (each direction keeps
+   * its order), so reactions are seen as a distant provider sees them. Absent: loopback.
+   */
+  readonly network?: { readonly delayMs: number; readonly jitterMs: number };
   /** Lateness forgiven before a late frame counts as an underrun; 0 = none (see PlayoutBuffer). */
   readonly underrunToleranceMs?: number;
   /** Monotonic milliseconds; performance.now by default. */
@@ -147,6 +153,7 @@ export class CallPeer {
   private readonly waiters = new Set<() => void>();
   private readonly mediaBeforeStart: boolean;
   private readonly echoPath: EchoPath | undefined;
+  private readonly outbound: NetworkDelay | undefined;
 
   private constructor(
     private readonly socket: StreamSocket,
@@ -158,6 +165,9 @@ export class CallPeer {
     this.pendingDtmf = [...(options.dtmf ?? [])].sort((a, b) => a.atMs - b.atMs);
     this.pendingOnsets = this.caller.onsets();
     this.mediaBeforeStart = options.mediaBeforeStart === true;
+    const network = options.network;
+    this.outbound = network && new NetworkDelay(network.delayMs, network.jitterMs, Math.random, this.now);
+    const inbound = network && new NetworkDelay(network.delayMs, network.jitterMs, Math.random, this.now);
     this.echoPath = options.echo && new EchoPath(options.echo.delayMs, options.echo.erlDb, options.echo.taps ?? 1);
     this.dialect = options.dialect ?? new TwilioPeerDialect();
     this.start = {
@@ -174,7 +184,12 @@ export class CallPeer {
         resolve(code);
       });
     });
-    socket.onFrame((data, isBinary) => this.onMessage(data, isBinary));
+    socket.onFrame((data, isBinary) => {
+      if (!inbound) return this.onMessage(data, isBinary);
+      // A copy: the transport may reuse its buffer before the delayed message is read.
+      const copy = data.slice();
+      inbound.carry(() => this.onMessage(copy, isBinary));
+    });
   }
 
   /** Dials the server, sends connected and start, and starts sending the caller's frames. Rejects if the upgrade fails. */
@@ -434,7 +449,8 @@ export class CallPeer {
   }
 
   private send(frame: WireFrame): void {
-    this.socket.send(frame);
+    if (this.outbound) this.outbound.carry(() => this.socket.open && this.socket.send(frame));
+    else this.socket.send(frame);
   }
 
   private halt(): void {

@@ -165,6 +165,37 @@ describe('BargeInController', () => {
     expect(log).toEqual([]);
   });
 
+  it('a noisy line backs off: after 3 resumes in 10 s only confirmed speech holds, for 30 s', async () => {
+    const { clock, log, controller } = setup();
+    for (let i = 0; i < 3; i++) {
+      controller.suspectStarted(i * 1000);
+      controller.suspectEnded(100);
+      await clock.advance(1000);
+    }
+    expect(controller.backingOff).toBe(true);
+    const before = log.length;
+    controller.suspectStarted(5000);
+    controller.suspectEnded(100);
+    expect(log.length).toBe(before);
+    controller.suspectStarted(6000, true);
+    expect(log.at(-1)).toBe('hold s4 onset=6000 at=3000');
+    controller.suspectLong();
+    await clock.advance(30_000);
+    expect(controller.backingOff).toBe(false);
+    controller.suspectStarted(40_000);
+    expect(log.at(-1)).toBe('hold s5 onset=40000 at=33000');
+  });
+
+  it('resumes spread over more than 10 s do not back off', async () => {
+    const { clock, controller } = setup();
+    for (let i = 0; i < 5; i++) {
+      controller.suspectStarted(0);
+      controller.suspectEnded(100);
+      await clock.advance(5000);
+    }
+    expect(controller.backingOff).toBe(false);
+  });
+
   it('drop() forgets a hold and its timers without deciding', async () => {
     const { clock, log, controller } = setup();
     controller.suspectStarted(0);

@@ -1,0 +1,23 @@
+// A one-way network delay with jitter for the simulated provider: each message is delivered `delayMs` ± `jitterMs`
+// after it was handed over, never before the one handed over ahead of it (a TCP stream keeps order), so the bench
+// can measure reactions as a provider in another city would see them.
+
+export class NetworkDelay {
+  #lastDueMs = 0;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly jitterMs: number,
+    private readonly random: () => number,
+    private readonly now: () => number,
+  ) {
+    if (!(delayMs >= 0 && jitterMs >= 0 && jitterMs <= delayMs)) throw new RangeError('delay must be >= jitter >= 0');
+  }
+
+  /** Runs `deliver` once the message has crossed the network. */
+  carry(deliver: () => void): void {
+    const dueMs = Math.max(this.#lastDueMs, this.now() + this.delayMs + (this.random() * 2 - 1) * this.jitterMs);
+    this.#lastDueMs = dueMs;
+    setTimeout(deliver, Math.max(0, dueMs - this.now()));
+  }
+}
