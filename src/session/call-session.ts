@@ -299,7 +299,8 @@ export class CallSession {
         // The sound's last speech ended the span's closing silence ago; one echo delay after the hold, it was echo.
         const held = this.#controller.held;
         const endedAtMs = this.#deps.clock.now() - SUSPECT_END_SILENCE_MS;
-        this.#controller.suspectEnded(event.extentMs, held !== undefined && this.#echo.endedLikeEcho(held.heldAtMs, endedAtMs));
+        const echo = held !== undefined && this.#echo.endedLikeEcho(endedAtMs - event.extentMs, held.heldAtMs, endedAtMs);
+        this.#controller.suspectEnded(event.extentMs, echo);
         return;
       }
       case 'speech_started':

@@ -29,6 +29,9 @@ export const ECHO_MARGIN_DB = 8;
 /** After the bot paused for what turned out to be its own echo, the margin rises by this much for a while. */
 const BACKOFF_DB = 6;
 const BACKOFF_MS = 30_000;
+/** Before an estimate: a held sound this well correlated with the bot's audio, over at least this much, is echo. */
+const LOCAL_CORRELATION = 0.8;
+const LOCAL_MIN_SLOTS = 12;
 /** How far from one echo delay after a hold the caller's sound may end and still count as the echo stopping. */
 const SIGNATURE_TOLERANCE_MS = 80;
 
@@ -81,15 +84,43 @@ export class EchoGate {
   }
 
   /**
-   * The caller's sound that held the bot ended at `endedAtMs`, the hold began at `heldAtMs`: on a line with a known
-   * echo, ending one echo delay after the bot went quiet is the echo stopping. Then the margin rises for a while.
+   * The caller's sound that held the bot ended at `endedAtMs`, the hold began at `heldAtMs`: ending one echo delay
+   * after the bot went quiet is the echo stopping. On a line with an estimate, that delay is the estimate's; before
+   * one exists (the first echo of a call), the sound itself must show it: its envelope since `startedAtMs` follows
+   * what was played that same delay earlier (correlation ≥ LOCAL_CORRELATION). Either way the margin then rises.
    */
-  endedLikeEcho(heldAtMs: number, endedAtMs: number): boolean {
-    const estimate = this.#estimate;
-    if (!estimate) return false;
-    const like = Math.abs(endedAtMs - (heldAtMs + estimate.delaySlots * SLOT_MS)) <= SIGNATURE_TOLERANCE_MS;
+  endedLikeEcho(startedAtMs: number, heldAtMs: number, endedAtMs: number): boolean {
+    const delaySlots = this.#estimate?.delaySlots ?? this.#localDelay(startedAtMs, heldAtMs, endedAtMs);
+    if (delaySlots === undefined) return false;
+    const like = Math.abs(endedAtMs - (heldAtMs + delaySlots * SLOT_MS)) <= SIGNATURE_TOLERANCE_MS;
     if (like) this.#backoffUntilMs = endedAtMs + BACKOFF_MS;
     return like;
+  }
+
+  /**
+   * The delay at which the inbound envelope over [startedAtMs, endedAtMs] best follows the bot's, if it does so
+   * closely and that delay puts the bot's silence (from `heldAtMs`) where the sound ended.
+   */
+  #localDelay(startedAtMs: number, heldAtMs: number, endedAtMs: number): number | undefined {
+    const first = Math.round(startedAtMs / SLOT_MS);
+    const last = Math.round(endedAtMs / SLOT_MS);
+    let best: { lag: number; correlation: number } | undefined;
+    for (let lag = 1; lag <= MAX_DELAY_MS / SLOT_MS; lag++) {
+      // Only a delay that puts the end of the sound where the bot's silence comes back can explain it.
+      if (Math.abs(endedAtMs - (heldAtMs + lag * SLOT_MS)) > SIGNATURE_TOLERANCE_MS) continue;
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (let t = first; t <= last; t++) {
+        const out = this.#outAt(t - lag);
+        if (this.#inSlot[t % RING] !== t || out === undefined || out < ACTIVE_POWER) continue;
+        xs.push(Math.log10(out));
+        ys.push(Math.log10(this.#in[t % RING]! + 1e-12));
+      }
+      if (xs.length < LOCAL_MIN_SLOTS) continue;
+      const correlation = pearson(xs, ys);
+      if (correlation >= LOCAL_CORRELATION && (!best || correlation > best.correlation)) best = { lag, correlation };
+    }
+    return best?.lag;
   }
 
   /** Adds a frame's 10 ms energies to an envelope; returns the slots written. */
@@ -163,4 +194,23 @@ export class EchoGate {
     ratios.sort((a, b) => a - b);
     this.#estimate = { ...best, erl: ratios[Math.floor(ratios.length / 2)]! };
   }
+}
+
+function pearson(xs: readonly number[], ys: readonly number[]): number {
+  const n = xs.length;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += xs[i]!;
+    sy += ys[i]!;
+    sxx += xs[i]! * xs[i]!;
+    syy += ys[i]! * ys[i]!;
+    sxy += xs[i]! * ys[i]!;
+  }
+  const vx = sxx - (sx * sx) / n;
+  const vy = syy - (sy * sy) / n;
+  return vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0;
 }

@@ -81,12 +81,37 @@ describe('EchoGate', () => {
     const noise = Int16Array.from(bot, () => Math.round((random() * 2 - 1) * 30));
     expect(run(quiet, bot, noise).some(Boolean)).toBe(false);
     expect(quiet.estimate).toBeUndefined();
-    expect(quiet.endedLikeEcho(1000, 1120)).toBe(false);
+    expect(quiet.endedLikeEcho(900, 1000, 1120)).toBe(false);
 
     const gate = new EchoGate();
     run(gate, bot, echoOf(bot, 120, -20, random));
     const delay = gate.estimate!.delayMs;
-    expect(gate.endedLikeEcho(5000, 5000 + delay + 30)).toBe(true);
-    expect(gate.endedLikeEcho(5000, 5000 + delay + 300)).toBe(false);
+    expect(gate.endedLikeEcho(4900, 5000, 5000 + delay + 30)).toBe(true);
+    expect(gate.endedLikeEcho(4900, 5000, 5000 + delay + 300)).toBe(false);
+  });
+
+  it("before any estimate, the call's first echo is recognised from the sound itself; a caller's sound is not", () => {
+    const random = seeded(21);
+    const bot = botAudio(1, random);
+    const heldAtMs = 540;
+    // The bot plays from 0 until the hold at 540 ms; the line echoes it 250 ms late, -20 dB, until 790 ms.
+    const played = bot.subarray(0, (heldAtMs / 20) * FRAME);
+    const line = echoOf(bot, 250, -20, random).subarray(0, 800 * 8);
+    for (let i = (heldAtMs + 250) * 8; i < line.length; i++) line[i] = 0;
+    const gate = new EchoGate();
+    for (let f = 0; f * FRAME < played.length; f++) gate.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
+    gate.cleared(heldAtMs);
+    for (let f = 0; f * FRAME < line.length; f++) gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+    expect(gate.estimate).toBeUndefined();
+    // Its sound ran from 250 ms (the echo's onset) to 790 ms, one echo delay after the hold.
+    expect(gate.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(true);
+
+    // The same timing with a caller's own voice (nothing like the bot's envelope) is not echo.
+    const other = new EchoGate();
+    for (let f = 0; f * FRAME < played.length; f++) other.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
+    other.cleared(heldAtMs);
+    const caller = botAudio(1, seeded(77));
+    for (let f = 0; f * FRAME < line.length; f++) other.heard(caller.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+    expect(other.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(false);
   });
 });
