@@ -1,4 +1,4 @@
-// The contract between the phone-call bridge (src/telephony/twilio/) and voice activity detection:
+// The contract between the phone call (src/session/call-session.ts) and voice activity detection:
 // the bridge feeds the caller's inbound 20 ms mu-law frames in, and reacts to the events that come out.
 // Implemented by src/session/barge-in-detector.ts on top of a speech-probability model (Silero VAD, in src/engine/vad/).
 

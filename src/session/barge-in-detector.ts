@@ -1,6 +1,8 @@
 // The caller's voice activity on a phone call: inbound 8 kHz mu-law frames in, `speech_started` / `speech_stopped`
 // out (barge-in-contract.ts). Frames are cut into the model's 32 ms windows; an energy gate skips near-silent windows,
 // a speech probability with hysteresis marks speech, and speech only counts after DEFAULT_MIN_SPEECH_MS of it.
+// With `longSpeechMs` a second, faster layer runs beside it for holds (barge-in-controller.ts): a stream staggered by
+// half a window, and `suspect_*` spans that open on one window at a lower threshold.
 // The probability model (Silero VAD, src/engine/vad/) is passed in, so this file knows no onnxruntime.
 
 import { mulawToPcm16 } from '../audio/mulaw.js';
