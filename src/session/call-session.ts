@@ -1,12 +1,12 @@
 // One phone call, transport-agnostic: a SynthesisSession speaking 20 ms mu-law frames paced against the playout
-// clock, a mark per chunk (and, where holds are possible, one every POSITION_MARK_MS) into the playback ledger,
-// voice activity and DTMF turned into barge-in, and the agent's or API's words and call control. Barge-in pauses
-// fast and decides slow (barge-in-controller.ts): a suspect clears the provider and holds the pacer, keeping the
-// audio on a tape; a commit aborts the utterance (`interrupted`), a resume re-sends the tape from the last position
-// the provider confirmed. Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
+// clock, marks into the playback ledger (call-playback.ts sends them, with the frames), voice activity and DTMF turned
+// into barge-in, and the agent's or API's words and call control. Barge-in pauses fast and decides slow
+// (barge-in-controller.ts): a suspect holds the playback (the provider cleared, the pacer frozen, the audio kept on a
+// tape); a commit aborts the utterance (`interrupted`), a resume sends the tape again from the last position the
+// provider confirmed. Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
 
 import type { Metrics } from '../metrics/metrics.js';
-import { fadeInMulaw, MULAW_BYTES_PER_MS, MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
 import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 import { ApiError } from '../errors.js';
 import type { Account } from '../store/store.js';
@@ -16,7 +16,7 @@ import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaP
 import { sleep, type Clock } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
-import { PlaybackTape } from './playback-tape.js';
+import { CallPlayback, type HeldPosition } from './call-playback.js';
 import { EchoGate } from './echo-gate.js';
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
@@ -29,25 +29,11 @@ const MAX_QUEUED_TEXTS = 16;
 /** A draining hangup waits at most this long for the queued audio to play. */
 const MAX_DRAIN_MS = 30_000;
 const DRAIN_POLL_MS = 50;
-/**
- * A position mark every two frames: a resume starts at most this far before what the caller last heard (plus the
- * mark's round trip), research/barge-in.md §3.7. About 25 small messages a second per call, beside 50 of audio.
- */
-const POSITION_MARK_MS = 40;
-/** The tape never keeps more than this behind the head, even if a provider stops echoing marks. */
-const TAPE_MAX_MS = 5000;
 /** A span ends after this much quiet (the detector's), so its last speech was this long before `suspect_ended`. */
 const SUSPECT_END_SILENCE_MS = DEFAULT_BARGE_IN_TUNING.suspectEndMs;
-/** The first re-sent frame fades in over 8 ms: a resume mid-word does not click. */
-const RESUME_FADE_SAMPLES = 64;
-
 /** What the call knows about a hold while it lasts. */
-interface Hold {
+interface Hold extends HeldPosition {
   readonly suspect: HeldSuspect;
-  /** Playout-axis position the provider confirmed played when the hold began: the resume starts here. */
-  readonly confirmedMs: number;
-  /** The playout estimate then: what `interrupted.played_ms` reports if the hold commits. */
-  readonly estimatedMs: number;
 }
 
 export interface CallSettings {
@@ -77,15 +63,14 @@ export class CallSession {
   readonly #session: SynthesisSession;
   readonly #playout: PlayoutClock;
   readonly #ledger = new PlaybackLedger();
-  readonly #tape = new PlaybackTape(TAPE_MAX_MS);
   readonly #echo = new EchoGate();
+  readonly #playback: CallPlayback;
   /** What the VAD hears instead of a frame the echo explains. */
   #silent: Uint8Array | undefined;
   readonly #detector: VoiceActivityDetector | undefined;
   readonly #controller: BargeInController;
   #bargeInSettings: BargeInSettings;
   #hold: Hold | undefined;
-  #nextPositionMarkMs = 0;
   #agent: CallAgentPort | undefined;
   #agentAudio = false;
   #endReason: string | undefined;
@@ -112,6 +97,7 @@ export class CallSession {
     this.#media = media;
     this.#control = control;
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
+    this.#playback = new CallPlayback(media, this.#ledger, this.#playout, deps.clock, deps.vad ? this.#echo : undefined, () => this.#holdsPossible());
     const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
       {
@@ -359,7 +345,7 @@ export class CallSession {
   /** The provider echoed a mark: playback confirmed (or a cleared one, ignored). */
   markEchoed(name: string): void {
     const result = this.#ledger.echoed(name);
-    this.#tape.trimBefore(this.#ledger.confirmedMs);
+    this.#playback.confirmed();
     if (result.kind === 'played' && result.final) {
       this.#agent?.send({ type: 'utterance_played', utterance_id: result.utteranceId ?? null, duration_ms: Math.round(result.durationMs) });
     }
@@ -423,16 +409,11 @@ export class CallSession {
 
   /** HOLD: the caller stops hearing the bot; the turn, its queue and the audio sent stay (on the tape). */
   #holdPlayback(suspect: HeldSuspect): void {
-    const estimatedMs = this.#playout.playedMs();
-    const confirmedMs = this.#ledger.confirmedMs;
-    this.#media.sendClear();
-    this.#echo.cleared(this.#deps.clock.now());
-    this.#ledger.hold();
-    this.#playout.hold();
-    this.#hold = { suspect, confirmedMs, estimatedMs: Math.max(confirmedMs, estimatedMs) };
+    const held = this.#playback.hold();
+    this.#hold = { suspect, ...held };
     this.#deps.metrics?.bargeInHold('held', 'suspect');
     if (this.#bargeInSettings.events !== 2) return;
-    const at = this.#ledger.locate(confirmedMs);
+    const at = this.#ledger.locate(held.confirmedMs);
     this.#agent?.send({
       type: 'interruption_suspected',
       suspect_id: suspect.id,
@@ -447,23 +428,7 @@ export class CallSession {
     const hold = this.#hold;
     this.#hold = undefined;
     if (!hold) return;
-    const items = this.#tape.from(hold.confirmedMs);
-    const firstFrame = items.find((item) => item.kind === 'frame');
-    const fromMs = firstFrame?.atMs ?? this.#playout.sentMs;
-    this.#playout.release(fromMs);
-    this.#nextPositionMarkMs = fromMs;
-    let first = true;
-    for (const item of items) {
-      if (item.kind === 'mark') {
-        const { seq, lastChunk, final, utteranceMs } = item.mark;
-        this.#media.sendMark(this.#ledger.markSent(seq, lastChunk, final, utteranceMs).name, final);
-        continue;
-      }
-      this.#sendMedia(first ? fadeInMulaw(item.bytes, RESUME_FADE_SAMPLES) : item.bytes);
-      first = false;
-      this.#playout.push(item.ms, true);
-      this.#markPosition();
-    }
+    const fromMs = this.#playback.resume(hold);
     this.#deps.metrics?.bargeInHold('resumed', reason);
     if (this.#bargeInSettings.events !== 2) return;
     const at = this.#ledger.locate(fromMs);
@@ -492,16 +457,8 @@ export class CallSession {
     const hold = this.#hold;
     this.#hold = undefined;
     this.#controller.drop();
-    if (!hold && !this.#ledger.outstanding() && this.#playout.bufferedMs() === 0) return;
-    if (!hold) {
-      this.#media.sendClear();
-      this.#echo.cleared(this.#deps.clock.now());
-    }
-    const interrupted = this.#ledger.clear(hold ? hold.estimatedMs : this.#playout.playedMs());
-    this.#playout.reset();
-    this.#tape.clear();
-    this.#nextPositionMarkMs = 0;
-    if (cause === undefined) return;
+    const interrupted = this.#playback.cut(hold);
+    if (interrupted === undefined || cause === undefined) return;
     const decided = decision && this.#bargeInSettings.events === 2 ? decision : {};
     for (const entry of interrupted) {
       this.#agent?.send({
@@ -513,20 +470,6 @@ export class CallSession {
         ...decided,
       });
     }
-  }
-
-  /** Audio to the provider; the echo gate learns what will play and when (only the VAD needs it). */
-  #sendMedia(bytes: Uint8Array): void {
-    if (this.#detector) this.#echo.played(mulawToPcm16(bytes), this.#playout.nextStartMs());
-    this.#media.sendMedia(bytes);
-  }
-
-  /** A position mark when POSITION_MARK_MS of audio went out since the last (only where holds are possible). */
-  #markPosition(): void {
-    const positionMs = this.#playout.sentMs;
-    if (this.#playout.held || positionMs < this.#nextPositionMarkMs || !this.#holdsPossible()) return;
-    this.#nextPositionMarkMs = positionMs + POSITION_MARK_MS;
-    this.#media.sendMark(this.#ledger.positionMark(positionMs), false);
   }
 
   #turnPlayout(turn: TurnInfo): TurnPlayout {
@@ -543,7 +486,7 @@ export class CallSession {
       sent: (ms) => {
         playout.push(ms, !first);
         ledger.audioSent(turn.seq, ms);
-        this.#markPosition();
+        this.#playback.counted();
         if (first) {
           first = false;
           this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - turnStartedMs);
@@ -551,11 +494,7 @@ export class CallSession {
           if (this.#speaking && !this.#settings.bargeIn.onlyWhileBotSpeaking) queueMicrotask(() => this.#bargeIn('speech'));
         }
       },
-      chunksSent: (lastChunk, final) => {
-        if (this.#holdsPossible()) this.#tape.recordMark(playout.sentMs, { seq: turn.seq, lastChunk, final, utteranceMs: ledger.utteranceSentMs(turn.seq) });
-        // Held: the mark leaves with the replay (after the audio before it), or never if the hold commits.
-        if (!playout.held) this.#media.sendMark(ledger.markSent(turn.seq, lastChunk, final).name, final);
-      },
+      chunksSent: (lastChunk, final) => this.#playback.chunkMark(turn.seq, lastChunk, final),
       // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
       // non-interruptible turn would shield every later utterance from barge-in.
       abandoned: () => ledger.abandon(turn.seq),
@@ -566,12 +505,7 @@ export class CallSession {
   #sessionSink(): SessionSink {
     return {
       sendJson: (message: ServerMessage) => this.#onSessionMessage(message),
-      sendAudio: (bytes) => {
-        // Taped at its position before the playout clock counts it; a frame that slips in as a hold begins
-        // is only taped, and leaves with the replay.
-        if (this.#holdsPossible()) this.#tape.recordFrame(this.#playout.sentMs, bytes, bytes.length / MULAW_BYTES_PER_MS);
-        if (!this.#playout.held) this.#sendMedia(bytes);
-      },
+      sendAudio: (bytes) => this.#playback.frame(bytes),
       close: (_code, reason) => this.#finish(`session closed: ${reason}`),
       bufferedBytes: () => this.#media.bufferedBytes(),
     };
