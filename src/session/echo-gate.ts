@@ -108,16 +108,8 @@ export class EchoGate {
     for (let lag = 1; lag <= MAX_DELAY_MS / SLOT_MS; lag++) {
       // Only a delay that puts the end of the sound where the bot's silence comes back can explain it.
       if (Math.abs(endedAtMs - (heldAtMs + lag * SLOT_MS)) > SIGNATURE_TOLERANCE_MS) continue;
-      const xs: number[] = [];
-      const ys: number[] = [];
-      for (let t = first; t <= last; t++) {
-        const out = this.#outAt(t - lag);
-        if (this.#inSlot[t % RING] !== t || out === undefined || out < ACTIVE_POWER) continue;
-        xs.push(Math.log10(out));
-        ys.push(Math.log10(this.#in[t % RING]! + 1e-12));
-      }
-      if (xs.length < LOCAL_MIN_SLOTS) continue;
-      const correlation = pearson(xs, ys);
+      const { n, correlation } = this.#correlate(first, last, lag);
+      if (n < LOCAL_MIN_SLOTS) continue;
       if (correlation >= LOCAL_CORRELATION && (!best || correlation > best.correlation)) best = { lag, correlation };
     }
     return best?.lag;
@@ -149,6 +141,32 @@ export class EchoGate {
     return peak;
   }
 
+  /** Pearson correlation of the log envelopes over slots first..last, inbound against bot audio `lag` slots earlier. */
+  #correlate(first: number, last: number, lag: number): { n: number; correlation: number } {
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
+    for (let t = first; t <= last; t++) {
+      if (this.#inSlot[t % RING] !== t) continue;
+      const out = this.#outAt(t - lag);
+      if (out === undefined || out < ACTIVE_POWER) continue;
+      const x = Math.log10(out);
+      const y = Math.log10(this.#in[t % RING]! + 1e-12);
+      n++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      syy += y * y;
+      sxy += x * y;
+    }
+    const vx = sxx - (sx * sx) / n;
+    const vy = syy - (sy * sy) / n;
+    return { n, correlation: n > 1 && vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0 };
+  }
+
   /** Cross-correlates the log envelopes over every delay up to MAX_DELAY_MS; keeps the best if believable. */
   #reestimate(lastSlot: number): void {
     const first = lastSlot - ESTIMATE_WINDOW_SLOTS + 1;
@@ -159,29 +177,8 @@ export class EchoGate {
     const maxLag = MAX_DELAY_MS / SLOT_MS;
     let best: { delaySlots: number; correlation: number } | undefined;
     for (let lag = 0; lag <= maxLag; lag++) {
-      let n = 0;
-      let sx = 0;
-      let sy = 0;
-      let sxx = 0;
-      let syy = 0;
-      let sxy = 0;
-      for (let t = first; t <= lastSlot; t++) {
-        if (this.#inSlot[t % RING] !== t) continue;
-        const out = this.#outAt(t - lag);
-        if (out === undefined || out < ACTIVE_POWER) continue;
-        const x = Math.log10(out);
-        const y = Math.log10(this.#in[t % RING]! + 1e-12);
-        n++;
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        syy += y * y;
-        sxy += x * y;
-      }
+      const { n, correlation } = this.#correlate(first, lastSlot, lag);
       if (n < MIN_ACTIVE_SLOTS) continue;
-      const vx = sxx - (sx * sx) / n;
-      const vy = syy - (sy * sy) / n;
-      const correlation = vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0;
       if (correlation >= MIN_CORRELATION && (!best || correlation > best.correlation)) best = { delaySlots: lag, correlation };
     }
     if (!best) return;
@@ -194,23 +191,4 @@ export class EchoGate {
     ratios.sort((a, b) => a - b);
     this.#estimate = { ...best, erl: ratios[Math.floor(ratios.length / 2)]! };
   }
-}
-
-function pearson(xs: readonly number[], ys: readonly number[]): number {
-  const n = xs.length;
-  let sx = 0;
-  let sy = 0;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    sx += xs[i]!;
-    sy += ys[i]!;
-    sxx += xs[i]! * xs[i]!;
-    syy += ys[i]! * ys[i]!;
-    sxy += xs[i]! * ys[i]!;
-  }
-  const vx = sxx - (sx * sx) / n;
-  const vy = syy - (sy * sy) / n;
-  return vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0;
 }
