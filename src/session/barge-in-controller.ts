@@ -17,13 +17,15 @@ export interface BargeInPolicy {
   readonly verdictDeadlineMs: number;
   /** The band's decision without a verdict; `interrupt` by default, so a "stop" is never talked over. */
   readonly ambiguousDefault: AmbiguousDefault;
-  /** A hold never lasts longer than this: then speech still going on commits, silence gets the default. */
+  /** A hold never lasts longer than this: then speech still going on commits, otherwise its length decides. */
   readonly maxHoldMs: number;
 }
 
 export const DEFAULT_BARGE_IN_POLICY: BargeInPolicy = {
-  // research/barge-in.md §3.2 [probe]: fillers reach 128-416 ms of Silero extent, one-word commands 256-352 ms.
-  // Under 250 ms nothing measured was a command; from 500 ms nothing measured was a filler.
+  // research/barge-in.md §3.2 [probe]: fillers reach 128-416 ms of Silero extent, one-word commands 256-352 ms, so
+  // length cannot separate them; bench/barge-in-policies.ts sweeps short_max_ms on half its voices: 200 ms loses 72 %
+  // of fillers and misses 3.8 % of commands, 250 ms 53 % and 9.4 %, 300 ms 35 % and 26 %. 250 keeps a missed "stop"
+  // rare; an agent's verdict is what saves the fillers.
   shortMaxMs: 250,
   longMinMs: 500,
   verdictDeadlineMs: 400,
@@ -84,7 +86,7 @@ export class BargeInController {
     /** Read at each decision: the agent may change the call's policy mid-call (`config.barge_in`). */
     private readonly policyNow: () => BargeInPolicy,
     private readonly actions: BargeInActions,
-    /** True when the agent opted in to verdicts: the ambiguous band waits for one until the deadline. */
+    /** True when the agent opted in to verdicts: every held sound waits for one until the deadline. */
     private readonly verdicts: () => boolean,
   ) {}
 
@@ -196,7 +198,7 @@ export class BargeInController {
     const held = this.#held;
     if (!held) return;
     if (held.speaking) this.#commit('timeout');
-    else this.#applyDefault();
+    else this.#byLength();
   }
 
   #commit(cause: CommitCause): void {

@@ -9,6 +9,8 @@ import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 
 /** Envelope resolution. */
 const SLOT_MS = 10;
+/** Phone audio: 8 kHz. */
+const SAMPLES_PER_MS = 8;
 /** Longest echo path considered: acoustic and line round trip plus both network legs. */
 const MAX_DELAY_MS = 400;
 /** History kept per envelope (slots): more than the estimation window plus the longest delay. */
@@ -25,7 +27,7 @@ const MIN_ACTIVE_SLOTS = 60;
 /** Correlation of the log envelopes that makes a delay believable. */
 const MIN_CORRELATION = 0.6;
 /** A caller frame must be this much louder than the predicted echo to reach the VAD (research/barge-in.md §3.5). */
-export const ECHO_MARGIN_DB = 8;
+const ECHO_MARGIN_DB = 8;
 /** After the bot paused for what turned out to be its own echo, the margin rises by this much for a while. */
 const BACKOFF_DB = 6;
 const BACKOFF_MS = 30_000;
@@ -70,9 +72,9 @@ export class EchoGate {
 
   /** A caller frame (8 kHz PCM) that arrived at `arrivedAtMs`; true when the predicted echo explains it. */
   heard(pcm: Int16Array, arrivedAtMs: number): boolean {
-    const startMs = arrivedAtMs - (pcm.length / 8);
+    const startMs = arrivedAtMs - pcm.length / SAMPLES_PER_MS;
     const slots = this.#record(this.#in, this.#inSlot, pcm, startMs);
-    for (const _ of slots) if (++this.#inSlots % ESTIMATE_EVERY_SLOTS === 0) this.#reestimate(slots[slots.length - 1]!);
+    for (const slot of slots) if (++this.#inSlots % ESTIMATE_EVERY_SLOTS === 0) this.#reestimate(slot);
     const estimate = this.#estimate;
     if (!estimate) return false;
     const margin = 10 ** ((ECHO_MARGIN_DB + (arrivedAtMs < this.#backoffUntilMs ? BACKOFF_DB : 0)) / 10);
@@ -117,12 +119,12 @@ export class EchoGate {
 
   /** Adds a frame's 10 ms energies to an envelope; returns the slots written. */
   #record(values: Float64Array, tags: Float64Array, pcm: Int16Array, startMs: number): number[] {
-    const per = SLOT_MS * 8;
+    const per = SLOT_MS * SAMPLES_PER_MS;
     const slots: number[] = [];
     for (let offset = 0; offset + per <= pcm.length; offset += per) {
       let sum = 0;
       for (let i = offset; i < offset + per; i++) sum += (pcm[i]! / 32768) ** 2;
-      const slot = Math.round((startMs + offset / 8) / SLOT_MS);
+      const slot = Math.round((startMs + offset / SAMPLES_PER_MS) / SLOT_MS);
       values[slot % RING] = sum / per;
       tags[slot % RING] = slot;
       slots.push(slot);
