@@ -31,9 +31,19 @@ const ECHO_MARGIN_DB = 8;
 /** After the bot paused for what turned out to be its own echo, the margin rises by this much for a while. */
 const BACKOFF_DB = 6;
 const BACKOFF_MS = 30_000;
-/** Before an estimate: a held sound this well correlated with the bot's audio, over at least this much, is echo. */
+/**
+ * An echo follows the bot's envelope level for level (the log-log slope near 1 for a fixed loss; lower where the
+ * echo sinks into the line noise) and comes back at least ECHO_MIN_LOSS_DB quieter (3GPP TS 26.131 asks a handset
+ * for ≥ 6 dB even face down at full volume).
+ */
+const SLOPE_RANGE = [0.4, 1.4] as const;
+const ECHO_MIN_LOSS_DB = 6;
+/**
+ * Before an estimate, a held sound is taken for echo only if it is echo-like and follows the bot's envelope this
+ * closely over at least LOCAL_MIN_SLOTS: resuming over a caller would talk over a "stop".
+ */
 const LOCAL_CORRELATION = 0.8;
-const LOCAL_MIN_SLOTS = 12;
+const LOCAL_MIN_SLOTS = 20;
 /** How far from one echo delay after a hold the caller's sound may end and still count as the echo stopping. */
 const SIGNATURE_TOLERANCE_MS = 80;
 
@@ -110,8 +120,8 @@ export class EchoGate {
     for (let lag = 1; lag <= MAX_DELAY_MS / SLOT_MS; lag++) {
       // Only a delay that puts the end of the sound where the bot's silence comes back can explain it.
       if (Math.abs(endedAtMs - (heldAtMs + lag * SLOT_MS)) > SIGNATURE_TOLERANCE_MS) continue;
-      const { n, correlation } = this.#correlate(first, last, lag);
-      if (n < LOCAL_MIN_SLOTS) continue;
+      const { n, correlation, slope, meanRatioDb } = this.#correlate(first, last, lag);
+      if (n < LOCAL_MIN_SLOTS || !echoLike(slope, meanRatioDb)) continue;
       if (correlation >= LOCAL_CORRELATION && (!best || correlation > best.correlation)) best = { lag, correlation };
     }
     return best?.lag;
@@ -143,8 +153,11 @@ export class EchoGate {
     return peak;
   }
 
-  /** Pearson correlation of the log envelopes over slots first..last, inbound against bot audio `lag` slots earlier. */
-  #correlate(first: number, last: number, lag: number): { n: number; correlation: number } {
+  /**
+   * The log envelopes over slots first..last, inbound against bot audio `lag` slots earlier: their Pearson
+   * correlation, the slope of inbound on bot (1 for a fixed loss), and the mean level difference in dB.
+   */
+  #correlate(first: number, last: number, lag: number): { n: number; correlation: number; slope: number; meanRatioDb: number } {
     let n = 0;
     let sx = 0;
     let sy = 0;
@@ -166,7 +179,15 @@ export class EchoGate {
     }
     const vx = sxx - (sx * sx) / n;
     const vy = syy - (sy * sy) / n;
-    return { n, correlation: n > 1 && vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0 };
+    const cov = sxy - (sx * sy) / n;
+    const usable = n > 1 && vx > 0 && vy > 0;
+    return {
+      n,
+      correlation: usable ? cov / Math.sqrt(vx * vy) : 0,
+      slope: usable ? cov / vx : 0,
+      // Envelopes are log10 of power: ×10 for dB.
+      meanRatioDb: n > 0 ? (10 * (sy - sx)) / n : 0,
+    };
   }
 
   /** Cross-correlates the log envelopes over every delay up to MAX_DELAY_MS; keeps the best if believable. */
@@ -179,8 +200,10 @@ export class EchoGate {
     const maxLag = MAX_DELAY_MS / SLOT_MS;
     let best: { delaySlots: number; correlation: number } | undefined;
     for (let lag = 0; lag <= maxLag; lag++) {
-      const { n, correlation } = this.#correlate(first, lastSlot, lag);
-      if (n < MIN_ACTIVE_SLOTS) continue;
+      const { n, correlation, slope, meanRatioDb } = this.#correlate(first, lastSlot, lag);
+      // An echo is the bot's audio at a fixed loss: level for level and quieter. A caller who happens to talk in the
+      // bot's rhythm is neither, and must never be mistaken for one (the gate would then hide their words).
+      if (n < MIN_ACTIVE_SLOTS || !echoLike(slope, meanRatioDb)) continue;
       if (correlation >= MIN_CORRELATION && (!best || correlation > best.correlation)) best = { delaySlots: lag, correlation };
     }
     if (!best) return;
@@ -193,4 +216,8 @@ export class EchoGate {
     ratios.sort((a, b) => a - b);
     this.#estimate = { ...best, erl: ratios[Math.floor(ratios.length / 2)]! };
   }
+}
+
+function echoLike(slope: number, meanRatioDb: number): boolean {
+  return slope >= SLOPE_RANGE[0] && slope <= SLOPE_RANGE[1] && meanRatioDb <= -ECHO_MIN_LOSS_DB;
 }

@@ -113,5 +113,14 @@ describe('EchoGate', () => {
     const caller = botAudio(1, seeded(77));
     for (let f = 0; f * FRAME < line.length; f++) other.heard(caller.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
     expect(other.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(false);
+
+    // Nor is a sound that follows the bot's envelope but comes back as loud as the bot played it: no handset does.
+    const loud = new EchoGate();
+    for (let f = 0; f * FRAME < played.length; f++) loud.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
+    loud.cleared(heldAtMs);
+    const asLoud = echoOf(bot, 250, 0, random).subarray(0, 800 * 8);
+    for (let i = (heldAtMs + 250) * 8; i < asLoud.length; i++) asLoud[i] = 0;
+    for (let f = 0; f * FRAME < asLoud.length; f++) loud.heard(asLoud.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+    expect(loud.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(false);
   });
 });
