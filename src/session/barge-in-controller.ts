@@ -104,6 +104,12 @@ export class BargeInController {
     return this.clock.now() < this.#backoffUntilMs;
   }
 
+  /** What made the line look noisy is now handled elsewhere (the bot's own echo, once the echo gate knows it). */
+  endBackoff(): void {
+    this.#backoffUntilMs = -Infinity;
+    this.#resumedAtMs.length = 0;
+  }
+
   /**
    * A span opened (`confirmed`: the detector's speech_started, only needed while backing off): hold if there is
    * something to hold; inside a hold, the caller is talking again.

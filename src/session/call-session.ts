@@ -67,6 +67,7 @@ export class CallSession {
   readonly #playback: CallPlayback;
   /** What the VAD hears instead of a frame the echo explains. */
   #silent: Uint8Array | undefined;
+  #echoKnown = false;
   readonly #detector: VoiceActivityDetector | undefined;
   readonly #controller: BargeInController;
   #bargeInSettings: BargeInSettings;
@@ -264,6 +265,11 @@ export class CallSession {
     if (!this.#detector) return;
     // The bot's own voice coming back is kept from the VAD; the agent still gets the line as it is.
     const echo = this.#echo.heard(mulawToPcm16(frame), this.#deps.clock.now());
+    // The stutter an unknown echo caused (holds that resumed) is over once the gate knows it: no back-off for it.
+    if (!this.#echoKnown && this.#echo.estimate) {
+      this.#echoKnown = true;
+      this.#controller.endBackoff();
+    }
     this.#detector.pushMulaw(echo ? this.#silentFrame(frame.length) : frame, atMs);
   }
 

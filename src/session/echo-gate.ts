@@ -16,14 +16,14 @@ const MAX_DELAY_MS = 400;
 /** History kept per envelope (slots): more than the estimation window plus the longest delay. */
 const RING = 512;
 /** The estimate is refreshed this often from the last ESTIMATE_WINDOW_SLOTS of inbound audio. */
-const ESTIMATE_EVERY_SLOTS = 50;
+const ESTIMATE_EVERY_SLOTS = 25;
 const ESTIMATE_WINDOW_SLOTS = 200;
 /** Bot audio quieter than this (mean square, about -55 dBFS) says nothing about the echo. */
 const ACTIVE_POWER = 10 ** (-55 / 10);
 /** Caller audio below the VAD's energy gate never reaches it: no echo that quiet needs estimating. */
 const AUDIBLE_POWER = 10 ** (DEFAULT_BARGE_IN_TUNING.energyGateDbfs / 10);
 /** Slots of bot speech needed in the window before an estimate is trusted. */
-const MIN_ACTIVE_SLOTS = 60;
+const MIN_ACTIVE_SLOTS = 40;
 /** Correlation of the log envelopes that makes a delay believable. */
 const MIN_CORRELATION = 0.6;
 /** A caller frame must be this much louder than the predicted echo to reach the VAD (research/barge-in.md §3.5). */

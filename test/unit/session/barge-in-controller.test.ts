@@ -186,6 +186,20 @@ describe('BargeInController', () => {
     expect(log.at(-1)).toBe('hold s5 onset=40000 at=33000');
   });
 
+  it('endBackoff() ends a back-off at once (its cause, an unknown echo, is now handled)', async () => {
+    const { clock, log, controller } = setup();
+    for (let i = 0; i < 3; i++) {
+      controller.suspectStarted(0);
+      controller.suspectEnded(100);
+      await clock.advance(100);
+    }
+    expect(controller.backingOff).toBe(true);
+    controller.endBackoff();
+    expect(controller.backingOff).toBe(false);
+    controller.suspectStarted(900);
+    expect(log.at(-1)).toBe('hold s4 onset=900 at=300');
+  });
+
   it('resumes spread over more than 10 s do not back off', async () => {
     const { clock, controller } = setup();
     for (let i = 0; i < 5; i++) {
