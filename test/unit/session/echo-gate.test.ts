@@ -93,8 +93,8 @@ describe('EchoGate', () => {
   it("before any estimate, the call's first echo is recognised from the sound itself; a caller's sound is not", () => {
     const random = seeded(21);
     const bot = botAudio(1, random);
-    const heldAtMs = 540;
-    // The bot plays from 0 until the hold at 540 ms; the line echoes it 250 ms late, -20 dB, until 790 ms.
+    const heldAtMs = 340;
+    // The bot plays from 0 until the hold at 340 ms; the line echoes it 250 ms late, -20 dB, until 590 ms.
     const played = bot.subarray(0, (heldAtMs / 20) * FRAME);
     const line = echoOf(bot, 250, -20, random).subarray(0, 800 * 8);
     for (let i = (heldAtMs + 250) * 8; i < line.length; i++) line[i] = 0;
@@ -103,7 +103,7 @@ describe('EchoGate', () => {
     gate.cleared(heldAtMs);
     for (let f = 0; f * FRAME < line.length; f++) gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
     expect(gate.estimate).toBeUndefined();
-    // Its sound ran from 250 ms (the echo's onset) to 790 ms, one echo delay after the hold.
+    // Its sound ran from 250 ms (the echo's onset) to 590 ms, one echo delay after the hold.
     expect(gate.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(true);
 
     // The same timing with a caller's own voice (nothing like the bot's envelope) is not echo.
