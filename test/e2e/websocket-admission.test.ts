@@ -12,6 +12,9 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { configMessage, openClient, openConfigured, type WsTestClient } from '../helpers/ws-client.js';
 
+/** A fixed instant for a store clock the test moves by hand. */
+const STORE_EPOCH_MS = 1_800_000_000_000;
+
 let servers: TestServer[] = [];
 const clients: WsTestClient[] = [];
 afterEach(async () => {
@@ -178,12 +181,13 @@ describe('the concurrency slot', () => {
   });
 
   it('is lost when its lease cannot be renewed: 1011', async () => {
-    let offsetMs = 0;
-    const store = await SqliteStore.open({ now: () => Date.now() + offsetMs });
+    // The store's own clock, standing still until the test moves it (leases are judged on it, not on the wall).
+    let storeNowMs = STORE_EPOCH_MS;
+    const store = await SqliteStore.open({ now: () => storeNowMs });
     const server = await start({ SLOT_LEASE_MS: '1000' }, { store });
     const { key } = await freeAccount(server);
     const client = track(await openConfigured(server, key));
-    offsetMs = 120_000; // the store's clock jumps past the lease; the next renewal finds it gone
+    storeNowMs += 120_000; // the store's clock jumps past the lease; the next renewal finds it gone
     expect(await client.closed).toEqual({ code: 1011, reason: 'concurrency slot lost; reconnect' });
     await expectSlotFreed(server, key);
   });

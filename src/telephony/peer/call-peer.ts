@@ -20,6 +20,7 @@ import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 import { ReplayWatch, type Replay } from './replay-watch.js';
 import { EchoPath } from './echo-path.js';
 import { NetworkDelay } from './network-delay.js';
+import { monotonicClock, type Clock, type ClockTimer } from '../../session/clock.js';
 
 export type TimelineKind =
   | 'connected'
@@ -84,8 +85,8 @@ export interface CallPeerOptions {
   readonly network?: { readonly delayMs: number; readonly jitterMs: number };
   /** Lateness forgiven before a late frame counts as an underrun; 0 = none (see PlayoutBuffer). */
   readonly underrunToleranceMs?: number;
-  /** Monotonic milliseconds; performance.now by default. */
-  readonly now?: () => number;
+  /** Time and timers of the peer's pacing and playout: monotonic by default; a test's fake clock drives it by hand. */
+  readonly clock?: Clock;
   readonly connectTimeoutMs?: number;
 }
 
@@ -134,7 +135,7 @@ export class CallPeer {
   readonly closed: Promise<number>;
   private readonly playout: PlayoutBuffer;
   private readonly caller: CallerTrack;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private originMs = 0;
   private framesSent = 0;
   private mediaReceived = 0;
@@ -146,7 +147,7 @@ export class CallPeer {
   private readonly replays: Replay[] = [];
   private badMessages = 0;
   private closeCode: number | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private stopped = false;
   private readonly pendingDtmf: { digit: string; atMs: number }[];
   private readonly pendingOnsets: { atMs: number; label: string }[];
@@ -159,15 +160,15 @@ export class CallPeer {
     private readonly socket: StreamSocket,
     options: CallPeerOptions,
   ) {
-    this.now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? monotonicClock;
     this.caller = options.caller ?? new CallerTrack();
     this.playout = new PlayoutBuffer(options.underrunToleranceMs ?? 0);
     this.pendingDtmf = [...(options.dtmf ?? [])].sort((a, b) => a.atMs - b.atMs);
     this.pendingOnsets = this.caller.onsets();
     this.mediaBeforeStart = options.mediaBeforeStart === true;
     const network = options.network;
-    this.outbound = network && new NetworkDelay(network.delayMs, network.jitterMs, Math.random, this.now);
-    const inbound = network && new NetworkDelay(network.delayMs, network.jitterMs, Math.random, this.now);
+    this.outbound = network && new NetworkDelay(network.delayMs, network.jitterMs, Math.random, this.clock);
+    const inbound = network && new NetworkDelay(network.delayMs, network.jitterMs, Math.random, this.clock);
     this.echoPath = options.echo && new EchoPath(options.echo.delayMs, options.echo.erlDb, options.echo.taps ?? 1);
     this.dialect = options.dialect ?? new TwilioPeerDialect();
     this.start = {
@@ -207,7 +208,7 @@ export class CallPeer {
 
   /** ms since the stream started. */
   elapsedMs(): number {
-    return this.now() - this.originMs;
+    return this.clock.now() - this.originMs;
   }
 
   /** Presses a key now. */
@@ -226,9 +227,9 @@ export class CallPeer {
   async runUntil(ms: number): Promise<void> {
     const remaining = ms - this.elapsedMs();
     if (remaining <= 0 || this.closeCode !== undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, remaining)))]);
-    clearTimeout(timer);
+    let timer: ClockTimer | undefined;
+    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, remaining)))]);
+    if (timer) this.clock.clearTimeout(timer);
   }
 
   /** Resolves with the first timeline event of `kind` (matching `detail` if given); rejects after `timeoutMs`. */
@@ -323,7 +324,7 @@ export class CallPeer {
   }
 
   private begin(): void {
-    this.originMs = this.now();
+    this.originMs = this.clock.now();
     if (this.mediaBeforeStart) this.send(this.dialect.media(this.start, 0, 0, this.caller.frame(0)));
     for (const frame of this.dialect.opening(this.start)) this.send(frame);
     this.record('connected');
@@ -364,7 +365,7 @@ export class CallPeer {
     if (markDue !== undefined) next = Math.min(next, markDue);
     const dtmfDue = this.pendingDtmf[0]?.atMs;
     if (dtmfDue !== undefined) next = Math.min(next, dtmfDue);
-    this.timer = setTimeout(() => this.tick(), Math.max(0, next - elapsed));
+    this.timer = this.clock.setTimeout(() => this.tick(), Math.max(0, next - elapsed));
   }
 
   private echoDueMarks(elapsed: number): void {
@@ -423,7 +424,7 @@ export class CallPeer {
     }
     // A new mark may fall due before the next frame: re-arm the timer for it.
     if (this.timer !== undefined) {
-      clearTimeout(this.timer);
+      this.clock.clearTimeout(this.timer);
       this.timer = undefined;
     }
     this.schedule();
@@ -455,7 +456,7 @@ export class CallPeer {
 
   private halt(): void {
     this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 

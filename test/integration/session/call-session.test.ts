@@ -104,15 +104,20 @@ async function setup(settings: Partial<CallSettings> = {}, engine: TtsEngine = e
   return { call, ports, clock, vad, store, account };
 }
 
-/** Real time passes (the espeak.engine works in threads) while the fake playout clock stands still or moves by `stepMs`. */
+/**
+ * Waits for `condition` (the engine works in threads, so its progress is an event to wait for) while the fake
+ * playout clock stands still or moves by `stepMs` between looks.
+ */
 async function until(condition: () => boolean, what: string, clock?: FakeClock, stepMs = 0): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    if (clock && stepMs > 0) await clock.advance(stepMs);
-    else await settle();
-  }
+  await vi.waitFor(
+    async () => {
+      if (condition()) return;
+      if (clock && stepMs > 0) await clock.advance(stepMs);
+      else await settle();
+      if (!condition()) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout: 15_000, interval: 5 },
+  );
 }
 
 describe('CallSession', () => {

@@ -505,9 +505,10 @@ describe('closing', () => {
   });
 
   it('a lost slot lease closes with 1011', async () => {
-    let offsetMs = 0;
-    const h = await configured({ storeNow: () => Date.now() + offsetMs, slotLeaseMs: 1000 });
-    offsetMs = 120_000; // the lease expires in the store; the next renewal (every ~333 ms) finds it gone
+    // The store's own clock, standing still until the test moves it (leases are judged on it, not on the wall).
+    let storeNowMs = 1_800_000_000_000;
+    const h = await configured({ storeNow: () => storeNowMs, slotLeaseMs: 1000 });
+    storeNowMs += 120_000; // the lease expires in the store; the next renewal (every ~333 ms) finds it gone
     expect(await h.sink.waitForClose(5000)).toEqual({ code: CLOSE_CODES.sessionLost, reason: 'concurrency slot lost; reconnect' });
   });
 });
