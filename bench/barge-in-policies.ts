@@ -210,7 +210,7 @@ for (const event of corpus) {
     const track = lineNoise(totalMs, random);
     const at = LEAD_MS * 8 + phase;
     mixInto(track, event.audio, at);
-    if (event.echo) mixInto(track, echoOf(botPrompt.subarray(0, track.length), event.echo.delayMs, event.echo.erlDb, event.echo.taps, random), 0);
+    if (event.echo) mixInto(track, echoOf(botPrompt.subarray(0, track.length), event.echo.delayMs, event.echo.erlDb, event.echo.taps), 0);
     const mulaw = pcm16ToMulaw(floatToPcm16(track.map((v) => Math.max(-1, Math.min(0.999, v)))));
     let first = event.audio.findIndex((v) => Math.abs(v) >= 0.01);
     if (first < 0) first = 0;

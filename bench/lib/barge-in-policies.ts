@@ -7,7 +7,7 @@ import { mulawToPcm16 } from '../../src/audio/mulaw.js';
 import { BargeInController, DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../../src/session/barge-in-controller.js';
 import { BargeInDetectorFactory, DEFAULT_BARGE_IN_TUNING, type SpeechProbabilityModel, type SpeechProbabilityStream } from '../../src/session/barge-in-detector.js';
 import type { VoiceActivityEvent } from '../../src/session/barge-in-contract.js';
-import type { Clock, ClockTimer } from '../../src/session/clock.js';
+import { FakeClock } from '../../test/helpers/fake-clock.js';
 
 export const FRAME_MS = 20;
 const FRAME_BYTES = 160;
@@ -89,41 +89,13 @@ function forEachFrame(track: Uint8Array, each: (frame: Uint8Array, atMs: number)
   for (let offset = 0, i = 1; offset < track.length; offset += FRAME_BYTES, i++) each(track.subarray(offset, offset + FRAME_BYTES), i * FRAME_MS);
 }
 
-/** A clock the harness moves frame by frame; timers fire in order when it passes them. */
-class TrackClock implements Clock {
-  #now = 0;
-  #timers: { at: number; seq: number; run: () => void; timer: ClockTimer }[] = [];
-  #seq = 0;
-  now(): number {
-    return this.#now;
-  }
-  setTimeout(callback: () => void, ms: number): ClockTimer {
-    const timer = { __clockTimer: true } as ClockTimer;
-    this.#timers.push({ at: this.#now + Math.max(0, ms), seq: this.#seq++, run: callback, timer });
-    return timer;
-  }
-  clearTimeout(timer: ClockTimer): void {
-    this.#timers = this.#timers.filter((t) => t.timer !== timer);
-  }
-  advanceTo(ms: number): void {
-    for (;;) {
-      const due = this.#timers.filter((t) => t.at <= ms).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
-      if (!due) break;
-      this.#timers = this.#timers.filter((t) => t !== due);
-      this.#now = due.at;
-      due.run();
-    }
-    this.#now = ms;
-  }
-}
-
 /** Raaga's "pause fast, decide slow" (barge-in-controller.ts), with the detector's suspect layer. */
 export function raagaHold(name: string, policy: BargeInPolicy = DEFAULT_BARGE_IN_POLICY): Policy {
   return {
     name,
     describe: `hold at one window ≥ ${DEFAULT_BARGE_IN_TUNING.suspectThreshold} (two staggered streams); commit at ${policy.longMinMs} ms of speech; resume under ${policy.shortMaxMs} ms; band → ${policy.ambiguousDefault} (or the verdict, when given)`,
     async run(track, scores, verdict) {
-      const clock = new TrackClock();
+      const clock = new FakeClock(0);
       let stoppedAtMs: number | undefined;
       let committedAtMs: number | undefined;
       let resumedAtMs: number | undefined;
@@ -168,7 +140,7 @@ export function cutAfter(name: string, minSpeechMs: number, describe: string): P
     name,
     describe,
     async run(track, scores) {
-      const clock = new TrackClock();
+      const clock = new FakeClock(0);
       let cutAtMs: number | undefined;
       const factory = new BargeInDetectorFactory(replayModel(scores));
       return runDetector(
@@ -189,17 +161,17 @@ async function runDetector(
   factory: BargeInDetectorFactory,
   settings: { minSpeechMs: number; longSpeechMs: number },
   track: Uint8Array,
-  clock: TrackClock,
+  clock: FakeClock,
   onEvent: (event: VoiceActivityEvent) => void,
   outcome: () => PolicyOutcome,
 ): Promise<PolicyOutcome> {
   await factory.ready();
   const detector = factory.create(settings, onEvent);
   forEachFrame(track, (frame, atMs) => {
-    clock.advanceTo(atMs);
+    clock.advanceSync(atMs - clock.now());
     detector.pushMulaw(frame, atMs);
   });
-  clock.advanceTo(track.length / 8 + 5000);
+  clock.advanceSync(track.length / 8 + 5000 - clock.now());
   detector.close();
   return outcome();
 }

@@ -3,6 +3,7 @@
 // (delayed, attenuated, dispersed). Seeded, so every run hears the same sounds.
 
 import { concatFloat32 } from '../../src/audio/bytes.js';
+import { echoImpulseResponse, SAMPLES_PER_TAP } from '../../src/telephony/peer/echo-path.js';
 import { seeded } from '../../test/helpers/seeded-random.js';
 
 export const RATE_HZ = 8000;
@@ -96,18 +97,17 @@ export function lineNoise(ms: number, random: () => number): Float32Array {
 }
 
 /**
- * The bot's voice coming back: `sent` (what played to the caller) delayed by `delayMs`, attenuated by `erlDb`, and
- * dispersed by a decaying `taps`-tap impulse response (a hybrid or a speakerphone's room), on the same timeline.
+ * The bot's voice coming back: `sent` (what played to the caller) delayed by `delayMs`, through the same echo response
+ * as the simulated provider's closed loop (src/telephony/peer/echo-path.ts), on the same timeline.
  */
-export function echoOf(sent: Float32Array, delayMs: number, erlDb: number, taps: number, random: () => number): Float32Array {
-  const ir = Array.from({ length: taps }, (_, k) => (k === 0 ? 1 : (random() * 2 - 1) * 0.5 * Math.exp(-k / 3)));
+export function echoOf(sent: Float32Array, delayMs: number, erlDb: number, taps: number): Float32Array {
+  const ir = echoImpulseResponse(erlDb, taps);
   const d = samples(delayMs);
-  const g = gain(-Math.abs(erlDb));
   const out = new Float32Array(sent.length);
   for (let i = d; i < out.length; i++) {
     let v = 0;
-    for (let k = 0; k < ir.length && i - d - k >= 0; k++) v += ir[k]! * sent[i - d - k]!;
-    out[i] = v * g;
+    for (let k = 0; k < ir.length && i - d - k * SAMPLES_PER_TAP >= 0; k++) v += ir[k]! * sent[i - d - k * SAMPLES_PER_TAP]!;
+    out[i] = v;
   }
   return out;
 }

@@ -119,11 +119,6 @@ export class BargeInDetector implements VoiceActivityDetector {
     return this.#phase.kind === 'speaking';
   }
 
-  /** True inside a suspect span (the caller is making speech-like sound now). */
-  get suspecting(): boolean {
-    return this.#span !== undefined;
-  }
-
   pushMulaw(frame: Uint8Array, atMs: number): void {
     if (this.#closed || frame.length === 0) return;
     const pcm = mulawToPcm16(frame);

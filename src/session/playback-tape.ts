@@ -24,20 +24,6 @@ export class PlaybackTape {
     private readonly maxMs: number,
   ) {}
 
-  /** Position of the first frame kept (the head when empty). */
-  get startMs(): number {
-    return this.#items[0]?.atMs ?? this.headMs;
-  }
-
-  /** Position just after the last frame kept. */
-  get headMs(): number {
-    for (let i = this.#items.length - 1; i >= 0; i--) {
-      const item = this.#items[i]!;
-      if (item.kind === 'frame') return item.atMs + item.ms;
-    }
-    return 0;
-  }
-
   recordFrame(atMs: number, bytes: Uint8Array, ms: number): void {
     this.#items.push({ kind: 'frame', atMs, ms, bytes });
     const oldest = atMs + ms - this.maxMs;

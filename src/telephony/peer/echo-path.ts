@@ -3,7 +3,17 @@
 
 import { mulawToPcm16, pcm16ToMulaw } from '../../audio/mulaw.js';
 
-const SAMPLES_PER_TAP = 8;
+/** Taps of the echo's impulse response are 1 ms apart. */
+export const SAMPLES_PER_TAP = 8;
+
+/**
+ * The line's echo response: deterministic decaying taps (a hybrid's few milliseconds of dispersion, or a small
+ * room's), the first at `erlDb` below what was played.
+ */
+export function echoImpulseResponse(erlDb: number, taps: number): number[] {
+  const gain = 10 ** (-Math.abs(erlDb) / 20);
+  return Array.from({ length: Math.max(1, taps) }, (_, k) => gain * (k === 0 ? 1 : (k % 2 === 0 ? 0.5 : -0.4) * Math.exp(-k / 3)));
+}
 
 export class EchoPath {
   readonly #ir: number[];
@@ -15,9 +25,7 @@ export class EchoPath {
     erlDb: number,
     taps: number,
   ) {
-    const gain = 10 ** (-Math.abs(erlDb) / 20);
-    // Deterministic decaying taps: a hybrid's few milliseconds of dispersion, or a small room's.
-    this.#ir = Array.from({ length: Math.max(1, taps) }, (_, k) => gain * (k === 0 ? 1 : ((k % 2 === 0 ? 0.5 : -0.4) * Math.exp(-k / 3))));
+    this.#ir = echoImpulseResponse(erlDb, taps);
     this.spanMs = ((this.#ir.length - 1) * SAMPLES_PER_TAP) / 8;
   }
 
