@@ -4,11 +4,11 @@
 
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { AdmissionBook, admitInState } from '../../src/store/admission-state.js';
+import { AdmissionBook } from '../../src/store/admission-state.js';
 import { GroupCommit } from './group-commit.js';
 import { randomId } from '../../src/store/random-id.js';
 import { readSnapshot, type StoreSnapshot } from '../../src/store/store-snapshot.js';
-import { assertCount, assertCustomVoice, assertKeyHash, assertPositive } from '../../src/store/validation.js';
+import { assertCount, assertCustomVoice, assertKeyHash } from '../../src/store/validation.js';
 import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
@@ -95,8 +95,7 @@ export class JsonFileStore implements Store {
   async admit(request: AdmissionRequest): Promise<AdmissionResult> {
     this.assertOpen();
     const account = this.requireAccount(request.accountId);
-    const now = this.now();
-    return admitInState(this.admission.stateOf(account.id, now), account.credits, request, now);
+    return this.admission.admit(account.id, account.credits, request, this.now());
   }
 
   async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
@@ -106,7 +105,6 @@ export class JsonFileStore implements Store {
 
   async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
     this.assertOpen();
-    assertPositive('leaseMs', leaseMs);
     return this.admission.renewSlot(accountId, holderId, leaseMs, this.now());
   }
 

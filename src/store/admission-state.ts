@@ -9,7 +9,7 @@ import {
   type PlanLimits,
   type RateInfo,
 } from './store.js';
-import { admissionLeaseMs } from './validation.js';
+import { admissionLeaseMs, assertPositive } from './validation.js';
 
 export interface Reservation {
   readonly credits: number;
@@ -129,12 +129,18 @@ export class AdmissionBook {
     return state;
   }
 
+  /** Admits against the account's state and its `balance` (see admitInState). */
+  admit(accountId: string, balance: number, request: AdmissionRequest, now: number): AdmissionResult {
+    return admitInState(this.stateOf(accountId, now), balance, request, now);
+  }
+
   rateStatus(accountId: string, limits: PlanLimits, now: number): RateInfo {
     return rateInfo(this.stateOf(accountId, now), limits, now);
   }
 
   /** Extends a live lease; false when it is gone. */
   renewSlot(accountId: string, holderId: string, leaseMs: number, now: number): boolean {
+    assertPositive('leaseMs', leaseMs);
     const state = this.stateOf(accountId, now);
     if (!state.leases.has(holderId)) return false;
     state.leases.set(holderId, now + leaseMs);

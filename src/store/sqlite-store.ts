@@ -6,7 +6,7 @@
 // ~460 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
 
 import { mkdir } from 'node:fs/promises';
-import { AdmissionBook, admitInState, type AdmissionState } from './admission-state.js';
+import { AdmissionBook, type AdmissionState } from './admission-state.js';
 import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
@@ -124,8 +124,7 @@ export class SqliteStore implements Store {
   async admit(request: AdmissionRequest): Promise<AdmissionResult> {
     this.assertOpen();
     const account = this.requireAccount(request.accountId);
-    const now = this.now();
-    return admitInState(this.admission.stateOf(account.id, now), account.credits, request, now);
+    return this.admission.admit(account.id, account.credits, request, this.now());
   }
 
   async rateStatus(accountId: string, limits: PlanLimits): Promise<RateInfo> {
@@ -135,7 +134,6 @@ export class SqliteStore implements Store {
 
   async renewSlot(accountId: string, holderId: string, leaseMs: number): Promise<boolean> {
     this.assertOpen();
-    assertPositive('leaseMs', leaseMs);
     return this.admission.renewSlot(accountId, holderId, leaseMs, this.now());
   }
 
