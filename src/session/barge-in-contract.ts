@@ -1,5 +1,5 @@
 // The contract between the phone call (src/session/call-session.ts) and voice activity detection:
-// the bridge feeds the caller's inbound 20 ms mu-law frames in, and reacts to the events that come out.
+// the call feeds the caller's inbound 20 ms frames in (decoded once, shared with the echo gate), and reacts to the events.
 // Implemented by src/session/barge-in-detector.ts on top of a speech-probability model (Silero VAD, in src/engine/vad/).
 
 import type { BargeInPolicy } from './barge-in-controller.js';
@@ -50,11 +50,11 @@ export interface DetectorSettings {
 
 export interface VoiceActivityDetector {
   /**
-   * One inbound frame (8 kHz mu-law, normally 160 bytes = 20 ms) received at `atMs` on the call clock. Its events
-   * go to the listener given at creation: at once, or within the same turn of the event loop when the model
-   * batches the windows of many calls (src/engine/vad/silero-batcher.ts).
+   * One inbound frame, decoded to 16-bit PCM at 8 kHz (normally 160 samples = 20 ms), received at `atMs` on the call
+   * clock. Its events go to the listener given at creation: at once, or within the same turn of the event loop when
+   * the model batches the windows of many calls (src/engine/vad/silero-batcher.ts).
    */
-  pushMulaw(frame: Uint8Array, atMs: number): void;
+  pushPcm(pcm: Int16Array, atMs: number): void;
   /** The span length that raises `suspect_long` from now on (the call's long_min_ms changed). */
   setLongSpeechMs(ms: number): void;
   reset(): void;

@@ -119,9 +119,13 @@ export class BargeInDetector implements VoiceActivityDetector {
     return this.#phase.kind === 'speaking';
   }
 
+  /** An 8 kHz mu-law frame (tests and benches feed the line as it arrives). */
   pushMulaw(frame: Uint8Array, atMs: number): void {
-    if (this.#closed || frame.length === 0) return;
-    const pcm = mulawToPcm16(frame);
+    this.pushPcm(mulawToPcm16(frame), atMs);
+  }
+
+  pushPcm(pcm: Int16Array, atMs: number): void {
+    if (this.#closed || pcm.length === 0) return;
     this.#main.push(pcm, atMs);
     this.#staggered?.push(pcm, atMs);
   }

@@ -66,7 +66,7 @@ export class CallSession {
   readonly #echo = new EchoGate();
   readonly #playback: CallPlayback;
   /** What the VAD hears instead of a frame the echo explains. */
-  #silent: Uint8Array | undefined;
+  #silent: Int16Array | undefined;
   #echoKnown = false;
   readonly #detector: VoiceActivityDetector | undefined;
   readonly #controller: BargeInController;
@@ -264,17 +264,18 @@ export class CallSession {
     if (this.#agentAudio) this.#agent?.sendAudio(frame);
     if (!this.#detector) return;
     // The bot's own voice coming back is kept from the VAD; the agent still gets the line as it is.
-    const echo = this.#echo.heard(mulawToPcm16(frame), this.#deps.clock.now());
+    const pcm = mulawToPcm16(frame);
+    const echo = this.#echo.heard(pcm, this.#deps.clock.now());
     // The stutter an unknown echo caused (holds that resumed) is over once the gate knows it: no back-off for it.
     if (!this.#echoKnown && this.#echo.estimate) {
       this.#echoKnown = true;
       this.#controller.endBackoff();
     }
-    this.#detector.pushMulaw(echo ? this.#silentFrame(frame.length) : frame, atMs);
+    this.#detector.pushPcm(echo ? this.#silentFrame(pcm.length) : pcm, atMs);
   }
 
-  #silentFrame(bytes: number): Uint8Array {
-    if (this.#silent?.length !== bytes) this.#silent = new Uint8Array(bytes).fill(MULAW_SILENCE);
+  #silentFrame(samples: number): Int16Array {
+    if (this.#silent?.length !== samples) this.#silent = new Int16Array(samples);
     return this.#silent;
   }
 
