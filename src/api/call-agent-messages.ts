@@ -52,7 +52,7 @@ export const InterruptedSchema = z
     type: z.literal('interrupted'),
     utterance_id: nullableUtteranceId,
     played_ms: z.number().int(),
-    heard_text: z.string().meta({ description: 'The part of the text the caller heard.' }),
+    heard_text: z.string().meta({ description: 'The start of the utterance text the caller is known to have heard: whole chunks confirmed by marks, then, where the engine gives word timings (the embedded engine), the words that ended before the last position mark came back.' }),
     cause: z.enum(['speech', 'dtmf', 'cancel']),
     suspect_id: z.string().nullable().optional().meta({ description: 'barge_in_events=2: the hold this commits (null: cut without a hold, e.g. a key).' }),
     decided_by: z

@@ -10,18 +10,29 @@ import { Resampler } from './resampler.js';
 const TARGET_LOUDNESS_DBFS = -20;
 const EDGE_FADE_MS = 5;
 
+export interface ShapedClause {
+  readonly samples: Float32Array;
+  /** Silence trimmed from the start: what moves every time in the clause earlier. */
+  readonly leadTrimmedMs: number;
+}
+
 /** A shaped copy of one clause at its own rate (the input is not modified). */
-export function shapeClause(samples: Float32Array, rateHz: number): Float32Array {
+export function shapeClause(samples: Float32Array, rateHz: number): ShapedClause {
   const clip = trimSilence(removeDc(samples.slice()), rateHz);
   normalizeLoudness(clip, rateHz, TARGET_LOUDNESS_DBFS);
   applyEdgeFades(clip, rateHz, EDGE_FADE_MS);
-  return clip;
+  return { samples: clip, leadTrimmedMs: ((clip.byteOffset / Float32Array.BYTES_PER_ELEMENT) * 1000) / rateHz };
 }
 
 /** The clause shaped and resampled on its own (it starts and ends in silence, so no history is needed). */
-export function deliverClause(samples: Float32Array, fromHz: number, toHz: number): Float32Array {
+export function deliverClause(samples: Float32Array, fromHz: number, toHz: number): ShapedClause {
   const shaped = shapeClause(samples, fromHz);
   if (fromHz === toHz) return shaped;
   const resampler = new Resampler(fromHz, toHz);
-  return concatFloat32([resampler.process(shaped), resampler.flush()]);
+  return { samples: concatFloat32([resampler.process(shaped.samples), resampler.flush()]), leadTrimmedMs: shaped.leadTrimmedMs };
+}
+
+/** Times in a clause moved by its lead trim, kept within the clause as delivered (`clipMs` long). */
+export function afterTrim<T extends { readonly atMs: number }>(times: readonly T[], leadTrimmedMs: number, clipMs: number): T[] {
+  return times.map((time) => ({ ...time, atMs: Math.min(clipMs, Math.max(0, time.atMs - leadTrimmedMs)) }));
 }

@@ -23,6 +23,7 @@ export class OutputPipeline {
   private headerSent = false;
   private ended = false;
   private produced = 0;
+  #lastLeadTrimmedMs = 0;
 
   constructor(opts: OutputPipelineOptions) {
     this.inputRateHz = opts.inputRateHz;
@@ -41,7 +42,9 @@ export class OutputPipeline {
     if (this.ended) throw new Error('OutputPipeline.pushClause after end()');
     const rate = this.inputRateHz;
     // A clause delivered by the engine's worker (clause-delivery.ts) is shaped and at the output rate already.
-    const clip = alreadyShaped ? samples : shapeClause(samples, rate);
+    const shaped = alreadyShaped ? { samples, leadTrimmedMs: 0 } : shapeClause(samples, rate);
+    const clip = shaped.samples;
+    this.#lastLeadTrimmedMs = shaped.leadTrimmedMs;
     const pause = new Float32Array(Math.max(0, Math.round((pauseAfterMs * rate) / 1000)));
     const block = pause.length === 0 ? clip : concatFloat32([clip, pause]);
     return this.emit(this.resampler.process(block));
@@ -55,6 +58,11 @@ export class OutputPipeline {
     parts.push(this.emit(this.resampler.flush()));
     parts.push(this.encoder.flush());
     return concatBytes(parts);
+  }
+
+  /** Silence the last pushClause trimmed from the start of its clause (0 for a clause that came shaped). */
+  get lastLeadTrimmedMs(): number {
+    return this.#lastLeadTrimmedMs;
   }
 
   /** Output samples produced so far at outputRateHz, pauses included (PCM count; excludes MP3 padding). */

@@ -89,7 +89,7 @@ export class EspeakEngine implements TtsEngine {
       deliverAtRateHz: job.deliverAtRateHz,
     };
     const result = await this.pool.run(request, signal);
-    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped };
+    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, words: result.words };
   }
 
   /** Resolves once no clause is queued or running (WorkerPool.idle). */

@@ -36,12 +36,24 @@ export interface SynthesisJob {
   readonly deliverAtRateHz?: number;
 }
 
+/** A word boundary in a clip: the words before code point `textEnd` of the job's text were spoken by `atMs`. */
+export interface WordBoundary {
+  readonly textEnd: number;
+  readonly atMs: number;
+}
+
 export interface PcmClip {
   /** Mono samples in [-1, 1] at `sampleRateHz`. */
   readonly samples: Float32Array;
   readonly sampleRateHz: number;
   /** True when the clause was shaped and resampled to the job's `deliverAtRateHz` (nothing left but pauses). */
   readonly shaped?: boolean;
+  /**
+   * Where each word after the first starts, in order, on the clip as delivered (after any trim): from an engine
+   * that knows its word timings (eSpeak does; a neural pack does not). It tells a phone call which words a caller
+   * heard before a barge-in.
+   */
+  readonly words?: readonly WordBoundary[];
 }
 
 export interface TtsEngine {

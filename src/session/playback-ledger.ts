@@ -4,6 +4,7 @@
 // ones, so a clear (or a hold) bumps the generation and moves the pending names aside: their echoes are ignored.
 // The last position confirmed is where a held call resumes. Transport-agnostic; the call session owns one per call.
 
+import { isSpeakable } from '../core/text/split-utterance.js';
 import type { TurnInfo } from './synthesis-session.js';
 
 export interface SentMark {
@@ -17,7 +18,10 @@ export interface InterruptedUtterance {
   readonly utteranceId: string | undefined;
   /** Confirmed by marks, raised to the playout estimate, never past what was sent. */
   readonly playedMs: number;
-  /** The source text of the chunks whose marks came back before the clear. */
+  /**
+   * The source text the caller heard: the chunks whose marks came back before the clear and, where the engine gave
+   * word timings, the words of the next chunk that ended before the last position confirmed.
+   */
   readonly heardText: string;
 }
 
@@ -33,11 +37,14 @@ interface Outstanding {
   readonly startOffsetMs: number;
   sentMs: number;
   confirmedMs: number;
-  heardText: string;
+  /** Input code points of the chunks confirmed played. */
+  heardCodePoints: number;
+  /** Where each chunk's audio ends in the utterance's sent audio, by the mark that follows it (lastChunk → ms). */
+  readonly chunkEndsMs: Map<number, number>;
 }
 
 type Pending =
-  | { readonly kind: 'chunk'; readonly seq: number; readonly endMs: number; readonly axisMs: number; readonly heardText: string; readonly final: boolean }
+  | { readonly kind: 'chunk'; readonly seq: number; readonly endMs: number; readonly axisMs: number; readonly heardCodePoints: number; readonly final: boolean }
   | { readonly kind: 'position'; readonly axisMs: number };
 
 /** Where a playout-axis position falls: in which outstanding utterance, and how far into it. */
@@ -89,7 +96,7 @@ export class PlaybackLedger {
   }
 
   begin(info: TurnInfo, startOffsetMs: number): void {
-    this.#outstanding.set(info.seq, { info, startOffsetMs, sentMs: 0, confirmedMs: 0, heardText: '' });
+    this.#outstanding.set(info.seq, { info, startOffsetMs, sentMs: 0, confirmedMs: 0, heardCodePoints: 0, chunkEndsMs: new Map() });
   }
 
   audioSent(seq: number, ms: number): void {
@@ -106,7 +113,8 @@ export class PlaybackLedger {
     const entry = this.#outstanding.get(seq);
     if (entry) {
       const endMs = utteranceMs ?? entry.sentMs;
-      this.#pending.set(name, { kind: 'chunk', seq, endMs, axisMs: entry.startOffsetMs + endMs, heardText: sourceUpTo(entry.info, lastChunk), final });
+      entry.chunkEndsMs.set(lastChunk, endMs);
+      this.#pending.set(name, { kind: 'chunk', seq, endMs, axisMs: entry.startOffsetMs + endMs, heardCodePoints: codePointsBefore(entry.info, lastChunk + 1), final });
     }
     return { name, seq, final };
   }
@@ -134,7 +142,7 @@ export class PlaybackLedger {
     const entry = this.#outstanding.get(mark.seq);
     if (!entry) return { kind: 'unknown' };
     entry.confirmedMs = mark.endMs;
-    entry.heardText = mark.heardText;
+    entry.heardCodePoints = mark.heardCodePoints;
     if (mark.final) this.#outstanding.delete(mark.seq);
     return { kind: 'played', utteranceId: entry.info.utteranceId, final: mark.final, durationMs: mark.endMs };
   }
@@ -164,7 +172,8 @@ export class PlaybackLedger {
       // Position marks confirm more finely than chunk marks: whichever came back further counts.
       const confirmedMs = Math.max(entry.confirmedMs, Math.min(entry.sentMs, this.#confirmedMs - entry.startOffsetMs));
       const playedMs = Math.max(confirmedMs, Math.min(entry.sentMs, Math.max(0, estimate)));
-      interrupted.push({ utteranceId: entry.info.utteranceId, playedMs: Math.round(playedMs), heardText: entry.heardText });
+      const heard = Math.max(entry.heardCodePoints, heardBy(entry, confirmedMs));
+      interrupted.push({ utteranceId: entry.info.utteranceId, playedMs: Math.round(playedMs), heardText: sourceText(entry.info, heard) });
     }
     this.#retirePending();
     this.#outstanding.clear();
@@ -180,9 +189,45 @@ export class PlaybackLedger {
   }
 }
 
-/** The source text covered by chunks 0..lastChunk: chunks partition the input by code points. */
-function sourceUpTo(info: TurnInfo, lastChunk: number): string {
+/** Input code points of chunks 0..chunk-1: chunks partition the input by code points. */
+function codePointsBefore(info: TurnInfo, chunk: number): number {
   let codePoints = 0;
-  for (let i = 0; i <= lastChunk && i < info.chunks.length; i++) codePoints += info.chunks[i]?.codePoints ?? 0;
+  for (let i = 0; i < chunk && i < info.chunks.length; i++) codePoints += info.chunks[i]?.codePoints ?? 0;
+  return codePoints;
+}
+
+function sourceText(info: TurnInfo, codePoints: number): string {
   return [...info.text].slice(0, codePoints).join('').trim();
+}
+
+/**
+ * Input code points heard by `heardMs` of the utterance's audio: every chunk whose end (its mark's place) lies
+ * before it, and the words that finished before it (a word counts once the next one has started, by the engine's
+ * boundaries), each placed in its chunk by the mark that ended the chunk before.
+ */
+function heardBy(entry: Outstanding, heardMs: number): number {
+  let heard = 0;
+  for (const [lastChunk, endMs] of entry.chunkEndsMs) if (endMs <= heardMs) heard = Math.max(heard, codePointsBefore(entry.info, lastChunk + 1));
+  for (const word of entry.info.words) {
+    const startMs = chunkStartMs(entry, word.chunk);
+    if (startMs === undefined || startMs + word.atMs > heardMs) continue;
+    const chunk = entry.info.chunks[word.chunk];
+    if (!chunk) continue;
+    const within = chunk.sourceAt[Math.min(word.textEnd, chunk.sourceAt.length - 1)] ?? 0;
+    heard = Math.max(heard, codePointsBefore(entry.info, word.chunk) + within);
+  }
+  return heard;
+}
+
+/**
+ * Where chunk `chunk`'s audio starts: where the mark after the chunk before it was placed (0 for the first). Chunks
+ * with nothing to say in between have no audio of their own; any other unmarked chunk means the start is not known.
+ */
+function chunkStartMs(entry: Outstanding, chunk: number): number | undefined {
+  for (let before = chunk - 1; before >= 0; before--) {
+    const endMs = entry.chunkEndsMs.get(before);
+    if (endMs !== undefined) return endMs;
+    if (isSpeakable(entry.info.chunks[before]?.text ?? '')) return undefined;
+  }
+  return 0;
 }

@@ -23,6 +23,7 @@ import type { ClientEvent, ServerMessage, SessionConfig } from './session-messag
 import type { SessionSink } from './session-sink.js';
 import { UtteranceTurn, type TurnOutcome, type TurnPlayout } from './utterance-turn.js';
 import type { TextChunk } from '../core/text/split-utterance.js';
+import type { ChunkWordBoundary } from '../core/synthesis/recorded-utterance.js';
 
 export type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
 
@@ -59,6 +60,8 @@ export interface TurnInfo {
   readonly utteranceId: string | undefined;
   readonly text: string;
   readonly chunks: readonly TextChunk[];
+  /** Where the words of each chunk start in its audio (Utterance.wordBoundaries, growing as audio is made). */
+  readonly words: readonly ChunkWordBoundary[];
   readonly interruptible: boolean;
 }
 
@@ -322,6 +325,7 @@ export class SynthesisSession {
       utteranceId: event.utteranceId,
       text,
       chunks: utterance.chunks,
+      words: utterance.wordBoundaries,
       interruptible: event.interruptible !== false,
     };
     const turn = new UtteranceTurn(

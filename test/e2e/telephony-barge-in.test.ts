@@ -83,6 +83,23 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
+/** `heard` is where `text` starts and ends where a word of it does (before a space or punctuation, or at its end). */
+function expectWordEndPrefix(heard: string, text: string): void {
+  expect(text.startsWith(heard)).toBe(true);
+  if (heard.length > 0 && heard.length < text.length) expect(text[heard.length]).toMatch(/[\s,।.]/u);
+}
+
+/** Where each chunk of the greeting starts on the call's audio (ms), from the media before each chunk mark sent. */
+function chunkStartsMs(peer: CallPeer, beforeIndex: number): number[] {
+  const starts = [0];
+  let bytes = 0;
+  for (const record of peer.inbound.slice(0, beforeIndex)) {
+    if (record.event === 'media') bytes += record.audio.length;
+    else if (record.event === 'mark' && isChunkMark(record.name)) starts.push(bytes / 8);
+  }
+  return starts;
+}
+
 /** The source text of chunks 0..k of the greeting, as the server cuts it. */
 function heardUpTo(lastChunk: number): string {
   const chunks = splitUtterance(LONG_GREETING, { firstChunkMaxChars: 100, maxChunkChars: 300, language: 'hi-IN' });
@@ -114,12 +131,22 @@ describe('barge-in', () => {
       expect(await metricValue(server, 'raaga_vad_inferences_total')).toBeGreaterThan(0);
       expect(await metricValue(server, 'raaga_vad_inferences_total')).toBeLessThanOrEqual(await metricValue(server, 'raaga_vad_windows_total'));
 
-      // What was heard: the chunks whose marks came back (played, not cleared) before the clear.
+      // What was heard: at least the chunks whose marks came back (played, not cleared) before the clear, and the
+      // words of the next chunk that ended before the last position mark came back; never past that position.
       const index = clearIndex(peer);
       const clearAt = peer.inbound[index]!.atMs;
-      const playedMarks = peer.timeline.filter((e) => e.kind === 'mark_echoed' && e.atMs <= clearAt && isChunkMark(e.detail));
-      const lastChunk = Math.max(-1, ...playedMarks.map((e) => Number(/\.c(\d+)\./.exec(e.detail!)![1])));
-      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'speech', heard_text: lastChunk < 0 ? '' : heardUpTo(lastChunk) });
+      const echoedBeforeClear = peer.timeline.filter((e) => e.kind === 'mark_echoed' && e.atMs <= clearAt);
+      const lastChunk = Math.max(-1, ...echoedBeforeClear.filter((e) => isChunkMark(e.detail)).map((e) => Number(/\.c(\d+)\./.exec(e.detail!)![1])));
+      const positionMs = Math.max(0, ...echoedBeforeClear.map((e) => /^p(\d+)\.g0$/.exec(e.detail ?? '')).map((m) => (m ? Number(m[1]) : 0)));
+      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'speech' });
+      const heard = String(interrupted.heard_text);
+      expectWordEndPrefix(heard, LONG_GREETING);
+      expect(heard.startsWith(lastChunk < 0 ? '' : heardUpTo(lastChunk))).toBe(true);
+      const chunkStarts = chunkStartsMs(peer, index);
+      const playing = chunkStarts.filter((startMs) => startMs <= positionMs).length - 1;
+      expect(heardUpTo(playing).startsWith(heard)).toBe(true);
+      // A second into a chunk, eSpeak has finished a word of it: the heard text goes past the chunk before.
+      if (positionMs - chunkStarts[playing]! >= 1000) expect(heard.length).toBeGreaterThan(playing === 0 ? 0 : heardUpTo(playing - 1).length);
       // How much had played when the caller spoke depends on how fast this machine synthesized the greeting, so the
       // heard text is checked exactly against the marks that came back, and the position against what was sent.
       expect(interrupted.played_ms).toBeGreaterThan(0);
@@ -155,7 +182,10 @@ describe('barge-in', () => {
       await call.peer.waitFor('clear_received', 5000);
       const interrupted = await agent.waitFor('interrupted');
       expect(call.peer.timeline.some((e) => e.kind === 'mark_echoed' && e.detail === 'u1.c0.g0 (cleared)')).toBe(true);
-      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf', heard_text: '' });
+      // Position marks may have proved some words of the first chunk heard, never the whole of it.
+      expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf' });
+      expectWordEndPrefix(String(interrupted.heard_text), LONG_GREETING);
+      expect(String(interrupted.heard_text).length).toBeLessThan(heardUpTo(0).length);
       expect(interrupted.played_ms).toBeGreaterThan(0);
       // The cleared mark never counts as played: the only utterance_played is the reply spoken after the cut.
       agent.send({ type: 'text', text: 'जी, बताइए।', utterance_id: 'reply' });

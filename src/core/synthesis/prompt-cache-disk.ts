@@ -4,13 +4,14 @@
 // deleted and counts as a miss). Bounded in bytes: the least recently used files (by mtime, touched on each hit)
 // go first.
 //
-// File layout: "RPC1", u32 BE length of the JSON header, the header ({ end, pieces: [{ length, after }] }), the
-// pieces' bytes back to back, then the sha256 of everything before it.
+// File layout: "RPC1", u32 BE length of the JSON header, the header ({ end, pieces: [{ length, after }], words:
+// [[chunk, atMs, textEnd]] }), the pieces' bytes back to back, then the sha256 of everything before it. A file from
+// before word timings has no `words`: it replays with none.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CacheTier, DiskEvent, RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
+import type { CacheTier, ChunkWordBoundary, DiskEvent, RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
 
 /** The disk tier's directory under RAAGA_DATA_DIR. */
 export const PROMPT_CACHE_DIR = 'prompt-cache';
@@ -23,10 +24,15 @@ const KEY_PATTERN = /^[0-9a-f]{64}$/;
 interface Header {
   readonly end: UtteranceCounters;
   readonly pieces: readonly { readonly length: number; readonly after: UtteranceCounters }[];
+  readonly words?: readonly (readonly [number, number, number])[];
 }
 
 export function encodeRecording(recording: RecordedUtterance): Buffer {
-  const header: Header = { end: recording.end, pieces: recording.pieces.map((piece) => ({ length: piece.bytes.length, after: piece.after })) };
+  const header: Header = {
+    end: recording.end,
+    pieces: recording.pieces.map((piece) => ({ length: piece.bytes.length, after: piece.after })),
+    words: recording.words.map((word) => [word.chunk, word.atMs, word.textEnd] as const),
+  };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32BE(json.length);
@@ -56,7 +62,8 @@ export function decodeRecording(file: Buffer): RecordedUtterance | undefined {
     offset += piece.length;
   }
   if (offset !== body.length) return undefined;
-  return { pieces, end: header.end, sizeBytes: offset - jsonEnd };
+  const words: ChunkWordBoundary[] = (header.words ?? []).map(([chunk, atMs, textEnd]) => ({ chunk, atMs, textEnd }));
+  return { pieces, end: header.end, sizeBytes: offset - jsonEnd, words };
 }
 
 export interface DiskTierOptions {

@@ -7,10 +7,19 @@ export interface UtteranceCounters {
   readonly durationMs: number;
 }
 
+/** A word boundary of an utterance: `atMs` into chunk `chunk`'s audio, the words before code point `textEnd` of its text were spoken. */
+export interface ChunkWordBoundary {
+  readonly chunk: number;
+  readonly atMs: number;
+  readonly textEnd: number;
+}
+
 export interface RecordedUtterance {
   readonly pieces: readonly { readonly bytes: Uint8Array; readonly after: UtteranceCounters }[];
   readonly end: UtteranceCounters;
   readonly sizeBytes: number;
+  /** The utterance's word timings, so a replayed prompt tells a call what was heard as the engine's would. */
+  readonly words: readonly ChunkWordBoundary[];
 }
 
 export type DiskEvent = 'disk_hit' | 'disk_store' | 'disk_evict' | 'disk_error';

@@ -7,11 +7,13 @@
 import { EMPTY_BYTES } from '../../audio/bytes.js';
 import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
 import { OutputPipeline } from '../../audio/output-pipeline.js';
+import { afterTrim } from '../../audio/clause-delivery.js';
 import { isVoicePackSource, type PcmClip, type TtsEngine } from '../../engine/tts-engine.js';
 import type { LanguageCode } from '../../languages.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
 import type { ResolvedVoice } from '../voice-resolver.js';
 import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
+import type { ChunkWordBoundary } from './recorded-utterance.js';
 import { promptCacheKey } from './prompt-cache-key.js';
 
 export interface UtteranceRequest {
@@ -57,6 +59,7 @@ export class Utterance {
   #truncated = false;
   #fromCache = false;
   readonly #budgetMs: number;
+  readonly #words: ChunkWordBoundary[] = [];
 
   constructor(
     private readonly engine: TtsEngine,
@@ -95,6 +98,14 @@ export class Utterance {
     return this.#truncated;
   }
 
+  /**
+   * Where the words of each chunk start in that chunk's audio, as far as the audio has been produced (a live list:
+   * it grows with `audio()`); empty for an engine without word timings.
+   */
+  get wordBoundaries(): readonly ChunkWordBoundary[] {
+    return this.#words;
+  }
+
   /** True once `audio()` has started replaying a cached recording. */
   get fromCache(): boolean {
     return this.#fromCache;
@@ -128,7 +139,14 @@ export class Utterance {
       if (!whole) this.#fillInBackground(cache, key);
     }
     // Only a whole utterance is kept; a truncated one is an error to its caller.
-    if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes });
+    if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes, words: [...this.#words] });
+  }
+
+  /** The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long). */
+  #recordWords(chunk: number, clip: PcmClip, pipeline: OutputPipeline, clipMs: number): void {
+    if (!clip.words || clip.words.length === 0) return;
+    const words = clip.shaped === true ? clip.words : afterTrim(clip.words, pipeline.lastLeadTrimmedMs, clipMs);
+    for (const word of words) this.#words.push({ chunk, atMs: word.atMs, textEnd: word.textEnd });
   }
 
   #fillInBackground(cache: PromptCache, key: string): void {
@@ -151,6 +169,7 @@ export class Utterance {
 
   async *#replay(recorded: RecordedUtterance, signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     this.#fromCache = true;
+    this.#words.push(...recorded.words);
     for (const piece of recorded.pieces) {
       signal.throwIfAborted();
       this.#setCounters(piece.after);
@@ -220,7 +239,9 @@ export class Utterance {
           } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipeline.inputRateHz) {
             throw new Error(`engine clips changed rate mid-utterance (${pipeline.inputRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
           }
+          const clipStartMs = pipeline.durationMs;
           bytes = pipeline.pushClause(clip.samples, pauseMs, clip.shaped === true);
+          this.#recordWords(index, clip, pipeline, pipeline.durationMs - clipStartMs - pauseMs);
         }
         this.#codePointsSpoken += chunk.codePoints;
         this.#chunksDone++;

@@ -27,20 +27,90 @@ export function replacementsFor(source: SourceText, language: LanguageCode | und
  * the rest as written, whitespace collapsed. Plain text: eSpeak and other engines get no markup from us.
  */
 export function spokenText(source: SourceText, replacements: readonly Replacement[], start: number, end: number): string {
-  const parts: string[] = [];
+  return spokenTextMapped(source, replacements, start, end).text;
+}
+
+/** Engine text and, for each of its code points, how much of the input it accounts for (spokenText's map). */
+export interface MappedSpokenText {
+  readonly text: string;
+  /**
+   * `sourceAt[k]`: input code points (weights, counted from `start`) fully spoken once the first k code points of
+   * `text` have been. A replacement counts only when its last spoken character has: "one lakh" of ₹1,25,000 is not
+   * the amount.
+   */
+  readonly sourceAt: readonly number[];
+}
+
+const CLOSING_PUNCTUATION = /^[,.;:!?।॥]$/u;
+const WHITESPACE = /^\s$/u;
+
+export function spokenTextMapped(source: SourceText, replacements: readonly Replacement[], start: number, end: number): MappedSpokenText {
+  // Input weight before each source index, from `start`.
+  const weightBefore = (index: number): number => {
+    let sum = 0;
+    for (let i = start; i < index; i++) sum += source.weights[i] as number;
+    return sum;
+  };
+  const chars: string[] = [];
+  const after: number[] = [];
+  const push = (char: string, sourceAfter: number): void => {
+    chars.push(char);
+    after.push(sourceAfter);
+  };
+  let weight = 0;
+  const literal = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      weight += source.weights[i] as number;
+      push(source.chars[i] as string, weight);
+    }
+  };
   let i = start;
   for (const replacement of replacements) {
     if (replacement.end <= start || replacement.start < i) continue;
     if (replacement.start >= end) break;
-    parts.push(source.chars.slice(i, replacement.start).join(''), ` ${replacement.spoken} `);
+    literal(i, replacement.start);
+    push(' ', weight);
+    const spoken = [...replacement.spoken];
+    const whole = weightBefore(replacement.end);
+    spoken.forEach((char, index) => push(char, index === spoken.length - 1 ? whole : weight));
+    weight = whole;
+    push(' ', weight);
     i = replacement.end;
   }
-  parts.push(source.chars.slice(i, end).join(''));
-  return parts
-    .join('')
-    .replace(/\s+/gu, ' ')
-    .replace(/ ([,.;:!?।॥])/gu, '$1')
-    .trim();
+  literal(i, end);
+  return collapse(chars, after);
+}
+
+/** Whitespace runs to one space, no space before closing punctuation, trimmed: the map follows each character. */
+function collapse(chars: readonly string[], after: readonly number[]): MappedSpokenText {
+  const out: string[] = [];
+  const sourceAt: number[] = [0];
+  for (let k = 0; k < chars.length; k++) {
+    const char = chars[k] as string;
+    const sourceAfter = after[k] as number;
+    if (WHITESPACE.test(char)) {
+      if (out.length === 0) continue;
+      if (out[out.length - 1] === ' ') {
+        sourceAt[out.length] = sourceAfter;
+        continue;
+      }
+      out.push(' ');
+      sourceAt.push(sourceAfter);
+      continue;
+    }
+    if (CLOSING_PUNCTUATION.test(char) && out[out.length - 1] === ' ') {
+      out[out.length - 1] = char;
+      sourceAt[out.length] = sourceAfter;
+      continue;
+    }
+    out.push(char);
+    sourceAt.push(sourceAfter);
+  }
+  if (out[out.length - 1] === ' ') {
+    out.pop();
+    sourceAt.pop();
+  }
+  return { text: out.join(''), sourceAt };
 }
 
 /** The whole input as an engine would hear it (tests and tools; synthesis goes chunk by chunk). */

@@ -4,7 +4,7 @@
 
 import type { LanguageCode } from '../../languages.js';
 import type { Replacement } from './find-replacements.js';
-import { replacementsFor, spokenText, toSourceText } from './normalize-text.js';
+import { replacementsFor, spokenTextMapped, toSourceText } from './normalize-text.js';
 import { sentenceSpans } from './sentence-ends.js';
 import type { SourceText } from './source-text.js';
 
@@ -13,6 +13,11 @@ export interface TextChunk {
   readonly text: string;
   /** Code points of the original input this chunk covers (surrounding whitespace and markup included). */
   readonly codePoints: number;
+  /**
+   * Input code points (of this chunk's `codePoints`) fully spoken once the first k code points of `text` have been:
+   * where an engine's word timings turn into the input text the listener heard (normalize-text.ts).
+   */
+  readonly sourceAt: readonly number[];
   /** Silence after the chunk: longer after a sentence than after a clause, or what an SSML `<break>` asked for. */
   readonly pauseAfterMs: number;
   /** True when `pauseAfterMs` comes from a `<break>`: kept even after the last chunk. */
@@ -125,9 +130,11 @@ function toChunk(span: Span, source: SourceText, replacements: readonly Replacem
   let codePoints = 0;
   for (let i = span.start; i < span.end; i++) codePoints += source.weights[i] as number;
   const explicit = span.breakMs !== undefined;
+  const spoken = spokenTextMapped(source, replacements, span.start, span.end);
   return {
-    text: spokenText(source, replacements, span.start, span.end),
+    text: spoken.text,
     codePoints,
+    sourceAt: spoken.sourceAt,
     pauseAfterMs: explicit ? (span.breakMs as number) : span.endsSentence ? SENTENCE_PAUSE_MS : CLAUSE_PAUSE_MS,
     ...(explicit ? { explicitPause: true } : {}),
   };

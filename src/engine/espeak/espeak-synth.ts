@@ -1,9 +1,9 @@
 // The embedded synth on one eSpeak NG instance (espeak-instance.ts, which caches the voice+variant) and the state
 // it caches on top: rate, range and the variant files written. Lives inside a worker thread, never shared across.
 
-import type { EmbeddedVoiceParams } from '../tts-engine.js';
+import type { EmbeddedVoiceParams, WordBoundary } from '../tts-engine.js';
 import { EspeakInstance } from './espeak-instance.js';
-import { toEspeakPlainText } from './espeak-text.js';
+import { toEspeakInput } from './espeak-text.js';
 import { variantFileText, variantKey } from './espeak-variant.js';
 
 const VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v/';
@@ -20,6 +20,20 @@ export interface EspeakRequest {
   readonly voice: EmbeddedVoiceParams;
   readonly speed: number;
   readonly pitchShiftSemitones: number;
+}
+
+/** One clause from eSpeak: its samples at the synth's rate and where its words start (tts-engine.ts). */
+export interface EspeakClip {
+  readonly samples: Float32Array;
+  readonly words: WordBoundary[];
+}
+
+/** The part of eSpeak's callback events this reads (espeak-ng.js builds them; `text_position` is 1-based). */
+interface EspeakEvent {
+  readonly type: string;
+  readonly text_position: number;
+  readonly word_length: number;
+  readonly audio_position: number;
 }
 
 export class EspeakSynth {
@@ -42,7 +56,7 @@ export class EspeakSynth {
     this.variantName(params, pitchShiftSemitones);
   }
 
-  synthesize(request: EspeakRequest): Float32Array {
+  synthesize(request: EspeakRequest): EspeakClip {
     const variant = this.variantName(request.voice, request.pitchShiftSemitones);
     const { worker } = this.espeak;
     if (this.espeak.useVoice(`${request.espeakLanguage}+${variant}`, request.espeakLanguage)) {
@@ -63,9 +77,12 @@ export class EspeakSynth {
 
     const chunks: Int16Array[] = [];
     let length = 0;
-    worker.synthesize(toEspeakPlainText(request.text), (samples) => {
+    const input = toEspeakInput(request.text);
+    const words = new WordBoundaries(input.sourceIndex);
+    worker.synthesize(input.text, (samples, events) => {
       chunks.push(samples);
       length += samples.length;
+      for (const event of events as EspeakEvent[]) if (event.type === 'word') words.add(event);
     });
     const out = new Float32Array(length);
     let offset = 0;
@@ -73,7 +90,7 @@ export class EspeakSynth {
       for (let i = 0; i < chunk.length; i++) out[offset + i] = (chunk[i] ?? 0) / 32768;
       offset += chunk.length;
     }
-    return out;
+    return { samples: out, words: words.list };
   }
 
   private variantName(params: EmbeddedVoiceParams, pitchShiftSemitones: number): string {
@@ -94,5 +111,26 @@ export class EspeakSynth {
     this.variants.delete(key);
     this.espeak.module.FS.unlink(VARIANT_DIR + name);
     if (this.espeak.voice.endsWith(`+${name}`)) this.espeak.forgetVoice();
+  }
+}
+
+/**
+ * eSpeak's word events as boundaries in the original text: one per word after the first, when it starts. A word
+ * eSpeak spells (OTP) raises one event per letter at the same text position; only the first counts.
+ */
+class WordBoundaries {
+  readonly list: WordBoundary[] = [];
+  #lastStart = -1;
+  #lastEnd = 0;
+
+  constructor(private readonly sourceIndex: readonly number[]) {}
+
+  add(event: EspeakEvent): void {
+    const first = event.text_position - 1;
+    if (first <= this.#lastStart || first < 0 || first >= this.sourceIndex.length) return;
+    const last = Math.min(this.sourceIndex.length - 1, first + Math.max(1, event.word_length) - 1);
+    if (this.#lastStart >= 0) this.list.push({ textEnd: this.#lastEnd, atMs: event.audio_position });
+    this.#lastStart = first;
+    this.#lastEnd = (this.sourceIndex[last] as number) + 1;
   }
 }

@@ -2,9 +2,9 @@
 // serving one job at a time. A bad job is reported, never fatal; a WASM trap ends the thread so the pool replaces it.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmbeddedVoiceParams } from '../tts-engine.js';
+import type { EmbeddedVoiceParams, WordBoundary } from '../tts-engine.js';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
-import { deliverClause } from '../../audio/clause-delivery.js';
+import { afterTrim, deliverClause } from '../../audio/clause-delivery.js';
 import { EspeakSynth, type EspeakRequest } from './espeak-synth.js';
 
 export interface EspeakWorkerData {
@@ -23,6 +23,7 @@ export interface EspeakResult {
   readonly samples: Float32Array;
   readonly sampleRateHz: number;
   readonly shaped: boolean;
+  readonly words: readonly WordBoundary[];
 }
 
 const port = parentPort;
@@ -53,8 +54,11 @@ port.on('message', (message: JobMessage<EspeakJob>) => {
   try {
     const raw = synth.synthesize(message.payload);
     const rateHz = message.payload.deliverAtRateHz;
-    const samples = rateHz === undefined ? raw : deliverClause(raw, synth.sampleRateHz, rateHz);
-    post({ type: 'result', id: message.id, ok: true, value: { samples, sampleRateHz: rateHz ?? synth.sampleRateHz, shaped: rateHz !== undefined } }, [
+    const delivered = rateHz === undefined ? { samples: raw.samples, leadTrimmedMs: 0 } : deliverClause(raw.samples, synth.sampleRateHz, rateHz);
+    const { samples } = delivered;
+    const outRateHz = rateHz ?? synth.sampleRateHz;
+    const words = afterTrim(raw.words, delivered.leadTrimmedMs, (samples.length * 1000) / outRateHz);
+    post({ type: 'result', id: message.id, ok: true, value: { samples, sampleRateHz: outRateHz, shaped: rateHz !== undefined, words } }, [
       samples.buffer as ArrayBuffer,
     ]);
   } catch (error) {

@@ -134,4 +134,33 @@ describe('EspeakEngine', () => {
     );
     expect(rms(clip.samples)).toBeGreaterThan(0.01);
   });
+  it('says where each word starts, in the input text as given, on the clip as delivered', async () => {
+    const text = 'नमस्ते दोस्तों, आपका OTP पाँच है।';
+    const raw = await say('aarav', 'hi-IN', { text });
+    const shaped = await say('aarav', 'hi-IN', { text, deliverAtRateHz: 8000 });
+    // After नमस्ते, दोस्तों, आपका, OTP (spelt letter by letter, still one word) and पाँच.
+    expect(raw.words?.map((word) => word.textEnd)).toEqual([6, 14, 20, 24, 29]);
+    expect(shaped.words?.map((word) => word.textEnd)).toEqual([6, 14, 20, 24, 29]);
+    for (const clip of [raw, shaped]) {
+      const times = clip.words!.map((word) => word.atMs);
+      times.forEach((atMs, i) => {
+        expect(atMs).toBeGreaterThan(i === 0 ? 0 : times[i - 1]!);
+        expect(atMs).toBeLessThan(seconds(clip) * 1000);
+      });
+    }
+    // eSpeak starts speaking at once, so shaping trims next to no lead: the boundaries agree to the millisecond eSpeak
+    // reports them in (how a trimmed lead moves them is in test/unit/audio/output-pipeline.test.ts).
+    raw.words!.forEach((word, i) => expect(Math.abs(word.atMs - shaped.words![i]!.atMs)).toBeLessThanOrEqual(1));
+  });
+
+  it('counts word positions in the text as given when escaping changed what eSpeak read', async () => {
+    const text = 'Tom & Jerry <b> one two.';
+    const clip = await say('aarav', 'en-IN', { text });
+    const ends = clip.words!.map((word) => word.textEnd);
+    // eSpeak read "&amp;" and "&lt;b&gt;": positions past them still fall on the input's own word ends.
+    expect(ends.slice(0, 2)).toEqual([3, 5]);
+    expect(ends).toContain(11);
+    expect(ends.at(-1)).toBe(19);
+    for (const end of ends) expect(end).toBeLessThanOrEqual([...text].length);
+  });
 });

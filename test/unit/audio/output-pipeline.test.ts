@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverClause } from '../../../src/audio/clause-delivery.js';
+import { afterTrim, deliverClause } from '../../../src/audio/clause-delivery.js';
 import { trimSilence } from '../../../src/audio/clip-shaping.js';
 import type { OutputFormat } from '../../../src/audio/encoder.js';
 import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
@@ -190,7 +190,7 @@ describe('OutputPipeline with clauses shaped where they were synthesized (clause
     // What the engine worker hands over: shaped and at the output rate; the pipeline only adds pauses and encodes.
     const inWorker = new OutputPipeline({ inputRateHz: 8000, outputRateHz: 8000, format: 'pcm', mode: 'complete' });
     for (const [samples, pause] of clauses) {
-      const delivered = deliverClause(samples, ENGINE_HZ, 8000);
+      const delivered = deliverClause(samples, ENGINE_HZ, 8000).samples;
       inWorker.pushClause(delivered, pause, true);
     }
     const a = pcm16ToFloat(bytesLEToPcm16(onLoop.bytes));
@@ -209,8 +209,25 @@ describe('OutputPipeline with clauses shaped where they were synthesized (clause
     for (const { level, f } of active) expect(Math.abs(level - eb[f]!), `frame ${f}`).toBeLessThan(1);
   });
 
+  it('reports the lead it trimmed, so word timings move with the audio; afterTrim keeps them within the clause', () => {
+    // 100 ms of silence before the first burst; trimming keeps 20 ms of it.
+    const delivered = deliverClause(clause(0.5), ENGINE_HZ, 8000);
+    expect(delivered.leadTrimmedMs).toBeCloseTo(80, 0);
+    const clipMs = (delivered.samples.length * 1000) / 8000;
+    expect(afterTrim([{ atMs: 50 }, { atMs: 400 }, { atMs: 5000 }], delivered.leadTrimmedMs, clipMs).map((t) => t.atMs)).toEqual([
+      0,
+      400 - delivered.leadTrimmedMs,
+      clipMs,
+    ]);
+    const pipeline = new OutputPipeline({ inputRateHz: ENGINE_HZ, outputRateHz: 8000, format: 'pcm', mode: 'complete' });
+    pipeline.pushClause(clause(0.5), 0);
+    expect(pipeline.lastLeadTrimmedMs).toBeCloseTo(delivered.leadTrimmedMs, 6);
+    pipeline.pushClause(delivered.samples, 0, true);
+    expect(pipeline.lastLeadTrimmedMs).toBe(0);
+  });
+
   it('leaves a shaped clause as it is: the pipeline neither trims nor renormalises it again', () => {
-    const shaped = deliverClause(clause(0.5), ENGINE_HZ, 8000);
+    const shaped = deliverClause(clause(0.5), ENGINE_HZ, 8000).samples;
     const pipeline = new OutputPipeline({ inputRateHz: 8000, outputRateHz: 8000, format: 'pcm', mode: 'complete' });
     pipeline.pushClause(shaped, 0, true);
     const out = pcm16ToFloat(bytesLEToPcm16(pipeline.end()));

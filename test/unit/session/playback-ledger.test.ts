@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlaybackLedger } from '../../../src/session/playback-ledger.js';
 import type { TurnInfo } from '../../../src/session/synthesis-session.js';
+import { splitUtterance } from '../../../src/core/text/split-utterance.js';
 
 const text = 'पहला वाक्य। दूसरा वाक्य। तीसरा।';
 const turn = (seq: number, interruptible = true): TurnInfo => ({
@@ -11,11 +12,8 @@ const turn = (seq: number, interruptible = true): TurnInfo => ({
   utteranceId: `utt-${seq}`,
   text,
   // Chunks partition the text by code points: "पहला वाक्य। " "दूसरा वाक्य। " "तीसरा।"
-  chunks: [
-    { text: 'पहला वाक्य', codePoints: [...'पहला वाक्य। '].length, pauseAfterMs: 250 },
-    { text: 'दूसरा वाक्य', codePoints: [...'दूसरा वाक्य। '].length, pauseAfterMs: 250 },
-    { text: 'तीसरा', codePoints: [...'तीसरा।'].length, pauseAfterMs: 0 },
-  ],
+  chunks: splitUtterance(text, { firstChunkMaxChars: 200, maxChunkChars: 200 }),
+  words: [],
   interruptible,
 });
 
@@ -117,5 +115,66 @@ describe('PlaybackLedger position marks and holds', () => {
     expect(ledger.locate(120)).toEqual({ utteranceId: 'utt-1', offsetMs: 120 });
     expect(ledger.locate(620)).toEqual({ utteranceId: 'utt-2', offsetMs: 120 });
     expect(ledger.locate(5000)).toEqual({ utteranceId: 'utt-2', offsetMs: 300 });
+  });
+});
+
+describe('PlaybackLedger heard text at word resolution', () => {
+  // "पहला वाक्य। " then "दूसरा वाक्य। ": the engine said where each word after the first starts in its chunk's audio.
+  const withWords = (): TurnInfo => ({
+    ...turn(1),
+    words: [
+      { chunk: 0, atMs: 300, textEnd: 4 },
+      { chunk: 1, atMs: 350, textEnd: 5 },
+      { chunk: 2, atMs: 100, textEnd: 5 },
+    ],
+  });
+
+  it('a word counts once the next one started before the last position confirmed', () => {
+    const ledger = new PlaybackLedger();
+    ledger.begin(withWords(), 0);
+    ledger.audioSent(1, 1000);
+    ledger.echoed(ledger.positionMark(280));
+    expect(ledger.clear(900)[0]?.heardText).toBe('');
+
+    ledger.begin(withWords(), 0);
+    ledger.audioSent(1, 1000);
+    ledger.echoed(ledger.positionMark(320));
+    // "पहला" ended at 300 ms; "वाक्य" had started, not ended: not heard, whatever the estimate says.
+    expect(ledger.clear(900)).toEqual([{ utteranceId: 'utt-1', playedMs: 900, heardText: 'पहला' }]);
+  });
+
+  it('places a later chunk by the mark that ended the one before, padding included', () => {
+    const ledger = new PlaybackLedger();
+    ledger.begin(withWords(), 0);
+    ledger.audioSent(1, 1020);
+    ledger.markSent(1, 0, false);
+    ledger.audioSent(1, 900);
+    // Chunk 1 starts at 1020 ms (the mark's place): its first word ends 350 ms in, at 1370. A position past the
+    // mark proves chunk 0 whole even though its own mark has not come back.
+    ledger.echoed(ledger.positionMark(1360));
+    expect(ledger.clear(1800)[0]?.heardText).toBe('पहला वाक्य।');
+
+    ledger.begin(withWords(), 0);
+    ledger.audioSent(1, 1020);
+    ledger.markSent(1, 0, false);
+    ledger.audioSent(1, 900);
+    ledger.echoed(ledger.positionMark(1400));
+    expect(ledger.clear(1800)[0]?.heardText).toBe('पहला वाक्य। दूसरा');
+  });
+
+  it('never reports less than the chunks confirmed, and nothing of a chunk whose start is unknown', () => {
+    const ledger = new PlaybackLedger();
+    ledger.begin(withWords(), 0);
+    ledger.audioSent(1, 1000);
+    ledger.markSent(1, 0, false);
+    ledger.audioSent(1, 500);
+    ledger.echoed('u1.c0.g0');
+    expect(ledger.clear(1200)[0]?.heardText).toBe('पहला वाक्य।');
+
+    // A boundary of chunk 2 while chunk 1's end was never marked: not counted, however far the position.
+    ledger.begin(withWords(), 0);
+    ledger.audioSent(1, 3000);
+    ledger.echoed(ledger.positionMark(2900));
+    expect(ledger.clear(2900)[0]?.heardText).toBe('पहला');
   });
 });

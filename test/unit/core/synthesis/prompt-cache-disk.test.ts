@@ -2,6 +2,7 @@
 // half-written entry is never served (and is removed), the tier keeps to its bound oldest first, and a cache over
 // a reopened tier serves from disk and brings the entry into memory.
 
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,10 @@ function recording(bytes: number, seed = 1): RecordedUtterance {
     ],
     end: { codePointsSpoken: 25, chunksDone: 2, durationMs: 612.25 },
     sizeBytes: bytes,
+    words: [
+      { chunk: 0, atMs: 120.5, textEnd: 4 },
+      { chunk: 1, atMs: 80, textEnd: 7 },
+    ],
   };
 }
 
@@ -49,6 +54,16 @@ describe('prompt cache entries on disk', () => {
     }
     expect(decodeRecording(encoded.subarray(0, encoded.length - 1))).toBeUndefined();
     expect(decodeRecording(Buffer.from('RPC1'))).toBeUndefined();
+  });
+
+  it('an entry written before word timings were kept replays with none', () => {
+    const original = recording(600);
+    const header = Buffer.from(JSON.stringify({ end: original.end, pieces: original.pieces.map((p) => ({ length: p.bytes.length, after: p.after })) }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(header.length);
+    const body = Buffer.concat([Buffer.from('RPC1'), length, header, ...original.pieces.map((p) => p.bytes)]);
+    const file = Buffer.concat([body, createHash('sha256').update(body).digest()]);
+    expect(decodeRecording(file)).toEqual({ ...original, words: [] });
   });
 
   it('survives a reopen; leftover temporary files are removed; a damaged file is removed and never served', async () => {

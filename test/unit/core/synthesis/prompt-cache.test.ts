@@ -7,7 +7,11 @@ import { PromptCache, type PromptCacheEvent, type RecordedUtterance } from '../.
 import { Utterance, type UtteranceRequest } from '../../../../src/core/synthesis/utterance.js';
 import type { PcmClip, SynthesisJob, TtsEngine } from '../../../../src/engine/tts-engine.js';
 
-/** 300 ms of a tone per clause, its pitch from the text's length, so different texts sound different. */
+/**
+ * 100 ms of silence then 300 ms of a tone per clause, its pitch from the text's length, so different texts sound
+ * different; a word boundary after the first word, 150 ms into the clip as made (70 ms once the pipeline trimmed
+ * the lead to the 20 ms it keeps).
+ */
 class CountingEngine implements TtsEngine {
   readonly name = 'counting';
   jobs = 0;
@@ -21,7 +25,9 @@ class CountingEngine implements TtsEngine {
     this.jobs++;
     const rate = 16000;
     const hz = 200 + job.text.length * 10;
-    return { samples: Float32Array.from({ length: rate * 0.3 }, (_, i) => 0.4 * Math.sin((2 * Math.PI * hz * i) / rate)), sampleRateHz: rate };
+    const lead = rate * 0.1;
+    const samples = Float32Array.from({ length: rate * 0.4 }, (_, i) => (i < lead ? 0 : 0.4 * Math.sin((2 * Math.PI * hz * i) / rate)));
+    return { samples, sampleRateHz: rate, words: [{ textEnd: job.text.indexOf(' '), atMs: 150 }] };
   }
 }
 
@@ -37,7 +43,7 @@ async function run(engine: TtsEngine, cache: PromptCache | undefined, overrides:
   for await (const bytes of utterance.audio(new AbortController().signal)) {
     pieces.push({ bytes: [...bytes], codePoints: utterance.codePointsSpoken, chunks: utterance.chunksDone, durationMs: utterance.durationMs });
   }
-  return { pieces, end: { codePoints: utterance.codePointsSpoken, chunks: utterance.chunksDone, durationMs: utterance.durationMs }, fromCache: utterance.fromCache };
+  return { pieces, end: { codePoints: utterance.codePointsSpoken, chunks: utterance.chunksDone, durationMs: utterance.durationMs }, fromCache: utterance.fromCache, words: utterance.wordBoundaries };
 }
 
 function cacheWithLog(maxBytes = 10 * 2 ** 20) {
@@ -59,6 +65,15 @@ describe('Utterance with a prompt cache', () => {
     expect(second.pieces).toEqual(first.pieces);
     expect(second.end).toEqual(first.end);
     expect(first.pieces.length).toBeGreaterThanOrEqual(3);
+    // Word timings replay too, moved by the lead the pipeline trimmed (to a sample: the tone starts at zero): what
+    // a call reports as heard is the same.
+    const at70 = expect.closeTo(70, 0);
+    expect(first.words).toEqual([
+      { chunk: 0, atMs: at70, textEnd: 4 },
+      { chunk: 1, atMs: at70, textEnd: 2 },
+      { chunk: 2, atMs: at70, textEnd: 5 },
+    ]);
+    expect(second.words).toEqual(first.words);
     const size = first.pieces.reduce((sum, piece) => sum + piece.bytes.length, 0);
     expect(events).toEqual([
       ['miss', 0],
@@ -166,7 +181,7 @@ describe('Utterance with a prompt cache', () => {
 });
 
 describe('PromptCache', () => {
-  const entry = (sizeBytes: number): RecordedUtterance => ({ pieces: [{ bytes: new Uint8Array(sizeBytes), after: { codePointsSpoken: 1, chunksDone: 1, durationMs: 1 } }], end: { codePointsSpoken: 1, chunksDone: 1, durationMs: 1 }, sizeBytes });
+  const entry = (sizeBytes: number): RecordedUtterance => ({ pieces: [{ bytes: new Uint8Array(sizeBytes), after: { codePointsSpoken: 1, chunksDone: 1, durationMs: 1 } }], end: { codePointsSpoken: 1, chunksDone: 1, durationMs: 1 }, sizeBytes, words: [] });
 
   it('evicts the least recently used to stay within its bytes; a hit makes an entry recent', () => {
     const { cache, events } = cacheWithLog(8000);
