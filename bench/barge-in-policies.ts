@@ -188,6 +188,7 @@ await caller.close();
 // ---- run ----------------------------------------------------------------------------------------------------------
 const POLICIES: Policy[] = [
   raagaHold('raaga-hold'),
+  raagaHold('raaga-hold-speech', { ...DEFAULT_BARGE_IN_POLICY, ambiguousDefault: 'speech' }),
   cutAfter('raaga-250', 250, "Raaga before holds: 250 ms of confirmed speech cuts; no resume"),
   cutAfter('cut-200', 200, "Vapi's voiceSeconds 0.2 as a rule: 200 ms of speech cuts; no resume"),
   pipecatDefault,
@@ -231,7 +232,7 @@ for (const event of corpus) {
 }
 
 // ---- report -------------------------------------------------------------------------------------------------------
-const POLICY_NAMES = ['raaga-hold', 'raaga-hold+verdict', 'raaga-250', 'cut-200', 'pipecat-default', 'livekit-vad'];
+const POLICY_NAMES = ['raaga-hold', 'raaga-hold+verdict', 'raaga-hold-speech', 'raaga-250', 'cut-200', 'pipecat-default', 'livekit-vad'];
 const pct = (n: number, of: number) => (of === 0 ? null : round((100 * n) / of, 1));
 
 function table(split: string): Record<string, Record<string, unknown>> {

@@ -122,6 +122,7 @@ export function raagaHold(name: string, policy: BargeInPolicy = DEFAULT_BARGE_IN
       const onEvent = (event: VoiceActivityEvent): void => {
         if (event.type === 'suspect_started') controller.suspectStarted(event.onsetMs);
         else if (event.type === 'suspect_long') controller.suspectLong();
+        else if (event.type === 'speech_started') controller.speechConfirmed();
         else if (event.type === 'suspect_ended') {
           controller.suspectEnded(event.extentMs);
           const given = verdict?.(event.atMs);

@@ -6,7 +6,12 @@
 
 import type { Clock, ClockTimer } from './clock.js';
 
-export type AmbiguousDefault = 'interrupt' | 'resume';
+/**
+ * What a held sound between short_max_ms and long_min_ms does without a verdict: `interrupt` (never talk over a
+ * "stop"), `resume`, or `speech`: interrupt only when the VAD confirmed speech during the hold (speech_started, 250 ms
+ * at the full threshold), the rule Raaga cut by before holds, so the band loses no more fillers than it did then.
+ */
+export type AmbiguousDefault = 'interrupt' | 'resume' | 'speech';
 
 export interface BargeInPolicy {
   /** A suspect that ended with less speech than this was a filler, a cough or a click: resume. */
@@ -61,6 +66,8 @@ interface Held extends HeldSuspect {
   extentMs: number;
   /** A resume verdict given while the caller was still speaking: applied when the speech ends. */
   resumeVerdict: boolean;
+  /** The VAD confirmed speech (speech_started) during this hold. */
+  confirmed: boolean;
   deadline: ClockTimer | undefined;
   readonly limit: ClockTimer;
 }
@@ -125,9 +132,14 @@ export class BargeInController {
     if (!this.actions.canHold()) return;
     const id = `s${++this.#suspects}`;
     const limit = this.clock.setTimeout(() => this.#limitReached(), this.policy.maxHoldMs);
-    const next: Held = { id, onsetMs, heldAtMs: this.clock.now(), speaking: true, extentMs: 0, resumeVerdict: false, deadline: undefined, limit };
+    const next: Held = { id, onsetMs, heldAtMs: this.clock.now(), speaking: true, extentMs: 0, resumeVerdict: false, confirmed: confirmed, deadline: undefined, limit };
     this.#held = next;
     this.actions.hold(next);
+  }
+
+  /** The VAD confirmed the held sound as speech (speech_started): what `ambiguous_default=speech` waits for. */
+  speechConfirmed(): void {
+    if (this.#held) this.#held.confirmed = true;
   }
 
   /** The open span reached longSpeechMs: certain enough. */
@@ -196,7 +208,8 @@ export class BargeInController {
   }
 
   #applyDefault(): void {
-    if (this.policy.ambiguousDefault === 'interrupt') this.#commit('policy');
+    const { ambiguousDefault } = this.policy;
+    if (ambiguousDefault === 'interrupt' || (ambiguousDefault === 'speech' && this.#held?.confirmed === true)) this.#commit('policy');
     else this.#resume('policy');
   }
 

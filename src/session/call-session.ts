@@ -304,6 +304,7 @@ export class CallSession {
         // that only confirmed speech may hold the bot for a while.
         if (!this.#holdsPossible()) this.#bargeIn('speech');
         else if (this.#controller.backingOff) this.#controller.suspectStarted(event.onsetMs, true);
+        else this.#controller.speechConfirmed();
         return;
       case 'speech_stopped':
         this.#speaking = false;

@@ -33,7 +33,7 @@ const SettingsShape = {
   short_max_ms: z.coerce.number().int().min(0).max(5000),
   long_min_ms: z.coerce.number().int().min(32).max(10_000),
   verdict_deadline_ms: z.coerce.number().int().min(0).max(5000),
-  ambiguous_default: z.enum(['interrupt', 'resume']),
+  ambiguous_default: z.enum(['interrupt', 'resume', 'speech']),
   max_hold_ms: z.coerce.number().int().min(100).max(10_000),
   fallback_message: z.string().max(450),
   cache: bool,

@@ -22,7 +22,7 @@ const BargeInConfigSchema = z.strictObject(
     short_max_ms: z.number().int().min(0).max(5000).optional(),
     long_min_ms: z.number().int().min(32).max(10_000).optional(),
     verdict_deadline_ms: z.number().int().min(0).max(5000).optional(),
-    ambiguous_default: z.enum(['interrupt', 'resume']).optional(),
+    ambiguous_default: z.enum(['interrupt', 'resume', 'speech']).optional(),
     max_hold_ms: z.number().int().min(100).max(10_000).optional(),
   },
   strict,

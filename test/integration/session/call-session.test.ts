@@ -338,6 +338,26 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     await call.end('stop');
   });
 
+  it('ambiguous_default=speech: the band resumes a sound the VAD never confirmed and cuts one it did', async () => {
+    const SPEECH = { ...HOLDS, events: 1, policy: { ...DEFAULT_BARGE_IN_POLICY, ambiguousDefault: 'speech' } } as const;
+    const { call, ports, vad, clock } = await setup({ bargeIn: SPEECH });
+    call.say({ text: LONG, utteranceId: 'long' });
+    await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    suspect(call, vad, { type: 'suspect_ended', atMs: 400, extentMs: 300 });
+    // A 300 ms "hmm" the VAD never confirmed: the bot carries on from where it was held.
+    await until(() => frames(ports, ports.out.findIndex((o) => o.kind === 'clear') + 1).length > 0, 'the replay', clock, 20);
+    expect(ports.ofType('interrupted')).toEqual([]);
+
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 2000, atMs: 2010 });
+    suspect(call, vad, { type: 'speech_started', onsetMs: 2000, atMs: 2260 });
+    suspect(call, vad, { type: 'suspect_ended', atMs: 2400, extentMs: 320 });
+    expect(ports.ofType('interrupted')).toEqual([expect.objectContaining({ utterance_id: 'long', cause: 'speech' })]);
+    expect(ports.out.filter((o) => o.kind === 'clear')).toHaveLength(2);
+    expect(call.bargeIns).toBe(1);
+    await call.end('stop');
+  });
+
   it('without a verdict the band gets the policy at the deadline; a key commits at once; a cancel ends a hold', async () => {
     const { call, ports, vad, clock } = await setup({ bargeIn: HOLDS });
     call.say({ text: LONG, utteranceId: 'one' });

@@ -55,6 +55,29 @@ describe('BargeInController', () => {
     expect(resume.log.at(-1)).toBe('resume s1 policy at=0');
   });
 
+  it('ambiguous_default=speech: the band interrupts only a sound the VAD confirmed as speech during the hold', () => {
+    const unconfirmed = setup({ ambiguousDefault: 'speech' });
+    unconfirmed.controller.suspectStarted(0);
+    unconfirmed.controller.suspectEnded(300);
+    expect(unconfirmed.log.at(-1)).toBe('resume s1 policy at=0');
+    const confirmed = setup({ ambiguousDefault: 'speech' });
+    confirmed.controller.suspectStarted(0);
+    confirmed.controller.speechConfirmed();
+    confirmed.controller.suspectEnded(300);
+    expect(confirmed.log.at(-1)).toBe('commit s1 policy at=0');
+    // A confirmation belongs to its hold: the next sound starts unconfirmed.
+    confirmed.controller.speechConfirmed();
+    confirmed.controller.suspectStarted(1000);
+    confirmed.controller.suspectEnded(300);
+    expect(confirmed.log.at(-1)).toBe('resume s2 policy at=0');
+    // Short sounds still resume and long ones still commit, confirmed or not.
+    const short = setup({ ambiguousDefault: 'speech' });
+    short.controller.suspectStarted(0);
+    short.controller.speechConfirmed();
+    short.controller.suspectEnded(200);
+    expect(short.log.at(-1)).toBe('resume s1 short at=0');
+  });
+
   it('with verdicts, the band waits for the agent until the deadline, then applies the policy', async () => {
     const { clock, log, controller } = setup({}, { verdicts: true });
     controller.suspectStarted(0);
