@@ -54,6 +54,8 @@ interface BargeIn {
   readonly leakedMs: number;
   readonly clearedMs: number;
   readonly playedMs: number;
+  /** `interrupted.played_ms` minus what the peer actually played of the prompt before the clear. */
+  readonly positionErrorMs: number;
 }
 
 let calls = 0;
@@ -96,6 +98,8 @@ async function bargeIn(index: number, suspect: 'vad' | 'off' = 'vad', network?: 
       leakedMs: last < 0 ? 0 : (last + 1) / 8 - onsetMs,
       clearedMs: peer.summary().playout.clearedMs,
       playedMs: Number(interrupted.event.played_ms),
+      // The prompt is the call's only audio and nothing of it follows the clear: played = received − thrown away.
+      positionErrorMs: Number(interrupted.event.played_ms) - (peer.summary().playout.receivedMs - peer.summary().playout.clearedMs),
     };
   } finally {
     await peer.stop();
@@ -113,6 +117,8 @@ interface Kept {
   readonly repeatedMs: number;
   readonly lostMs: number;
   readonly botMs: number;
+  /** When each clear reached the peer, from the first bot audio (the echo rows' warm-up split). */
+  readonly clearsAtMs: number[];
 }
 
 async function keptCall(index: number, options: { clip?: Uint8Array; echo?: { delayMs: number; erlDb: number; taps: number } }): Promise<Kept> {
@@ -143,6 +149,7 @@ async function keptCall(index: number, options: { clip?: Uint8Array; echo?: { de
       repeatedMs: summary.repeatedMs,
       lostMs: summary.lostMs,
       botMs: summary.playout.receivedMs - summary.repeatedMs,
+      clearsAtMs: clears.map((c) => Math.round(c.atMs - (summary.firstMediaInMs ?? 0))),
     };
   } finally {
     await peer.stop();
@@ -168,6 +175,8 @@ const FILLER_TEXTS = [{ text: 'हाँ', language: 'hi-IN' }, { text: 'hmm', l
 const fillerVoice = await CallerVoice.start(join(root, 'models/raaga-v1/manifest.json'));
 const fillers = await Promise.all(FILLER_TEXTS.map((f) => fillerVoice.say({ text: f.text, language: f.language, speed: 1.5 })));
 await fillerVoice.close();
+/** The echo estimate needs some bot speech to form; holds before this are its warm-up. */
+const ECHO_WARM_UP_MS = 5000;
 const ECHO_PATHS = [120, 250].flatMap((delayMs) => [-10, -20, -30].map((erlDb) => ({ delayMs, erlDb, taps: 6 })));
 
 let results: BargeIn[] = [];
@@ -203,6 +212,9 @@ const file = await writeResult('barge-in', {
   leakedAfterOnsetMs: pick('leakedMs'),
   discardedByClearMs: pick('clearedMs'),
   interruptedPlayedMs: pick('playedMs'),
+  /** |interrupted.played_ms − what the peer played before the clear| (research/barge-in.md §4.3 "position error"). */
+  positionErrorAbsMs: summary(results.map((r) => Math.abs(r.positionErrorMs))),
+  positionErrorMs: pick('positionErrorMs'),
   baselineSuspectOff: {
     n: baseline.length,
     onsetToClearMs: pick('toClearMs', baseline),
@@ -231,6 +243,9 @@ const file = await writeResult('barge-in', {
     erlDb: path.erlDb,
     holdsPerMinute: round(k.held / (k.botMs / 60_000), 2),
     holds: k.held,
+    holdsAtMs: k.clearsAtMs,
+    /** research/barge-in.md §4.3 counts false pauses "after warm-up": here, after the first 5 s of bot audio. */
+    holdsPerMinuteAfterWarmUp: round(k.clearsAtMs.filter((at) => at >= ECHO_WARM_UP_MS).length / (Math.max(1, k.botMs - ECHO_WARM_UP_MS) / 60_000), 2),
     cut: k.cut,
     lostMs: k.lostMs,
     repeatedMs: k.repeatedMs,

@@ -17,6 +17,7 @@ import { sleep, type Clock } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
 import { CallPlayback, type HeldPosition } from './call-playback.js';
+import { DtmfGather, type GatherRequest, type GatherResult } from './dtmf-gather.js';
 import { EchoGate } from './echo-gate.js';
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
@@ -83,6 +84,10 @@ export class CallSession {
   #resolveStart: ((result: CallStart) => void) | undefined;
   #utteranceCount = 0;
   #bargeIns = 0;
+  readonly #gather: DtmfGather;
+  /** The running gather's prompt: its utterance id and whether a key may cut it. */
+  #gatherPrompt: { readonly utteranceId: string; readonly interruptible: boolean } | undefined;
+  #gatherCount = 0;
 
   constructor(
     deps: CallSessionDeps,
@@ -117,6 +122,7 @@ export class CallSession {
       resume: (suspect, reason) => this.#resumePlayback(suspect, reason),
       commit: (suspect, cause) => this.#commitHold(suspect, cause),
     }, () => this.#bargeInSettings.events === 2 && this.#agent !== undefined);
+    this.#gather = new DtmfGather(deps.clock, (result) => this.#gathered(result));
     // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
     this.#detector = deps.vad?.create(
       { minSpeechMs: settings.bargeIn.minSpeechMs, longSpeechMs: settings.bargeIn.policy.longMinMs },
@@ -256,6 +262,45 @@ export class CallSession {
     await this.#runControl('transfer', () => this.#control.transfer(to));
   }
 
+  /**
+   * Collects keys (docs/telephony.md, "Gather"): speaks `prompt` first when given, and returns the gather's id; the
+   * result goes to the agent (`gather_result`) and stays readable through gatherResult / whenGathered.
+   */
+  gather(request: GatherRequest): string {
+    const gatherId = request.gatherId ?? `gather_${++this.#gatherCount}`;
+    if (this.ended) return gatherId;
+    const { prompt, interruptible } = request;
+    const prompting = prompt !== undefined && prompt.trim() !== '';
+    this.#gatherPrompt = prompting ? { utteranceId: gatherId, interruptible } : undefined;
+    const spec = { gatherId, numDigits: request.numDigits, finishOnKey: request.finishOnKey, timeoutMs: request.timeoutMs, interDigitTimeoutMs: request.interDigitTimeoutMs };
+    this.#gather.start(spec, prompting);
+    if (prompting) this.say({ text: prompt, utteranceId: gatherId, interruptible });
+    return gatherId;
+  }
+
+  /** A gather's result, `pending` while it runs, undefined when this call has no such gather. */
+  gatherResult(gatherId: string): GatherResult | 'pending' | undefined {
+    return this.#gather.result(gatherId);
+  }
+
+  /** Resolves once the gather is decided; undefined when this call has no such gather. */
+  whenGathered(gatherId: string): Promise<GatherResult> | undefined {
+    return this.#gather.whenDecided(gatherId);
+  }
+
+  #gathered(result: GatherResult): void {
+    if (this.#gatherPrompt?.utteranceId === result.gatherId) this.#gatherPrompt = undefined;
+    this.#agent?.send({ type: 'gather_result', gather_id: result.gatherId, digits: result.digits, reason: result.reason });
+  }
+
+  /** The gather prompt's turn is over, however it ended: the caller's turn to type. */
+  #gatherPromptOver(utteranceId: string | null | undefined): void {
+    const prompt = this.#gatherPrompt;
+    if (prompt === undefined || utteranceId !== prompt.utteranceId) return;
+    this.#gatherPrompt = undefined;
+    this.#gather.promptOver(prompt.utteranceId);
+  }
+
   // ---- events from the provider --------------------------------------------------------------------
 
   /** One inbound frame (8 kHz mu-law) at `atMs` on the call's media clock. */
@@ -285,14 +330,21 @@ export class CallSession {
       case 'suspect_started':
         if (this.#holdsPossible()) this.#controller.suspectStarted(event.onsetMs);
         return;
-      case 'suspect_long':
+      case 'suspect_long': {
+        // An echo can run past long_min_ms (a late hold on a loaded machine, a long echo path): the bot's own voice
+        // never commits. It stops one delay after the hold, and suspect_ended resumes it then.
+        const nowMs = this.#deps.clock.now();
+        if (this.#controller.held && this.#echo.soundsLikeEcho(nowMs - this.#bargeInSettings.policy.longMinMs, nowMs)) return;
         this.#controller.suspectLong();
         return;
+      }
       case 'suspect_ended': {
-        // The sound's last speech ended the span's closing silence ago; one echo delay after the hold, it was echo.
+        // The sound's last speech ended the span's closing silence ago; one echo delay after the hold, or following
+        // the bot's envelope as an echo does, it was echo.
         const held = this.#controller.held;
         const endedAtMs = this.#deps.clock.now() - SUSPECT_END_SILENCE_MS;
-        const echo = held !== undefined && this.#echo.endedLikeEcho(endedAtMs - event.extentMs, held.heldAtMs, endedAtMs);
+        const startedAtMs = endedAtMs - event.extentMs;
+        const echo = held !== undefined && (this.#echo.endedLikeEcho(startedAtMs, held.heldAtMs, endedAtMs) || this.#echo.soundsLikeEcho(startedAtMs, endedAtMs));
         this.#controller.suspectEnded(event.extentMs, echo);
         return;
       }
@@ -345,6 +397,12 @@ export class CallSession {
   dtmf(digit: string): void {
     if (this.ended) return;
     this.#agent?.send({ type: 'dtmf', digit });
+    // A running gather takes the key; it cuts the gather's prompt when that may be cut, and nothing else.
+    const prompt = this.#gatherPrompt;
+    if (this.#gather.key(digit)) {
+      if (prompt?.interruptible) this.cancel();
+      return;
+    }
     // A key commits a hold at once (when keys may interrupt); otherwise it cuts as it always has.
     if (this.#modeAllows('dtmf') && this.#controller.dtmf()) return;
     this.#bargeIn('dtmf');
@@ -356,6 +414,7 @@ export class CallSession {
     this.#playback.confirmed();
     if (result.kind === 'played' && result.final) {
       this.#agent?.send({ type: 'utterance_played', utterance_id: result.utteranceId ?? null, duration_ms: Math.round(result.durationMs) });
+      this.#gatherPromptOver(result.utteranceId);
     }
   }
 
@@ -521,6 +580,7 @@ export class CallSession {
 
   #onSessionMessage(message: ServerMessage): void {
     if (message.type === 'connected') return;
+    if (message.type === 'cancellation' || message.type === 'error') this.#gatherPromptOver(message.utterance_id);
     if (message.type === 'error') {
       this.#deps.metrics?.sessionError('call', message.error.code);
       // A refused text (rate limit, credits, a full engine) also reaches the log: a REST `say` may have no agent.
@@ -571,6 +631,7 @@ export class CallSession {
     this.#endReason ??= reason;
     this.#controller.drop();
     this.#hold = undefined;
+    this.#gather.callEnded();
     this.#detector?.close();
     this.#session.peerClosed();
     this.#media.close(this.#endReason);

@@ -110,16 +110,32 @@ export class EchoGate {
   }
 
   /**
+   * True when the caller's sound from `startedAtMs` to `nowMs` is the bot's echo by its own look: echo-like, and
+   * following what was played one delay earlier (the estimate's, or any of 10–400 ms before there is one) at least
+   * LOCAL_CORRELATION closely. A held sound like that is never committed, however long it runs: the echo stops one
+   * delay after the hold, and the hold resumes then (the signature above, or this same test on the whole sound).
+   */
+  soundsLikeEcho(startedAtMs: number, nowMs: number): boolean {
+    const lags = this.#estimate ? [this.#estimate.delaySlots] : undefined;
+    return this.#bestLocalLag(startedAtMs, nowMs, (lag) => lags === undefined || lags.includes(lag)) !== undefined;
+  }
+
+  /**
    * The delay at which the inbound envelope over [startedAtMs, endedAtMs] best follows the bot's, if it does so
    * closely and that delay puts the bot's silence (from `heldAtMs`) where the sound ended.
    */
   #localDelay(startedAtMs: number, heldAtMs: number, endedAtMs: number): number | undefined {
+    // Only a delay that puts the end of the sound where the bot's silence comes back can explain it.
+    return this.#bestLocalLag(startedAtMs, endedAtMs, (lag) => Math.abs(endedAtMs - (heldAtMs + lag * SLOT_MS)) <= SIGNATURE_TOLERANCE_MS);
+  }
+
+  /** The lag (among those `allowed`) at which the sound over [startedAtMs, endedAtMs] follows the bot as an echo. */
+  #bestLocalLag(startedAtMs: number, endedAtMs: number, allowed: (lag: number) => boolean): number | undefined {
     const first = Math.round(startedAtMs / SLOT_MS);
     const last = Math.round(endedAtMs / SLOT_MS);
     let best: { lag: number; correlation: number } | undefined;
     for (let lag = 1; lag <= MAX_DELAY_MS / SLOT_MS; lag++) {
-      // Only a delay that puts the end of the sound where the bot's silence comes back can explain it.
-      if (Math.abs(endedAtMs - (heldAtMs + lag * SLOT_MS)) > SIGNATURE_TOLERANCE_MS) continue;
+      if (!allowed(lag)) continue;
       const { n, correlation, slope, meanRatioDb } = this.#correlate(first, last, lag);
       if (n < LOCAL_MIN_SLOTS || !echoLike(slope, meanRatioDb)) continue;
       if (correlation >= LOCAL_CORRELATION && (!best || correlation > best.correlation)) best = { lag, correlation };

@@ -123,4 +123,34 @@ describe('EchoGate', () => {
     for (let f = 0; f * FRAME < asLoud.length; f++) loud.heard(asLoud.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
     expect(loud.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(false);
   });
+  it('a held echo that runs long still sounds like echo; a caller over it does not', () => {
+    const random = seeded(31);
+    const bot = botAudio(2, random);
+    // A late hold: the bot played until 900 ms, the echo (250 ms, -20 dB) ran from 250 ms to 1150 ms, 900 ms of it.
+    const heldAtMs = 900;
+    const played = bot.subarray(0, (heldAtMs / 20) * FRAME);
+    const echo = echoOf(bot, 250, -20, random).subarray(0, 1400 * 8);
+    for (let i = (heldAtMs + 250) * 8; i < echo.length; i++) echo[i] = 0;
+    const listen = (line: Int16Array): EchoGate => {
+      const gate = new EchoGate();
+      for (let f = 0; f * FRAME < played.length; f++) gate.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
+      gate.cleared(heldAtMs);
+      for (let f = 0; f * FRAME < line.length; f++) gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+      return gate;
+    };
+    const gate = listen(echo);
+    // 500 ms into the sound (where long speech would commit) and over the whole of it.
+    expect(gate.soundsLikeEcho(250, 750)).toBe(true);
+    expect(gate.soundsLikeEcho(250, 1150)).toBe(true);
+    // The signature alone misses it when the sound's end is off by more than its tolerance; this test does not.
+    expect(gate.endedLikeEcho(250, heldAtMs - 200, 1150)).toBe(false);
+
+    // A caller talking over the echo from 400 ms: the sound no longer follows the bot.
+    const caller = botAudio(1, seeded(88));
+    const doubleTalk = Int16Array.from(echo, (v, i) => (i >= 400 * 8 && i < 400 * 8 + caller.length ? Math.max(-32768, Math.min(32767, v + caller[i - 400 * 8]!)) : v));
+    expect(listen(doubleTalk).soundsLikeEcho(250, 1150)).toBe(false);
+    // Nor does the caller's voice alone, nor silence.
+    expect(listen(caller).soundsLikeEcho(0, 1000)).toBe(false);
+    expect(listen(new Int16Array(echo.length)).soundsLikeEcho(250, 1150)).toBe(false);
+  });
 });
