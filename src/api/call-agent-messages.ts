@@ -2,6 +2,7 @@
 // with the turn's `utterance_id`, and the call events. They feed the AsyncAPI document; a compile-time check below
 // keeps them inside the call's own AgentMessage type. (What the agent sends is parsed by telephony/agent/.)
 
+import { GATHER_REASONS } from '../session/dtmf-gather.js';
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../telephony/stream-provider.js';
 import type { AgentMessage } from '../session/call-events.js';
@@ -84,6 +85,15 @@ export const ResumedSchema = z
   })
   .meta({ description: 'barge_in_events=2: the hold ended without an interruption; the utterance goes on from where the caller stopped hearing it.' });
 
+export const GatherResultSchema = z
+  .strictObject({
+    type: z.literal('gather_result'),
+    gather_id: z.string(),
+    digits: z.string().meta({ description: 'The keys pressed, the finish key not included.' }),
+    reason: z.enum(GATHER_REASONS).meta({ description: 'The finish key, num_digits reached, no key in time, a newer gather, or the call ended.' }),
+  })
+  .meta({ description: 'A gather (yours or one started over REST) was decided.' });
+
 export const CallEndedSchema = z
   .strictObject({ type: z.literal('call_ended'), reason: z.string() })
   .meta({ description: 'Last message; then Raaga closes the socket.' });
@@ -102,6 +112,7 @@ export const ToAgentMessageSchema = z.discriminatedUnion('type', [
   InterruptedSchema,
   InterruptionSuspectedSchema,
   ResumedSchema,
+  GatherResultSchema,
   CallEndedSchema,
 ]);
 

@@ -1,6 +1,7 @@
 // The vocabulary of a phone call, transport-agnostic: what the call tells its agent (on top of the session's own
 // replies), and the three ports a provider bridge gives the call session: media out, call control, agent.
 
+import type { GatherReason } from './dtmf-gather.js';
 import type { ServerMessage } from './session-messages.js';
 
 /** Facts about the call from the provider's `start` (and the voice webhook's parameters). */
@@ -71,6 +72,7 @@ export type CallEvent =
       readonly gap_ms: number;
       readonly reason: 'short' | 'echo' | 'verdict' | 'policy';
     }
+  | { readonly type: 'gather_result'; readonly gather_id: string; readonly digits: string; readonly reason: GatherReason }
   | { readonly type: 'call_ended'; readonly reason: string };
 
 export type AgentMessage = Exclude<ServerMessage, { type: 'connected' }> | CallEvent;

@@ -1,15 +1,37 @@
-// Call control across instances: REST `say`/`cancel`/`hangup` reach the call wherever its media stream landed.
+// Call control across instances: REST `say`/`cancel`/`hangup`/`gather` reach the call wherever its media stream landed.
 // One interface; this in-process implementation serves the embedded mode (one instance), and
 // src/store/redis/call-control-bus.ts forwards through Redis pub/sub when REDIS_URL is set.
+
+/** A gather as it travels between instances (the session's GatherRequest, docs/telephony.md "Gather"). */
+export interface CallGather {
+  readonly gatherId?: string | undefined;
+  readonly prompt?: string | undefined;
+  readonly numDigits?: number | undefined;
+  readonly finishOnKey: string;
+  readonly timeoutMs: number;
+  readonly interDigitTimeoutMs: number;
+  readonly interruptible: boolean;
+}
+
+/** Where a gather stands: still collecting, or decided with its digits and why it ended. */
+export type GatherStatus = { readonly status: 'pending' } | { readonly status: 'done'; readonly digits: string; readonly reason: string };
 
 export type CallCommand =
   | { readonly type: 'say'; readonly text: string; readonly interruptible: boolean; readonly utteranceId?: string | undefined }
   | { readonly type: 'cancel' }
-  | { readonly type: 'hangup'; readonly drain: boolean };
+  | { readonly type: 'hangup'; readonly drain: boolean }
+  | { readonly type: 'gather'; readonly gather: CallGather }
+  /** Answers once the gather is decided or `waitMs` passed, whichever is first. */
+  | { readonly type: 'gather_result'; readonly gatherId: string; readonly waitMs: number };
 
 export type CallCommandResult =
-  | { readonly ok: true; readonly utteranceId?: string | undefined }
+  | { readonly ok: true; readonly utteranceId?: string | undefined; readonly gatherId?: string | undefined; readonly gather?: GatherStatus | undefined }
   | { readonly ok: false; readonly reason: 'not_found' | 'unavailable'; readonly message: string };
+
+/** How long the holder of a call may take to answer a command beyond the bus's own reply time. */
+export function commandWaitMs(command: CallCommand): number {
+  return command.type === 'gather_result' ? command.waitMs : 0;
+}
 
 export type CallCommandHandler = (command: CallCommand) => CallCommandResult | Promise<CallCommandResult>;
 

@@ -133,5 +133,23 @@ async function runCommand(call: CallSession, command: CallCommand): Promise<Call
     case 'hangup':
       void call.hangup(command.drain);
       return { ok: true };
+    case 'gather':
+      return { ok: true, gatherId: call.gather(command.gather) };
+    case 'gather_result':
+      return gatherStatus(call, command.gatherId, command.waitMs);
   }
+}
+
+/** Where a gather of `call` stands, once decided or after `waitMs` (a long-poll); not_found for an unknown id. */
+async function gatherStatus(call: CallSession, gatherId: string, waitMs: number): Promise<CallCommandResult> {
+  const decided = call.whenGathered(gatherId);
+  if (!decided) return { ok: false, reason: 'not_found', message: `This call has no gather '${gatherId}' (the last 32 are kept while the call lasts).` };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), waitMs);
+    timer.unref();
+  });
+  const result = await Promise.race([decided, timedOut]);
+  clearTimeout(timer);
+  return { ok: true, gather: result ? { status: 'done', digits: result.digits, reason: result.reason } : { status: 'pending' } };
 }

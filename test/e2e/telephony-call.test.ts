@@ -8,7 +8,7 @@ import { signCallToken } from '../../src/telephony/call-token.js';
 import { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
-import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, FAR_FUTURE_MS, LONG_AGO_MS, LONG_GREETING, placeCall, RawStream, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
+import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, FAR_FUTURE_MS, gatherResult, LONG_AGO_MS, LONG_GREETING, placeCall, RawStream, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -329,6 +329,93 @@ describe('REST call control', () => {
     const billed = 100_000 - (await acct.balance());
     expect(billed).toBeGreaterThan(0);
     expect(billed).toBeLessThan(cp(LONG_GREETING));
+  });
+});
+
+describe('gather: keys without an agent', () => {
+  it('REST: the prompt speaks, a key cuts it, digits up to num_digits come back by long-poll; bad input is refused', async () => {
+    const acct = await account();
+    const other = await account();
+    const call = await placeCall(server, acct.id);
+    await eventually(() => server.deps.telephony!.calls.localCalls() > 0, 'call registered');
+    const prompt = 'कृपया अपना चार अंकों का पिन डालिए, और फिर हैश दबाइए। धन्यवाद, आपका पिन जाँचा जा रहा है।';
+    const started = await callControl(server, acct.key, call.callSid, 'gather', { prompt, num_digits: 4, gather_id: 'pin' });
+    expect(started).toEqual({ status: 202, json: { call_sid: call.callSid, gather_id: 'pin', status: 'gathering' } });
+    expect(await gatherResult(server, acct.key, call.callSid, 'pin', 0)).toEqual({
+      status: 200,
+      json: { call_sid: call.callSid, gather_id: 'pin', status: 'pending', digits: null, reason: null },
+    });
+    // The caller starts typing while the prompt plays: the first key stops it.
+    await call.peer.waitFor('first_media_in', 10_000);
+    const polled = gatherResult(server, acct.key, call.callSid, 'pin');
+    call.peer.sendDtmf('4');
+    await call.peer.waitFor('clear_received', 5000);
+    for (const digit of '829') call.peer.sendDtmf(digit);
+    expect(await polled).toEqual({ status: 200, json: { call_sid: call.callSid, gather_id: 'pin', status: 'done', digits: '4829', reason: 'max_digits' } });
+    // Still readable afterwards; another account's or an unknown gather is not found.
+    expect((await gatherResult(server, acct.key, call.callSid, 'pin', 0)).json).toMatchObject({ status: 'done', digits: '4829' });
+    expect((await gatherResult(server, other.key, call.callSid, 'pin', 0)).status).toBe(404);
+    const unknown = await gatherResult(server, acct.key, call.callSid, 'nope', 0);
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.message).toContain("no gather 'nope'");
+
+    for (const [body, field] of [
+      [{ num_digits: 0 }, 'num_digits'],
+      [{ finish_on_key: 'A' }, 'finish_on_key'],
+      [{ timeout_ms: -1 }, 'timeout_ms'],
+      [{ inter_digit_timeout_ms: 50 }, 'inter_digit_timeout_ms'],
+      [{ gather_id: 'has space' }, 'gather_id'],
+      [{ digits: 4 }, 'digits'],
+    ] as const) {
+      const refused = await callControl(server, acct.key, call.callSid, 'gather', body);
+      expect(refused.status, field).toBe(422);
+      expect(refused.json.error.code).toBe('validation_error');
+      expect(refused.json.error.message).toContain(field);
+    }
+    expect((await gatherResult(server, acct.key, call.callSid, 'pin', 30_000)).status).toBe(422);
+
+    // No prompt and no key: the first-key timeout ends it with no digits; the finish key ends the next one.
+    await callControl(server, acct.key, call.callSid, 'gather', { gather_id: 'quiet', timeout_ms: 0 });
+    expect((await gatherResult(server, acct.key, call.callSid, 'quiet')).json).toMatchObject({ status: 'done', digits: '', reason: 'timeout' });
+    await callControl(server, acct.key, call.callSid, 'gather', { gather_id: 'acct', timeout_ms: 60_000 });
+    for (const digit of '12#') call.peer.sendDtmf(digit);
+    expect((await gatherResult(server, acct.key, call.callSid, 'acct')).json).toMatchObject({ status: 'done', digits: '12', reason: 'finish_key' });
+    await call.peer.stop();
+    // The prompt was cut by the first key: billed less than the whole of it.
+    const billed = 100_000 - (await acct.balance());
+    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeLessThan(cp(prompt));
+  });
+
+  it('agent: a gather message collects keys and answers gather_result; a hangup mid-gather answers with what was typed', async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, { query: { agent_url: agent.url } });
+      await agent.waitFor('call_started');
+      agent.send({ type: 'gather', gather_id: 'menu', prompt: 'एक दबाइए।', num_digits: 1, interruptible: false });
+      expect((await agent.waitFor('utterance_played')).utterance_id).toBe('menu');
+      call.peer.sendDtmf('1');
+      expect(await agent.waitFor('gather_result')).toEqual({ type: 'gather_result', gather_id: 'menu', digits: '1', reason: 'max_digits' });
+      // The key went to the gather; the agent still hears it, and nothing was cut.
+      expect(agent.ofType('dtmf').map((e) => e.digit)).toEqual(['1']);
+      expect(agent.ofType('interrupted')).toEqual([]);
+      agent.send({ type: 'gather', num_digits: 99 });
+      expect((await agent.waitFor('error')).error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('num_digits') });
+
+      agent.send({ type: 'gather', gather_id: 'account', timeout_ms: 60_000 });
+      call.peer.sendDtmf('7');
+      await eventually(() => agent.ofType('dtmf').length === 2, 'the second key reached the call');
+      await call.peer.stop();
+      expect(await agent.waitFor('gather_result', { where: (e) => e.gather_id === 'account' })).toEqual({
+        type: 'gather_result',
+        gather_id: 'account',
+        digits: '7',
+        reason: 'hangup',
+      });
+    } finally {
+      await agent.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
-import { callControl, eventually, LONG_GREETING, unsignedAccount } from '../helpers/telephony.js';
+import { callControl, eventually, gatherResult, LONG_GREETING, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { fetchStreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
@@ -46,6 +46,15 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
 
     expect((await callControl(b, key, callSid, 'cancel')).status).toBe(200);
     await peer.waitFor('clear_received', 5000);
+
+    // A gather started and read through B: the keys reach A's call, the result comes back over Redis.
+    expect((await callControl(b, key, callSid, 'gather', { gather_id: 'otp', num_digits: 2 })).json).toEqual({ call_sid: callSid, gather_id: 'otp', status: 'gathering' });
+    expect((await gatherResult(b, key, callSid, 'otp', 0)).json).toMatchObject({ status: 'pending', digits: null });
+    const polled = gatherResult(b, key, callSid, 'otp');
+    peer.sendDtmf('5');
+    peer.sendDtmf('1');
+    expect((await polled).json).toEqual({ call_sid: callSid, gather_id: 'otp', status: 'done', digits: '51', reason: 'max_digits' });
+    expect((await gatherResult(b, other.keys[0] as string, callSid, 'otp', 0)).status).toBe(404);
     expect((await callControl(b, key, callSid, 'hangup', { drain: false })).status).toBe(202);
     expect(await peer.closed).toBe(1000);
     await eventually(() => a.deps.telephony!.calls.localCalls() === 0, 'call unregistered');

@@ -119,12 +119,19 @@ export function capturingLogger(): { logger: Logger; lines: Record<string, any>[
   return { logger: pino({ level: 'info' }, stream), lines };
 }
 
-export async function callControl(server: TestServer, key: string, callSid: string, action: 'say' | 'cancel' | 'hangup', body: object = {}): Promise<{ status: number; json: any }> {
+export async function callControl(server: TestServer, key: string, callSid: string, action: 'say' | 'cancel' | 'hangup' | 'gather', body: object = {}): Promise<{ status: number; json: any }> {
   const response = await fetch(`${server.url}/v1/calls/${callSid}/${action}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+  return { status: response.status, json: await response.json() };
+}
+
+/** GET /v1/calls/{callSid}/gather/{gatherId}, waiting up to `waitMs` (the server's default when undefined). */
+export async function gatherResult(server: TestServer, key: string, callSid: string, gatherId: string, waitMs?: number): Promise<{ status: number; json: any }> {
+  const query = waitMs === undefined ? '' : `?wait_ms=${waitMs}`;
+  const response = await fetch(`${server.url}/v1/calls/${callSid}/gather/${gatherId}${query}`, { headers: { authorization: `Bearer ${key}` } });
   return { status: response.status, json: await response.json() };
 }
 

@@ -11,6 +11,7 @@ import {
   CallEndedSchema,
   CallStartedSchema,
   DtmfSchema,
+  GatherResultSchema,
   InterruptedSchema,
   InterruptionSuspectedSchema,
   ResumedSchema,
@@ -64,6 +65,7 @@ const AGENT_SUMMARIES: Record<string, string> = {
   ping: 'Answered by pong.',
   hangup: 'Ends the call, after what is queued has played unless drain is false.',
   transfer: 'Transfers the call to a number or SIP URI.',
+  gather: 'Collects keys: speaks prompt (if any), then takes digits until finish_on_key, num_digits or a timeout; answered by gather_result. Keys go to the gather, not to barge-in; one cuts an interruptible prompt.',
   barge_in_verdict: 'barge_in_events=2, while a suspect is held: interrupt commits it, resume re-sends the held audio once the caller stops. Late: error validation_error.',
 };
 
@@ -94,6 +96,7 @@ const TO_AGENT: Record<string, MessageDoc> = {
   },
   resumed: { schemaName: 'ResumedEvent', schema: ResumedSchema, summary: 'barge_in_events=2: the hold ended without an interruption; the utterance goes on.' },
   interrupted: { schemaName: 'InterruptedEvent', schema: InterruptedSchema, summary: 'Audio of that utterance was cut (one per utterance cut).' },
+  gather_result: { schemaName: 'GatherResultEvent', schema: GatherResultSchema, summary: 'A gather was decided: its digits and why it ended.' },
   call_ended: { schemaName: 'CallEndedEvent', schema: CallEndedSchema, summary: 'Last message; then Raaga closes the socket.' },
 };
 

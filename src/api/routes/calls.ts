@@ -1,13 +1,15 @@
-// REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup with the
-// account's API key, for that account's calls only (any other CallSid is 404). Commands reach the call through
+// REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup | gather and
+// GET /v1/calls/{callSid}/gather/{gatherId} (a long-poll) with the account's API key, for that account's calls only
+// (any other CallSid is 404). Commands reach the call through
 // the call-control bus, so the instance holding the call need not be the one that got the request.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkText } from '../../core/text/text-limits.js';
 import { ApiError, type ErrorCode } from '../../errors.js';
+import { GATHER_REASONS, type GatherReason } from '../../session/dtmf-gather.js';
 import type { CallCommand } from '../../store/call-control-bus.js';
-import { UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
+import { GATHER_FIELDS, gatherRequest, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
@@ -22,6 +24,30 @@ const CALL_SID = /^[A-Za-z0-9][A-Za-z0-9._:-]{1,127}$/;
 const SayResultSchema = z.strictObject({ call_sid: z.string(), utterance_id: z.string().nullable(), status: z.literal('queued') });
 const CancelResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('cancelled') });
 const HangupResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('hanging_up') });
+const GatherBodySchema = z.strictObject(GATHER_FIELDS, STRICT_BODY_ERRORS);
+const GatherStartedSchema = z.strictObject({ call_sid: z.string(), gather_id: z.string(), status: z.literal('gathering') });
+/** A long-poll answers within this long at most (below common proxy and load-balancer idle timeouts). */
+const MAX_GATHER_WAIT_MS = 25_000;
+const GatherQuerySchema = z.strictObject({
+  wait_ms: z.coerce
+    .number({ error: `must be an integer 0-${MAX_GATHER_WAIT_MS}` })
+    .int(`must be an integer 0-${MAX_GATHER_WAIT_MS}`)
+    .min(0, `must be an integer 0-${MAX_GATHER_WAIT_MS}`)
+    .max(MAX_GATHER_WAIT_MS, `must be an integer 0-${MAX_GATHER_WAIT_MS}`)
+    .default(MAX_GATHER_WAIT_MS)
+    .meta({ description: `How long to wait for the result when it is not decided yet (ms, default and most ${MAX_GATHER_WAIT_MS}); 0 answers at once.` }),
+});
+const GatherResultSchema = z.strictObject({
+  call_sid: z.string(),
+  gather_id: z.string(),
+  status: z.enum(['pending', 'done']).meta({ description: '`pending`: still collecting (ask again); `done`: decided.' }),
+  digits: z.string().nullable().meta({ description: 'The keys pressed (the finish key not included); null while pending.' }),
+  reason: z
+    .enum(GATHER_REASONS)
+    .nullable()
+    .meta({ description: 'Why it ended: the finish key, num_digits reached, no key in time, a newer gather, or the call ended; null while pending.' }),
+});
+const GatherParamsSchema = z.object({ callSid: z.string(), gatherId: z.string() });
 
 /** Any text: a CallSid of the wrong shape is answered like an unknown one (404), not as a validation error. */
 const CallParamsSchema = z.object({ callSid: z.string() });
@@ -97,6 +123,49 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     async (request, reply) => {
       await send(request, { type: 'hangup', drain: request.body?.drain ?? true });
       return reply.code(202).send({ call_sid: request.params.callSid, status: 'hanging_up' });
+    },
+  );
+  typed(app).post(
+    '/v1/calls/:callSid/gather',
+    {
+      onRequest: requireAccount,
+      schema: {
+        ...doc('callGather', 'Collect keys: speak `prompt` (billed as a say), then take digits until the finish key, num_digits or a timeout.'),
+        params: CallParamsSchema,
+        body: GatherBodySchema,
+        response: { 202: jsonResponse('Gathering; read the result with GET …/gather/{gather_id}.', GatherStartedSchema), ...errors('text_too_long') },
+      },
+    },
+    async (request, reply) => {
+      if (request.body.prompt !== undefined) checkText(request.body.prompt);
+      const result = await send(request, { type: 'gather', gather: gatherRequest(request.body) });
+      return reply.code(202).send({ call_sid: request.params.callSid, gather_id: result.gatherId ?? '', status: 'gathering' });
+    },
+  );
+
+  typed(app).get(
+    '/v1/calls/:callSid/gather/:gatherId',
+    {
+      onRequest: requireAccount,
+      schema: {
+        ...doc('callGatherResult', "A gather's result, waiting up to `wait_ms` for it (long-poll). Kept for the call's last 32 gathers while it lasts."),
+        params: GatherParamsSchema,
+        querystring: GatherQuerySchema,
+        response: { 200: jsonResponse('Decided, or still pending after the wait.', GatherResultSchema), ...errors() },
+      },
+    },
+    async (request, reply) => {
+      const { callSid, gatherId } = request.params;
+      const result = await send(request, { type: 'gather_result', gatherId, waitMs: request.query.wait_ms });
+      const gather = result.gather ?? { status: 'pending' as const };
+      return reply.code(200).send({
+        call_sid: callSid,
+        gather_id: gatherId,
+        status: gather.status,
+        digits: gather.status === 'done' ? gather.digits : null,
+        // The holder's session decided it, so it is one of GATHER_REASONS; the bus carries it as a string.
+        reason: gather.status === 'done' ? (gather.reason as GatherReason) : null,
+      });
     },
   );
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { CALL_NOT_FOUND, InProcessCallControlBus, type CallCommand, type CallCommandHandler, type CallCommandResult, type CallControlBus } from '../call-control-bus.js';
+import { CALL_NOT_FOUND, commandWaitMs, InProcessCallControlBus, type CallCommand, type CallCommandHandler, type CallCommandResult, type CallControlBus } from '../call-control-bus.js';
 import { createRedisClient } from './client.js';
 import { redactUrl } from './replies.js';
 
@@ -24,12 +24,30 @@ const CommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('say'), text: z.string(), interruptible: z.boolean(), utteranceId: z.string().optional() }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('hangup'), drain: z.boolean() }),
+  z.object({
+    type: z.literal('gather'),
+    gather: z.object({
+      gatherId: z.string().optional(),
+      prompt: z.string().optional(),
+      numDigits: z.number().optional(),
+      finishOnKey: z.string(),
+      timeoutMs: z.number(),
+      interDigitTimeoutMs: z.number(),
+      interruptible: z.boolean(),
+    }),
+  }),
+  z.object({ type: z.literal('gather_result'), gatherId: z.string(), waitMs: z.number() }),
 ]);
 const RequestSchema = z.object({ id: z.string(), replyTo: z.string(), accountId: z.string(), command: CommandSchema });
 const ReplySchema = z.object({
   id: z.string(),
   result: z.union([
-    z.object({ ok: z.literal(true), utteranceId: z.string().optional() }),
+    z.object({
+      ok: z.literal(true),
+      utteranceId: z.string().optional(),
+      gatherId: z.string().optional(),
+      gather: z.union([z.object({ status: z.literal('pending') }), z.object({ status: z.literal('done'), digits: z.string(), reason: z.string() })]).optional(),
+    }),
     z.object({ ok: z.literal(false), reason: z.enum(['not_found', 'unavailable']), message: z.string() }),
   ]),
 });
@@ -97,7 +115,7 @@ export class RedisCallControlBus implements CallControlBus {
             ? CALL_NOT_FOUND
             : { ok: false, reason: 'unavailable', message: 'The instance holding the call did not answer in time; retry.' },
         );
-      }, this.#replyTimeoutMs);
+      }, this.#replyTimeoutMs + commandWaitMs(command));
       timer.unref();
       this.#pending.set(id, (result) => {
         clearTimeout(timer);

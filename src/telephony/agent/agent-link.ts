@@ -94,6 +94,9 @@ export class AgentLink implements CallAgentPort {
       case 'transfer':
         void this.call.transfer(command.to);
         return;
+      case 'gather':
+        this.call.gather(command.request);
+        return;
     }
   }
 

@@ -1,6 +1,6 @@
 // What a call's agent may send (docs/telephony.md, "Agent protocol"): the /v1/tts/websocket messages (config,
 // text, cancel, ping), with an optional `utterance_id` and `interruptible` on text and `barge_in` settings on
-// config, plus `hangup`, `transfer` and `barge_in_verdict`.
+// config, plus `hangup`, `transfer`, `gather` and `barge_in_verdict`.
 // The call's audio is fixed (8 kHz mu-law), so config takes voice, language and speed only.
 
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.js';
 import { readTypedJson, unreadableMessage } from '../../util/typed-json.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import type { BargeInOverrides } from '../../session/barge-in-contract.js';
+import { GATHER_DEFAULTS, type GatherRequest } from '../../session/dtmf-gather.js';
 import type { ClientEvent, SessionConfig } from '../../session/session-messages.js';
 
 const strict = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
@@ -50,6 +51,38 @@ const AgentTextSchema = z.strictObject(
 /** Where a call can be transferred: a phone number (E.164, or digits with * and #) or a sip:/sips: URI. */
 export const TransferTargetSchema = z.string().regex(/^(\+?[0-9*#]{2,20}|sips?:[^\s<>"]{3,200})$/, 'must be a phone number (E.164) or a sip: URI');
 
+/** A gather's fields, the same in the agent's `gather` message and REST `POST /v1/calls/{sid}/gather`. */
+export const GATHER_FIELDS = {
+  gather_id: UTTERANCE_ID.optional(),
+  prompt: z.string({ error: 'must be a string' }).optional(),
+  num_digits: z.number({ error: 'must be an integer 1-64' }).int('must be an integer 1-64').min(1, 'must be an integer 1-64').max(64, 'must be an integer 1-64').optional(),
+  finish_on_key: z.enum(['', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'], { error: "must be one key of 0-9 * # or '' for none" }).optional(),
+  timeout_ms: z.number({ error: 'must be an integer 0-60000' }).int('must be an integer 0-60000').min(0, 'must be an integer 0-60000').max(60_000, 'must be an integer 0-60000').optional(),
+  inter_digit_timeout_ms: z
+    .number({ error: 'must be an integer 100-60000' })
+    .int('must be an integer 100-60000')
+    .min(100, 'must be an integer 100-60000')
+    .max(60_000, 'must be an integer 100-60000')
+    .optional(),
+  interruptible: z.boolean({ error: 'must be true or false' }).optional(),
+};
+
+const GatherFieldsSchema = z.object(GATHER_FIELDS);
+export type GatherFields = z.output<typeof GatherFieldsSchema>;
+
+/** The gather a call runs for these fields (defaults filled in: '#' ends, 5 s for the first key, 3 s between keys). */
+export function gatherRequest(fields: GatherFields): GatherRequest {
+  return {
+    gatherId: fields.gather_id,
+    prompt: fields.prompt,
+    numDigits: fields.num_digits,
+    finishOnKey: fields.finish_on_key ?? GATHER_DEFAULTS.finishOnKey,
+    timeoutMs: fields.timeout_ms ?? GATHER_DEFAULTS.timeoutMs,
+    interDigitTimeoutMs: fields.inter_digit_timeout_ms ?? GATHER_DEFAULTS.interDigitTimeoutMs,
+    interruptible: fields.interruptible ?? true,
+  };
+}
+
 /** Exported for the AsyncAPI document (src/api/docs/); parse with parseAgentMessage. */
 export const AgentMessageSchema = z.discriminatedUnion('type', [
   AgentConfigSchema,
@@ -58,19 +91,21 @@ export const AgentMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.strictObject({ type: z.literal('hangup'), drain: z.boolean().optional() }, strict),
   z.strictObject({ type: z.literal('transfer'), to: TransferTargetSchema }, strict),
+  z.strictObject({ type: z.literal('gather'), ...GATHER_FIELDS }, strict),
   z.strictObject(
     { type: z.literal('barge_in_verdict'), suspect_id: z.string().min(1).max(64), verdict: z.enum(['interrupt', 'resume'], { error: "must be 'interrupt' or 'resume'" }) },
     strict,
   ),
 ]);
 
-const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer', 'barge_in_verdict'] as const;
+const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer', 'gather', 'barge_in_verdict'] as const;
 
 export type AgentCommand =
   | { readonly kind: 'session'; readonly event: ClientEvent; readonly bargeIn?: BargeInOverrides }
   | { readonly kind: 'verdict'; readonly suspectId: string; readonly verdict: 'interrupt' | 'resume' }
   | { readonly kind: 'hangup'; readonly drain: boolean }
-  | { readonly kind: 'transfer'; readonly to: string };
+  | { readonly kind: 'transfer'; readonly to: string }
+  | { readonly kind: 'gather'; readonly request: GatherRequest };
 
 /** One agent text message → a command; throws ApiError (`validation_error`, `invalid_model_id`) the call answers with `error`. */
 export function parseAgentMessage(raw: string): AgentCommand {
@@ -127,6 +162,10 @@ export function parseAgentMessage(raw: string): AgentCommand {
       return { kind: 'hangup', drain: message.drain ?? true };
     case 'transfer':
       return { kind: 'transfer', to: message.to };
+    case 'gather': {
+      const { type: _type, ...fields } = message;
+      return { kind: 'gather', request: gatherRequest(fields) };
+    }
     case 'barge_in_verdict':
       return { kind: 'verdict', suspectId: message.suspect_id, verdict: message.verdict };
   }
