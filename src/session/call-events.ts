@@ -91,9 +91,17 @@ export interface CallMediaPort {
 }
 
 /** Ending or moving the call itself: REST when the account has credentials, else closing the stream. */
+/** How a transfer dials, where the provider can say (Twilio, Plivo); a stream-ending provider's flow decides. */
+export interface TransferOptions {
+  /** The caller ID the transferred call shows (a number the provider account may use). */
+  readonly callerId?: string | undefined;
+  /** How long the target may ring, in seconds. */
+  readonly timeoutS?: number | undefined;
+}
+
 export interface CallControlPort {
   hangup(): Promise<void>;
-  transfer(to: string): Promise<void>;
+  transfer(to: string, options?: TransferOptions): Promise<void>;
 }
 
 export interface CallAgentPort {

@@ -12,7 +12,7 @@ import { ApiError } from '../errors.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
 import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision } from './call-events.js';
+import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
 import { sleep, type Clock } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
@@ -254,12 +254,12 @@ export class CallSession {
     await this.#runControl('hangup', () => this.#control.hangup());
   }
 
-  async transfer(to: string): Promise<void> {
+  async transfer(to: string, options: TransferOptions = {}): Promise<void> {
     if (this.ended) return;
     this.#endReason = 'transfer';
     this.#session.interrupt(true);
     this.#cutPlayback(undefined);
-    await this.#runControl('transfer', () => this.#control.transfer(to));
+    await this.#runControl('transfer', () => this.#control.transfer(to, options));
   }
 
   /**

@@ -1,4 +1,4 @@
-// Call control across instances: REST `say`/`cancel`/`hangup`/`gather` reach the call wherever its media stream landed.
+// Call control across instances: REST `say`/`cancel`/`hangup`/`transfer`/`gather` reach the call wherever its media stream landed.
 // One interface; this in-process implementation serves the embedded mode (one instance), and
 // src/store/redis/call-control-bus.ts forwards through Redis pub/sub when REDIS_URL is set.
 
@@ -20,6 +20,7 @@ export type CallCommand =
   | { readonly type: 'say'; readonly text: string; readonly interruptible: boolean; readonly utteranceId?: string | undefined }
   | { readonly type: 'cancel' }
   | { readonly type: 'hangup'; readonly drain: boolean }
+  | { readonly type: 'transfer'; readonly to: string; readonly callerId?: string | undefined; readonly timeoutS?: number | undefined }
   | { readonly type: 'gather'; readonly gather: CallGather }
   /** Answers once the gather is decided or `waitMs` passed, whichever is first. */
   | { readonly type: 'gather_result'; readonly gatherId: string; readonly waitMs: number };

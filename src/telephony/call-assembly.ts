@@ -133,6 +133,9 @@ async function runCommand(call: CallSession, command: CallCommand): Promise<Call
     case 'hangup':
       void call.hangup(command.drain);
       return { ok: true };
+    case 'transfer':
+      void call.transfer(command.to, { callerId: command.callerId, timeoutS: command.timeoutS });
+      return { ok: true };
     case 'gather':
       return { ok: true, gatherId: call.gather(command.gather) };
     case 'gather_result':

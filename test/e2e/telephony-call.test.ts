@@ -283,6 +283,24 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       await call.peer.stop();
       expect((await agent.waitFor('call_ended')).reason).toBe('transfer');
 
+      // Over REST, with the caller ID and ring time Twilio's <Dial> takes; bad fields are refused by name.
+      const third = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
+      await eventually(() => server.deps.telephony!.calls.localCalls() > 0, 'third call registered');
+      for (const [body, field] of [
+        [{ to: '+918000000099', caller_id: 'desk' }, 'caller_id'],
+        [{ to: '+918000000099', timeout_s: 1 }, 'timeout_s'],
+        [{ caller_id: '+918000000001' }, 'to'],
+      ] as const) {
+        const refused = await callControl(server, acct.key, third.callSid, 'transfer', body);
+        expect(refused.status, field).toBe(422);
+        expect(refused.json.error.message).toContain(field);
+      }
+      const moved = await callControl(server, acct.key, third.callSid, 'transfer', { to: '+918000000099', caller_id: '+918000000001', timeout_s: 20 });
+      expect(moved).toEqual({ status: 202, json: { call_sid: third.callSid, status: 'transferring' } });
+      await eventually(() => api.requests.some((r) => r.path.includes(third.callSid)), 'REST transfer over the REST API');
+      expect(api.requests.find((r) => r.path.includes(third.callSid))!.form.Twiml).toContain('<Dial callerId="+918000000001" timeout="20">+918000000099</Dial>');
+      await third.peer.stop();
+
       const second = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
       await second.peer.waitFor('first_media_in', 10_000);
       expect((await callControl(server, acct.key, second.callSid, 'hangup', { drain: false })).status).toBe(202);

@@ -308,17 +308,17 @@ describe('plivo REST transfer', () => {
       const acct = await providerAccount('plivo');
       const { peer, callId } = await dial('plivo', acct.id, { agent_url: agent.url });
       await agent.waitFor('call_started');
-      agent.send({ type: 'transfer', to: '+918000000009' });
+      agent.send({ type: 'transfer', to: '+918000000009', caller_id: '+918000000001', timeout_s: 25 });
       const path = `/v1/Account/MAXXXXXXXXXXXXXXXXXX/Call/${callId}/`;
       await eventually(() => plivoRequests.some((request) => request.method === 'POST' && request.url === path), 'the Plivo transfer request');
       const transfer = plivoRequests.find((request) => request.method === 'POST' && request.url === path)!;
-      const alegUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=%2B918000000009`;
+      const alegUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=%2B918000000009&caller_id=%2B918000000001&timeout_s=25`;
       expect(transfer).toEqual({ method: 'POST', url: path, authorization: `Basic ${Buffer.from('MAXXXXXXXXXXXXXXXXXX:plivo-token-0123456789').toString('base64')}`, form: { legs: 'aleg', aleg_url: alegUrl, aleg_method: 'GET' } });
       // What Plivo then fetches, signed with the account's token: the XML that dials the target.
       const signed = await fetch(alegUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', alegUrl, {}) });
       expect(signed.status).toBe(200);
       expect(signed.headers.get('content-type')).toMatch(/^application\/xml/);
-      expect(await signed.text()).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial><Number>+918000000009</Number></Dial></Response>');
+      expect(await signed.text()).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial callerId="+918000000001" timeout="25"><Number>+918000000009</Number></Dial></Response>');
       expect((await fetch(alegUrl)).status).toBe(403);
       const sipUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=${encodeURIComponent('sip:desk@pbx.example.in')}`;
       expect(await (await fetch(sipUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', sipUrl, {}) })).text()).toContain('<Dial><User>sip:desk@pbx.example.in</User></Dial>');
@@ -326,6 +326,9 @@ describe('plivo REST transfer', () => {
       const bad = await fetch(badUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', badUrl, {}) });
       expect(bad.status).toBe(422);
       expect(((await bad.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'validation_error', message: expect.stringMatching(/^to must be a phone number/) });
+      const badTimeoutUrl = `${server.url}/v1/telephony/plivo/transfer/${acct.id}?to=%2B918000000009&timeout_s=1`;
+      const badTimeout = await fetch(badTimeoutUrl, { headers: plivoSignatureHeaders('plivo-token-0123456789', 'GET', badTimeoutUrl, {}) });
+      expect(((await badTimeout.json()) as { error: { message: string } }).error.message).toBe('timeout_s must be an integer 5-600');
       // Plivo moves the call to the new XML and the stream ends.
       await peer.drop();
       expect((await agent.waitFor('call_ended')).reason).toBe('transfer');

@@ -119,7 +119,7 @@ export function capturingLogger(): { logger: Logger; lines: Record<string, any>[
   return { logger: pino({ level: 'info' }, stream), lines };
 }
 
-export async function callControl(server: TestServer, key: string, callSid: string, action: 'say' | 'cancel' | 'hangup' | 'gather', body: object = {}): Promise<{ status: number; json: any }> {
+export async function callControl(server: TestServer, key: string, callSid: string, action: 'say' | 'cancel' | 'hangup' | 'transfer' | 'gather', body: object = {}): Promise<{ status: number; json: any }> {
   const response = await fetch(`${server.url}/v1/calls/${callSid}/${action}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -64,7 +64,7 @@ const AGENT_SUMMARIES: Record<string, string> = {
   cancel: "Stops what is speaking, drops the queue, clears Twilio's buffer.",
   ping: 'Answered by pong.',
   hangup: 'Ends the call, after what is queued has played unless drain is false.',
-  transfer: 'Transfers the call to a number or SIP URI.',
+  transfer: 'Transfers the call to a number or SIP URI (caller_id and timeout_s where the provider dials: Twilio, Plivo).',
   gather: 'Collects keys: speaks prompt (if any), then takes digits until finish_on_key, num_digits or a timeout; answered by gather_result. Keys go to the gather, not to barge-in; one cuts an interruptible prompt.',
   barge_in_verdict: 'barge_in_events=2, while a suspect is held: interrupt commits it, resume re-sends the held audio once the caller stops. Late: error validation_error.',
 };

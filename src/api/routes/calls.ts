@@ -1,4 +1,4 @@
-// REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup | gather and
+// REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup | transfer | gather and
 // GET /v1/calls/{callSid}/gather/{gatherId} (a long-poll) with the account's API key, for that account's calls only
 // (any other CallSid is 404). Commands reach the call through
 // the call-control bus, so the instance holding the call need not be the one that got the request.
@@ -9,7 +9,7 @@ import { checkText } from '../../core/text/text-limits.js';
 import { ApiError, type ErrorCode } from '../../errors.js';
 import { GATHER_REASONS, type GatherReason } from '../../session/dtmf-gather.js';
 import type { CallCommand } from '../../store/call-control-bus.js';
-import { GATHER_FIELDS, gatherRequest, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
+import { GATHER_FIELDS, gatherRequest, TRANSFER_FIELDS, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
@@ -24,6 +24,8 @@ const CALL_SID = /^[A-Za-z0-9][A-Za-z0-9._:-]{1,127}$/;
 const SayResultSchema = z.strictObject({ call_sid: z.string(), utterance_id: z.string().nullable(), status: z.literal('queued') });
 const CancelResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('cancelled') });
 const HangupResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('hanging_up') });
+const TransferBodySchema = z.strictObject(TRANSFER_FIELDS, STRICT_BODY_ERRORS);
+const TransferResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('transferring') });
 const GatherBodySchema = z.strictObject(GATHER_FIELDS, STRICT_BODY_ERRORS);
 const GatherStartedSchema = z.strictObject({ call_sid: z.string(), gather_id: z.string(), status: z.literal('gathering') });
 /** A long-poll answers within this long at most (below common proxy and load-balancer idle timeouts). */
@@ -125,6 +127,24 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
       return reply.code(202).send({ call_sid: request.params.callSid, status: 'hanging_up' });
     },
   );
+  typed(app).post(
+    '/v1/calls/:callSid/transfer',
+    {
+      onRequest: requireAccount,
+      schema: {
+        ...doc('callTransfer', 'Transfer the call to a number or SIP URI (with caller_id and ring timeout where the provider dials: Twilio, Plivo).'),
+        params: CallParamsSchema,
+        body: TransferBodySchema,
+        response: { 202: jsonResponse('Transferring; the media stream ends.', TransferResultSchema), ...errors() },
+      },
+    },
+    async (request, reply) => {
+      const { to, caller_id: callerId, timeout_s: timeoutS } = request.body;
+      await send(request, { type: 'transfer', to, callerId, timeoutS });
+      return reply.code(202).send({ call_sid: request.params.callSid, status: 'transferring' });
+    },
+  );
+
   typed(app).post(
     '/v1/calls/:callSid/gather',
     {

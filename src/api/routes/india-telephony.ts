@@ -3,13 +3,14 @@
 // (Basic credentials from websocket_client.conf, call settings as URI parameters). The protocols live in
 // src/telephony/<provider>/; the media streams are the shared ones of telephony-media.ts.
 
+import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { asteriskProvider } from '../../telephony/asterisk/asterisk-provider.js';
 import { resolveCallParameters } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
 import { exotelProvider } from '../../telephony/exotel/exotel-provider.js';
-import { TransferTargetSchema } from '../../telephony/agent/agent-protocol.js';
+import { TRANSFER_FIELDS } from '../../telephony/agent/agent-protocol.js';
 import { plivoDialXml, plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
 import { PLIVO_TRANSFER_PATH, plivoProvider } from '../../telephony/plivo/plivo-provider.js';
 import { isValidPlivoSignature } from '../../telephony/plivo/plivo-signature.js';
@@ -20,6 +21,9 @@ import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
 import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints } from './telephony-media.js';
+
+/** The query of a transferred call's XML URL: what Raaga's REST transfer put there (plivo-provider.ts). */
+const PlivoTransferQuerySchema = z.object(TRANSFER_FIELDS);
 
 export const EXOTEL_MEDIA_PATH = '/v1/telephony/exotel/media';
 export const PLIVO_PREFIX = '/v1/telephony/plivo';
@@ -122,9 +126,15 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
         request.log.warn({ accountId: request.params.accountId }, 'plivo transfer request with an invalid signature');
         return reply.code(403).send();
       }
-      const to = TransferTargetSchema.safeParse(formOf(request.query).to);
-      if (!to.success) throw new ApiError('validation_error', `to ${to.error.issues[0]?.message ?? 'is invalid'}`);
-      return reply.type('application/xml; charset=utf-8').send(plivoDialXml(to.data));
+      const query = formOf(request.query);
+      const timeout = query.timeout_s === undefined ? undefined : Number(query.timeout_s);
+      const parsed = PlivoTransferQuerySchema.safeParse({ to: query.to, caller_id: query.caller_id, timeout_s: timeout });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ApiError('validation_error', `${issue?.path.join('.') ?? 'to'} ${issue?.message ?? 'is invalid'}`);
+      }
+      const { to, caller_id: callerId, timeout_s: timeoutS } = parsed.data;
+      return reply.type('application/xml; charset=utf-8').send(plivoDialXml(to, { callerId, timeoutS }));
     });
 
     const admitPlivo = async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {

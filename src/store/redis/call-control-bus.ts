@@ -24,6 +24,7 @@ const CommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('say'), text: z.string(), interruptible: z.boolean(), utteranceId: z.string().optional() }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('hangup'), drain: z.boolean() }),
+  z.object({ type: z.literal('transfer'), to: z.string(), callerId: z.string().optional(), timeoutS: z.number().optional() }),
   z.object({
     type: z.literal('gather'),
     gather: z.object({

@@ -92,7 +92,7 @@ export class AgentLink implements CallAgentPort {
         void this.call.hangup(command.drain);
         return;
       case 'transfer':
-        void this.call.transfer(command.to);
+        void this.call.transfer(command.to, command.options);
         return;
       case 'gather':
         this.call.gather(command.request);

@@ -10,6 +10,7 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import type { BargeInOverrides } from '../../session/barge-in-contract.js';
 import { GATHER_DEFAULTS, type GatherRequest } from '../../session/dtmf-gather.js';
 import type { ClientEvent, SessionConfig } from '../../session/session-messages.js';
+import type { TransferOptions } from '../../session/call-events.js';
 
 const strict = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
 
@@ -83,6 +84,13 @@ export function gatherRequest(fields: GatherFields): GatherRequest {
   };
 }
 
+/** A transfer's fields, the same in the agent's `transfer` message, REST and Plivo's transfer XML URL. */
+export const TRANSFER_FIELDS = {
+  to: TransferTargetSchema,
+  caller_id: z.string({ error: 'must be a phone number (E.164)' }).regex(/^\+?[0-9]{6,15}$/, 'must be a phone number (E.164)').optional(),
+  timeout_s: z.number({ error: 'must be an integer 5-600' }).int('must be an integer 5-600').min(5, 'must be an integer 5-600').max(600, 'must be an integer 5-600').optional(),
+};
+
 /** Exported for the AsyncAPI document (src/api/docs/); parse with parseAgentMessage. */
 export const AgentMessageSchema = z.discriminatedUnion('type', [
   AgentConfigSchema,
@@ -90,7 +98,7 @@ export const AgentMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('ping') }),
   z.strictObject({ type: z.literal('hangup'), drain: z.boolean().optional() }, strict),
-  z.strictObject({ type: z.literal('transfer'), to: TransferTargetSchema }, strict),
+  z.strictObject({ type: z.literal('transfer'), ...TRANSFER_FIELDS }, strict),
   z.strictObject({ type: z.literal('gather'), ...GATHER_FIELDS }, strict),
   z.strictObject(
     { type: z.literal('barge_in_verdict'), suspect_id: z.string().min(1).max(64), verdict: z.enum(['interrupt', 'resume'], { error: "must be 'interrupt' or 'resume'" }) },
@@ -104,7 +112,7 @@ export type AgentCommand =
   | { readonly kind: 'session'; readonly event: ClientEvent; readonly bargeIn?: BargeInOverrides }
   | { readonly kind: 'verdict'; readonly suspectId: string; readonly verdict: 'interrupt' | 'resume' }
   | { readonly kind: 'hangup'; readonly drain: boolean }
-  | { readonly kind: 'transfer'; readonly to: string }
+  | { readonly kind: 'transfer'; readonly to: string; readonly options: TransferOptions }
   | { readonly kind: 'gather'; readonly request: GatherRequest };
 
 /** One agent text message → a command; throws ApiError (`validation_error`, `invalid_model_id`) the call answers with `error`. */
@@ -161,7 +169,7 @@ export function parseAgentMessage(raw: string): AgentCommand {
     case 'hangup':
       return { kind: 'hangup', drain: message.drain ?? true };
     case 'transfer':
-      return { kind: 'transfer', to: message.to };
+      return { kind: 'transfer', to: message.to, options: { callerId: message.caller_id, timeoutS: message.timeout_s } };
     case 'gather': {
       const { type: _type, ...fields } = message;
       return { kind: 'gather', request: gatherRequest(fields) };

@@ -4,6 +4,7 @@
 // query. https://docs.plivo.com/docs/voice/xml/audiostream. A transfer's XML dials the target
 // (https://www.plivo.com/docs/voice/xml/dial).
 
+import type { TransferOptions } from '../../session/call-events.js';
 import { escapeXml } from '../../util/xml-entities.js';
 
 export interface PlivoStreamXml {
@@ -25,7 +26,11 @@ export function plivoStreamXml(spec: PlivoStreamXml): string {
 }
 
 /** What Plivo runs for a transferred call: dial the target, a phone number or a SIP URI (as the agent protocol allows). */
-export function plivoDialXml(to: string): string {
+export function plivoDialXml(to: string, options: TransferOptions = {}): string {
   const target = /^sips?:/.test(to) ? `<User>${escapeXml(to)}</User>` : `<Number>${escapeXml(to)}</Number>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial>${target}</Dial></Response>`;
+  const attributes = [
+    ...(options.callerId !== undefined ? [` callerId="${escapeXml(options.callerId)}"`] : []),
+    ...(options.timeoutS !== undefined ? [` timeout="${options.timeoutS}"`] : []),
+  ].join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial${attributes}>${target}</Dial></Response>`;
 }

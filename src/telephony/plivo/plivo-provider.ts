@@ -34,9 +34,14 @@ export function plivoProvider(): StreamProvider {
           // 204: hung up; 404: the call is already over. Anything else: the call control fails and the stream closes.
           if (response.status !== 204 && response.status !== 404) throw new Error(`Plivo hangup answered ${response.status}`);
         },
-        async transfer(to: string) {
+        async transfer(to, options = {}) {
           if (!authId || !authToken || origin === undefined) return closeStream('transfer');
-          const xmlUrl = `${origin}${PLIVO_TRANSFER_PATH}/${encodeURIComponent(settings!.accountId)}?${new URLSearchParams({ to })}`;
+          const query = new URLSearchParams({
+            to,
+            ...(options.callerId !== undefined ? { caller_id: options.callerId } : {}),
+            ...(options.timeoutS !== undefined ? { timeout_s: String(options.timeoutS) } : {}),
+          });
+          const xmlUrl = `${origin}${PLIVO_TRANSFER_PATH}/${encodeURIComponent(settings!.accountId)}?${query}`;
           const response = await call('POST', new URLSearchParams({ legs: 'aleg', aleg_url: xmlUrl, aleg_method: 'GET' }));
           // 202: "call transferred"; the stream then ends as Plivo moves the call to the new XML.
           if (response.status !== 202) throw new Error(`Plivo transfer answered ${response.status}`);

@@ -39,9 +39,9 @@ export function twilioCallControl(
       if (!client) return closeStream('hangup');
       await client.calls(callSid).update({ status: 'completed' });
     },
-    async transfer(to: string) {
+    async transfer(to, options) {
       if (!client) return closeStream('transfer');
-      await client.calls(callSid).update({ twiml: dialTwiml(to) });
+      await client.calls(callSid).update({ twiml: dialTwiml(to, options) });
     },
   };
 }

@@ -3,6 +3,7 @@
 // (Twilio drops query strings on stream URLs); Twilio caps each name + value under 500 characters.
 
 import twilio from 'twilio';
+import type { TransferOptions } from '../../session/call-events.js';
 
 export const MAX_PARAMETER_CHARS = 499;
 
@@ -38,9 +39,13 @@ export function streamTwiml(spec: StreamTwiml): string {
 }
 
 /** What a transfer without REST is not: the TwiML a REST transfer redirects the live call to. */
-export function dialTwiml(to: string): string {
+export function dialTwiml(to: string, options: TransferOptions = {}): string {
   const response = new twilio.twiml.VoiceResponse();
-  if (/^sips?:/i.test(to)) response.dial().sip(to);
-  else response.dial(to);
+  const attributes = {
+    ...(options.callerId !== undefined ? { callerId: options.callerId } : {}),
+    ...(options.timeoutS !== undefined ? { timeout: options.timeoutS } : {}),
+  };
+  if (/^sips?:/i.test(to)) response.dial(attributes).sip(to);
+  else response.dial(attributes, to);
   return response.toString();
 }

@@ -50,9 +50,17 @@ describe('parseAgentMessage', () => {
   it('hangup (drains by default) and transfer to a number or SIP URI', () => {
     expect(parseAgentMessage('{"type":"hangup"}')).toEqual({ kind: 'hangup', drain: true });
     expect(parseAgentMessage('{"type":"hangup","drain":false}')).toEqual({ kind: 'hangup', drain: false });
-    expect(parseAgentMessage('{"type":"transfer","to":"+918000000099"}')).toEqual({ kind: 'transfer', to: '+918000000099' });
-    expect(parseAgentMessage('{"type":"transfer","to":"sip:desk@pbx.example.com"}')).toEqual({ kind: 'transfer', to: 'sip:desk@pbx.example.com' });
+    const none = { callerId: undefined, timeoutS: undefined };
+    expect(parseAgentMessage('{"type":"transfer","to":"+918000000099"}')).toEqual({ kind: 'transfer', to: '+918000000099', options: none });
+    expect(parseAgentMessage('{"type":"transfer","to":"sip:desk@pbx.example.com"}')).toEqual({ kind: 'transfer', to: 'sip:desk@pbx.example.com', options: none });
+    expect(parseAgentMessage('{"type":"transfer","to":"+918000000099","caller_id":"+918000000001","timeout_s":20}')).toEqual({
+      kind: 'transfer',
+      to: '+918000000099',
+      options: { callerId: '+918000000001', timeoutS: 20 },
+    });
     expect(code('{"type":"transfer","to":"<Dial>"}')).toBe('validation_error');
+    expect(code('{"type":"transfer","to":"+918000000099","caller_id":"<x/>"}')).toBe('validation_error');
+    expect(code('{"type":"transfer","to":"+918000000099","timeout_s":601}')).toBe('validation_error');
   });
 
   it('refuses bad JSON, unknown types and fields, bad ids', () => {
