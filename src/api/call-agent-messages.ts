@@ -5,7 +5,7 @@
 import { GATHER_REASONS } from '../session/dtmf-gather.js';
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../telephony/stream-provider.js';
-import type { AgentMessage } from '../session/call-events.js';
+import { ANSWERED_BY, CALL_DIRECTIONS, type AgentMessage } from '../session/call-events.js';
 import {
   CancellationMessageSchema,
   ConfiguredMessageSchema,
@@ -30,6 +30,11 @@ export const CallStartedSchema = z
     account_sid: z.string().meta({ description: "The provider's account (Twilio AC…, Exotel SID, Plivo auth id), not the Raaga account; empty when the provider sends none." }),
     from: z.string().nullable(),
     to: z.string().nullable(),
+    direction: z.enum(CALL_DIRECTIONS).nullable().meta({ description: 'inbound or outbound, where the provider says (Twilio, Plivo); else null.' }),
+    answered_by: z
+      .enum(ANSWERED_BY)
+      .nullable()
+      .meta({ description: "The provider's answering-machine detection (Twilio MachineDetection: machine_* is machine); null without it." }),
     custom_parameters: z.record(z.string(), z.string()).meta({ description: 'The stream\'s custom parameters, credentials removed.' }),
   })
   .meta({ description: 'First, once the socket is open.' });

@@ -4,6 +4,13 @@
 import type { GatherReason } from './dtmf-gather.js';
 import type { ServerMessage } from './session-messages.js';
 
+/** Who placed the call: the caller (inbound) or the provider's API / a dial from another call (outbound). */
+export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+/** The provider's answering-machine detection, normalised (Twilio's machine_start, machine_end_beep, … are `machine`). */
+export const ANSWERED_BY = ['human', 'machine', 'fax', 'unknown'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
+
 /** Facts about the call from the provider's `start` (and the voice webhook's parameters). */
 export interface CallInfo {
   /** Which provider carries the call (twilio, exotel, plivo, smartflo, asterisk, audiosocket). */
@@ -14,6 +21,10 @@ export interface CallInfo {
   readonly providerAccountId: string;
   readonly from: string | undefined;
   readonly to: string | undefined;
+  /** From the provider's webhook, where it says (Twilio, Plivo). */
+  readonly direction: CallDirection | undefined;
+  /** The provider's answering-machine detection, when the call was placed with it (Twilio). */
+  readonly answeredBy: AnsweredBy | undefined;
   /** Custom parameters of the stream, credentials removed. */
   readonly customParameters: Readonly<Record<string, string>>;
 }
@@ -39,6 +50,8 @@ export type CallEvent =
       readonly account_sid: string;
       readonly from: string | null;
       readonly to: string | null;
+      readonly direction: CallDirection | null;
+      readonly answered_by: AnsweredBy | null;
       readonly custom_parameters: Readonly<Record<string, string>>;
     }
   | { readonly type: 'speech_started'; readonly at_ms: number }

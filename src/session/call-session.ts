@@ -188,6 +188,8 @@ export class CallSession {
       account_sid: info.providerAccountId,
       from: info.from ?? null,
       to: info.to ?? null,
+      direction: info.direction ?? null,
+      answered_by: info.answeredBy ?? null,
       custom_parameters: info.customParameters,
     });
   }

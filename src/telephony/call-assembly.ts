@@ -87,6 +87,8 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
       providerAccountId: start.providerAccountId,
       from: p.from ?? start.from,
       to: p.to ?? start.to,
+      direction: p.direction,
+      answeredBy: p.answeredBy,
       customParameters: custom,
     },
     {

@@ -7,6 +7,7 @@ import type { TelephonyConfig } from '../config.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 import type { BargeInEvents, BargeInMode, BargeInSuspect } from '../session/barge-in-contract.js';
 import { DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../session/barge-in-controller.js';
+import { ANSWERED_BY, CALL_DIRECTIONS, type AnsweredBy, type CallDirection } from '../session/call-events.js';
 
 export const TOKEN_PARAMETER = 'raaga_token';
 export const API_KEY_PARAMETER = 'raaga_api_key';
@@ -39,6 +40,8 @@ const SettingsShape = {
   cache: bool,
   from: z.string().max(200),
   to: z.string().max(200),
+  direction: z.enum(CALL_DIRECTIONS),
+  answered_by: z.enum(ANSWERED_BY),
 } as const;
 
 export type SettingName = keyof typeof SettingsShape;
@@ -64,6 +67,8 @@ export interface CallParameters {
   readonly cache: boolean;
   readonly from: string | undefined;
   readonly to: string | undefined;
+  readonly direction: CallDirection | undefined;
+  readonly answeredBy: AnsweredBy | undefined;
   /** The developer's own parameters (not settings, not credentials), for the agent. */
   readonly custom: Readonly<Record<string, string>>;
 }
@@ -130,6 +135,8 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
       cache: s.cache ?? true,
       from: s.from,
       to: s.to,
+      direction: s.direction,
+      answeredBy: s.answered_by,
       custom,
     },
   };

@@ -217,7 +217,14 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       const acct = await account('free');
       const call = await placeCall(server, acct.id, { query: { agent_url: agent.url, agent_audio: 'true', crm_id: 'c-42', voice: 'meera' } });
       const started = await agent.waitFor('call_started');
-      expect(started).toMatchObject({ call_sid: call.callSid, from: '+919800000001', to: '+918000000002', custom_parameters: { crm_id: 'c-42' } });
+      expect(started).toMatchObject({
+        call_sid: call.callSid,
+        from: '+919800000001',
+        to: '+918000000002',
+        direction: 'inbound',
+        answered_by: null,
+        custom_parameters: { crm_id: 'c-42' },
+      });
       expect(JSON.stringify(started)).not.toContain('raaga_token');
       expect(agent.headers['x-raaga-call-sid']).toBe(call.callSid);
 
@@ -311,6 +318,18 @@ describe('call flow: webhook → agent → speech → hangup', () => {
     }
   });
 
+  it("an outbound call answered by a machine: call_started says so (Twilio's Direction and AnsweredBy, normalised)", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await account();
+      const call = await placeCall(server, acct.id, { query: { agent_url: agent.url }, webhookFields: { Direction: 'outbound-api', AnsweredBy: 'machine_end_beep' } });
+      expect(await agent.waitFor('call_started')).toMatchObject({ direction: 'outbound', answered_by: 'machine', custom_parameters: {} });
+      await call.peer.stop();
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('the agent going away mid-call: the fallback message plays, then the call hangs up', async () => {
     const agent = await FakeAgent.start();
     try {
@@ -357,7 +376,7 @@ describe('gather: keys without an agent', () => {
     const call = await placeCall(server, acct.id);
     await eventually(() => server.deps.telephony!.calls.localCalls() > 0, 'call registered');
     const prompt = 'कृपया अपना चार अंकों का पिन डालिए, और फिर हैश दबाइए। धन्यवाद, आपका पिन जाँचा जा रहा है।';
-    const started = await callControl(server, acct.key, call.callSid, 'gather', { prompt, num_digits: 4, gather_id: 'pin' });
+    const started = await callControl(server, acct.key, call.callSid, 'gather', { prompt, num_digits: 4, gather_id: 'pin', timeout_ms: 60_000, inter_digit_timeout_ms: 60_000 });
     expect(started).toEqual({ status: 202, json: { call_sid: call.callSid, gather_id: 'pin', status: 'gathering' } });
     expect(await gatherResult(server, acct.key, call.callSid, 'pin', 0)).toEqual({
       status: 200,
@@ -395,7 +414,7 @@ describe('gather: keys without an agent', () => {
     // No prompt and no key: the first-key timeout ends it with no digits; the finish key ends the next one.
     await callControl(server, acct.key, call.callSid, 'gather', { gather_id: 'quiet', timeout_ms: 0 });
     expect((await gatherResult(server, acct.key, call.callSid, 'quiet')).json).toMatchObject({ status: 'done', digits: '', reason: 'timeout' });
-    await callControl(server, acct.key, call.callSid, 'gather', { gather_id: 'acct', timeout_ms: 60_000 });
+    await callControl(server, acct.key, call.callSid, 'gather', { gather_id: 'acct', timeout_ms: 60_000, inter_digit_timeout_ms: 60_000 });
     for (const digit of '12#') call.peer.sendDtmf(digit);
     expect((await gatherResult(server, acct.key, call.callSid, 'acct')).json).toMatchObject({ status: 'done', digits: '12', reason: 'finish_key' });
     await call.peer.stop();
@@ -411,7 +430,8 @@ describe('gather: keys without an agent', () => {
       const acct = await account();
       const call = await placeCall(server, acct.id, { query: { agent_url: agent.url } });
       await agent.waitFor('call_started');
-      agent.send({ type: 'gather', gather_id: 'menu', prompt: 'एक दबाइए।', num_digits: 1, interruptible: false });
+      // Timeouts far beyond the test: only the keys (and the hangup) decide, however slow the machine.
+      agent.send({ type: 'gather', gather_id: 'menu', prompt: 'एक दबाइए।', num_digits: 1, interruptible: false, timeout_ms: 60_000 });
       expect((await agent.waitFor('utterance_played')).utterance_id).toBe('menu');
       call.peer.sendDtmf('1');
       expect(await agent.waitFor('gather_result')).toEqual({ type: 'gather_result', gather_id: 'menu', digits: '1', reason: 'max_digits' });
@@ -421,7 +441,7 @@ describe('gather: keys without an agent', () => {
       agent.send({ type: 'gather', num_digits: 99 });
       expect((await agent.waitFor('error')).error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('num_digits') });
 
-      agent.send({ type: 'gather', gather_id: 'account', timeout_ms: 60_000 });
+      agent.send({ type: 'gather', gather_id: 'account', timeout_ms: 60_000, inter_digit_timeout_ms: 60_000 });
       call.peer.sendDtmf('7');
       await eventually(() => agent.ofType('dtmf').length === 2, 'the second key reached the call');
       await call.peer.stop();

@@ -48,7 +48,7 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
     await peer.waitFor('clear_received', 5000);
 
     // A gather started and read through B: the keys reach A's call, the result comes back over Redis.
-    expect((await callControl(b, key, callSid, 'gather', { gather_id: 'otp', num_digits: 2 })).json).toEqual({ call_sid: callSid, gather_id: 'otp', status: 'gathering' });
+    expect((await callControl(b, key, callSid, 'gather', { gather_id: 'otp', num_digits: 2, timeout_ms: 60_000, inter_digit_timeout_ms: 60_000 })).json).toEqual({ call_sid: callSid, gather_id: 'otp', status: 'gathering' });
     expect((await gatherResult(b, key, callSid, 'otp', 0)).json).toMatchObject({ status: 'pending', digits: null });
     const polled = gatherResult(b, key, callSid, 'otp');
     peer.sendDtmf('5');

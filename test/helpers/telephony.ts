@@ -18,6 +18,8 @@ export interface CallOptions {
   readonly dtmf?: readonly { digit: string; atMs: number }[];
   /** A closed echo loop on the caller's line (CallPeerOptions.echo). */
   readonly echo?: { readonly delayMs: number; readonly erlDb: number; readonly taps?: number };
+  /** Twilio's webhook fields beyond the defaults (Direction, AnsweredBy, …). */
+  readonly webhookFields?: Readonly<Record<string, string>>;
 }
 
 export interface TestCall {
@@ -30,7 +32,11 @@ export interface TestCall {
 export async function placeCall(server: TestServer, accountId: string, options: CallOptions = {}): Promise<TestCall> {
   const query = new URLSearchParams(options.query ?? {}).toString();
   const url = `${server.url}/v1/telephony/twilio/voice/${accountId}${query ? `?${query}` : ''}`;
-  const instruction = await fetchStreamInstruction({ url, ...(options.authToken ? { authToken: options.authToken } : {}) });
+  const instruction = await fetchStreamInstruction({
+    url,
+    ...(options.authToken ? { authToken: options.authToken } : {}),
+    ...(options.webhookFields ? { params: options.webhookFields } : {}),
+  });
   const callSid = instruction.params.CallSid as string;
   const peer = await CallPeer.connect({
     url: instruction.streamUrl,

@@ -17,6 +17,7 @@ import { isValidPlivoSignature } from '../../telephony/plivo/plivo-signature.js'
 import { matchesBasicCredentials } from '../../telephony/provider-credentials.js';
 import type { ProviderName, StreamAdmission } from '../../telephony/stream-provider.js';
 import type { TelephonySettings } from '../../store/store.js';
+import { plivoCallFacts } from '../../telephony/provider-call-facts.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
@@ -83,7 +84,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       if (!callUuid || !/^[A-Za-z0-9-]{8,64}$/.test(callUuid)) throw new ApiError('bad_request', 'CallUUID is missing: this endpoint is a Plivo answer URL.');
       // On GET, Plivo's own fields (capitalised) share the query with the call settings.
       const query = withoutProviderFields(formOf(request.query));
-      const numbers = compact({ from: form.From, to: form.To });
+      const numbers = { ...compact({ from: form.From, to: form.To }), ...plivoCallFacts(form) };
       const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, numbers]);
       if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
       await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);

@@ -13,6 +13,7 @@ import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
 import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
+import { twilioCallFacts } from '../../telephony/provider-call-facts.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
@@ -64,7 +65,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
       // On GET, Twilio's own fields share the query with the call settings; they are not settings.
       const query = isGet ? withoutProviderFields(formOf(request.query)) : formOf(request.query);
-      const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, compact({ from: form.From, to: form.To })]);
+      const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, { ...compact({ from: form.From, to: form.To }), ...twilioCallFacts(form) }]);
       if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
       await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
       const token = signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });

@@ -88,7 +88,7 @@ async function setup(settings: Partial<CallSettings> = {}, engine: TtsEngine = e
       playoutAheadMs: AHEAD_MS,
     },
     account,
-    { provider: 'twilio', callSid: 'CA1', streamSid: 'MZ1', providerAccountId: 'AC1', from: '+911', to: '+912', customParameters: {} },
+    { provider: 'twilio', callSid: 'CA1', streamSid: 'MZ1', providerAccountId: 'AC1', from: '+911', to: '+912', direction: 'inbound', answeredBy: undefined, customParameters: {} },
     {
       config: { modelId: 'raaga-v1', voice: 'aarav', language: 'hi-IN', outputFormat: 'mulaw', sampleRateHz: 8000, speed: 1 },
       bargeIn: { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, suspect: 'off', policy: DEFAULT_BARGE_IN_POLICY, events: 1 },
