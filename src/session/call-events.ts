@@ -112,9 +112,15 @@ export interface TransferOptions {
   readonly timeoutS?: number | undefined;
 }
 
+/**
+ * How a transfer left: the provider moved the call to the target itself (`redirected`), or the stream was closed
+ * and what follows it decides (`stream-ended`: the provider's flow, dialplan, or Raaga's <Connect action> answer).
+ */
+export type TransferOutcome = 'redirected' | 'stream-ended';
+
 export interface CallControlPort {
   hangup(): Promise<void>;
-  transfer(to: string, options?: TransferOptions): Promise<void>;
+  transfer(to: string, options?: TransferOptions): Promise<TransferOutcome>;
 }
 
 export interface CallAgentPort {

@@ -85,6 +85,8 @@ export class CallSession {
   #utteranceCount = 0;
   #bargeIns = 0;
   readonly #gather: DtmfGather;
+  /** A transfer made by ending the stream: what the provider should dial once it asks (afterStream). */
+  #afterStream: ({ readonly to: string } & TransferOptions) | undefined;
   /** The running gather's prompt: its utterance id and whether a key may cut it. */
   #gatherPrompt: { readonly utteranceId: string; readonly interruptible: boolean } | undefined;
   #gatherCount = 0;
@@ -128,6 +130,14 @@ export class CallSession {
       { minSpeechMs: settings.bargeIn.minSpeechMs, longSpeechMs: settings.bargeIn.policy.longMinMs },
       (event) => this.#voiceActivity(event),
     );
+  }
+
+  /**
+   * The transfer to dial after the stream, when the call ended its stream to transfer (no provider REST): Twilio's
+   * <Connect action> request asks for it, even after the call ended. Undefined otherwise (the provider hangs up).
+   */
+  get afterStream(): ({ readonly to: string } & TransferOptions) | undefined {
+    return this.#afterStream;
   }
 
   /** Resolves when the call is over and its slot and credits are settled. */
@@ -261,7 +271,11 @@ export class CallSession {
     this.#endReason = 'transfer';
     this.#session.interrupt(true);
     this.#cutPlayback(undefined);
-    await this.#runControl('transfer', () => this.#control.transfer(to, options));
+    await this.#runControl('transfer', async () => {
+      // Kept before the stream closes: the provider may ask for it the moment it does (Twilio's <Connect action>).
+      this.#afterStream = { to, ...options };
+      if ((await this.#control.transfer(to, options)) === 'redirected') this.#afterStream = undefined;
+    });
   }
 
   /**

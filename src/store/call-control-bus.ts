@@ -22,11 +22,27 @@ export type CallCommand =
   | { readonly type: 'hangup'; readonly drain: boolean }
   | { readonly type: 'transfer'; readonly to: string; readonly callerId?: string | undefined; readonly timeoutS?: number | undefined }
   | { readonly type: 'gather'; readonly gather: CallGather }
+  /** What the provider should do once the call's stream is over (Twilio's <Connect action>); served after the end. */
+  | { readonly type: 'after_stream' }
   /** Answers once the gather is decided or `waitMs` passed, whichever is first. */
   | { readonly type: 'gather_result'; readonly gatherId: string; readonly waitMs: number };
 
+/** A transfer the call asked for by ending its stream: the provider dials it next (call-session.ts). */
+export interface AfterStream {
+  readonly to: string;
+  readonly callerId?: string | undefined;
+  readonly timeoutS?: number | undefined;
+}
+
 export type CallCommandResult =
-  | { readonly ok: true; readonly utteranceId?: string | undefined; readonly gatherId?: string | undefined; readonly gather?: GatherStatus | undefined }
+  | {
+      readonly ok: true;
+      readonly utteranceId?: string | undefined;
+      readonly gatherId?: string | undefined;
+      readonly gather?: GatherStatus | undefined;
+      /** `after_stream`: the transfer to dial, or null (nothing: hang up). */
+      readonly afterStream?: AfterStream | null | undefined;
+    }
   | { readonly ok: false; readonly reason: 'not_found' | 'unavailable'; readonly message: string };
 
 /** How long the holder of a call may take to answer a command beyond the bus's own reply time. */

@@ -125,6 +125,8 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
 
 /** REST call control, whichever instance received the request. */
 async function runCommand(call: CallSession, command: CallCommand): Promise<CallCommandResult> {
+  // The one question an ended call still answers: what its provider should do next.
+  if (command.type === 'after_stream') return { ok: true, afterStream: call.afterStream ?? null };
   if (call.ended) return { ok: false, reason: 'not_found', message: 'The call has ended.' };
   switch (command.type) {
     case 'say':

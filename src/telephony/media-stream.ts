@@ -17,6 +17,9 @@ import type { StreamAdmission, StreamProvider } from './stream-provider.js';
 import type { StreamSocket } from './stream-socket.js';
 import { InboundFramer, isSupportedWireFormat } from './wire-audio.js';
 
+/** How long an ended call that transferred by ending its stream still answers what to dial (Twilio asks at once). */
+const AFTER_STREAM_ANSWERABLE_MS = 30_000;
+
 export interface MediaStreamDeps extends CallAssemblyDeps {
   readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings'>;
   /** Wall clock (epoch ms) for call-token expiry. */
@@ -259,8 +262,12 @@ export class MediaStream implements CallMediaPort {
     if (!call) return this.#finishWithoutCall();
     await call.end(reason);
     this.#log.info({ reason, utterances: call.utterances }, 'call ended');
-    this.#unregister?.();
+    const unregister = this.#unregister;
     this.#unregister = undefined;
+    // A transfer made by ending the stream stays answerable a while: the provider asks what to dial right after
+    // (Twilio's <Connect action>), possibly on another instance through the call-control bus.
+    if (call.afterStream !== undefined) this.#deps.clock.setTimeout(() => unregister?.(), AFTER_STREAM_ANSWERABLE_MS);
+    else unregister?.();
     this.close(reason);
     this.#resolveDone();
   }

@@ -58,6 +58,9 @@ export interface StreamProvider {
 export function streamEndingControl(end: (reason: 'hangup' | 'transfer') => void): CallControlPort {
   return {
     hangup: async () => end('hangup'),
-    transfer: async () => end('transfer'),
+    transfer: async () => {
+      end('transfer');
+      return 'stream-ended';
+    },
   };
 }

@@ -79,7 +79,8 @@ describe('voice webhook', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/xml/);
     const twiml = await response.text();
     const streamUrl = `${server.url.replace('http', 'ws')}/v1/telephony/twilio/media/${id}`;
-    expect(twiml).toContain(`<Connect><Stream url="${streamUrl}"`);
+    // When the stream ends, Twilio asks Raaga what follows (a transfer without REST credentials, else a hangup).
+    expect(twiml).toContain(`<Connect action="${server.url}/v1/telephony/twilio/connect-action/${id}" method="POST"><Stream url="${streamUrl}"`);
     expect(twiml).toContain(`statusCallback="${server.url}/v1/telephony/twilio/status/${id}"`);
     for (const [name, value] of Object.entries({ voice: 'aarav', language: 'ta-IN', greeting: 'Vanakkam', barge_in: 'dtmf', crm_id: '42', from: '+919800000001', to: '+918000000002' })) {
       expect(twiml).toContain(`<Parameter name="${name}" value="${value}"/>`);
@@ -325,6 +326,38 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       const call = await placeCall(server, acct.id, { query: { agent_url: agent.url }, webhookFields: { Direction: 'outbound-api', AnsweredBy: 'machine_end_beep' } });
       expect(await agent.waitFor('call_started')).toMatchObject({ direction: 'outbound', answered_by: 'machine', custom_parameters: {} });
       await call.peer.stop();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("without REST credentials a transfer ends the stream, and Twilio's <Connect action> request gets the <Dial>", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await signedAccount();
+      const call = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { agent_url: agent.url } });
+      await agent.waitFor('call_started');
+      agent.send({ type: 'transfer', to: '+918000000099', caller_id: '+918000000002', timeout_s: 25 });
+      expect(await call.peer.closed).toBe(1000);
+      expect((await agent.waitFor('call_ended')).reason).toBe('transfer');
+      // What Twilio then does: POST the action URL, signed, with the call's fields.
+      const actionUrl = `${server.url}/v1/telephony/twilio/connect-action/${acct.id}`;
+      const ask = async (callSid: string, token = AUTH_TOKEN) => {
+        const params = { AccountSid: TWILIO_ACCOUNT, CallSid: callSid, CallStatus: 'in-progress' };
+        const signature = twilio.getExpectedTwilioSignature(token, actionUrl, params);
+        const response = await fetch(actionUrl, { method: 'POST', headers: { ...FORM_HEADERS, 'x-twilio-signature': signature }, body: form(params) });
+        return { status: response.status, body: await response.text() };
+      };
+      const answered = await ask(call.callSid);
+      expect(answered.status).toBe(200);
+      expect(answered.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial callerId="+918000000002" timeout="25">+918000000099</Dial></Response>');
+      // A forged request is refused; a call that transferred nothing (or that Raaga never saw) hangs up.
+      expect((await ask(call.callSid, 'not-the-token')).status).toBe(403);
+      const plain = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
+      await plain.peer.waitFor('first_media_in', 10_000);
+      await plain.peer.stop();
+      expect((await ask(plain.callSid)).body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+      expect((await ask('CA' + '0'.repeat(32))).body).toContain('<Hangup/>');
     } finally {
       await agent.close();
     }

@@ -63,4 +63,21 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
     expect(billed).toBeGreaterThan(0);
     expect(billed).toBeLessThan([...LONG_GREETING].length);
   });
+
+  it("a transfer without REST credentials on A: B answers Twilio's <Connect action> with the <Dial>", async () => {
+    const acct = await unsignedAccount(a, 'growth', 100_000);
+    const key = acct.keys[0] as string;
+    const instruction = await fetchStreamInstruction({ url: `${a.url}/v1/telephony/twilio/voice/${acct.id}` });
+    const callSid = instruction.params.CallSid as string;
+    const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters });
+    await eventually(() => a.deps.telephony!.calls.localCalls() === 1, 'call held by A');
+    expect((await callControl(b, key, callSid, 'transfer', { to: 'sip:desk@pbx.example.in' })).status).toBe(202);
+    expect(await peer.closed).toBe(1000);
+    const response = await fetch(`${b.url}/v1/telephony/twilio/connect-action/${acct.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ CallSid: callSid, AccountSid: instruction.params.AccountSid as string }).toString(),
+    });
+    expect(await response.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Sip>sip:desk@pbx.example.in</Sip></Dial></Response>');
+  });
 });

@@ -12,7 +12,7 @@ import type { StreamAdmission } from '../../telephony/stream-provider.js';
 import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
 import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
-import { streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
+import { dialTwiml, hangupTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
 import { twilioCallFacts } from '../../telephony/provider-call-facts.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
@@ -78,6 +78,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
           streamName: `raaga-${callSid.slice(-12)}`,
           parameters,
           statusCallback: `${base}${TWILIO_PREFIX}/status/${accountId}`,
+          connectAction: `${base}${TWILIO_PREFIX}/connect-action/${accountId}`,
         });
       } catch (error) {
         if (error instanceof TwimlParameterError) throw new ApiError('validation_error', error.message);
@@ -89,6 +90,20 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     for (const method of ['POST', 'GET'] as const) {
       scope.route({ method, url: `${TWILIO_PREFIX}/voice/:accountId`, logLevel: 'warn', schema: PROVIDER_ONLY, handler: voiceWebhook });
     }
+
+    // Twilio asks here when the <Connect> of Raaga's TwiML ends (research R1): a transfer the call made by ending its
+    // stream (no REST credentials) is dialled now, wherever the call ran (the call-control bus still knows it for a
+    // while after it ended); anything else hangs up, as the end of Raaga's TwiML always did.
+    scope.post<{ Params: AccountParams; Body: Form }>(`${TWILIO_PREFIX}/connect-action/:accountId`, { schema: PROVIDER_ONLY }, async (request, reply) => {
+      const form = formOf(request.body);
+      if (!(await checkWebhook(request, reply, form))) return reply;
+      const callSid = form.CallSid ?? '';
+      const answer = /^CA[0-9a-f]{32}$/i.test(callSid) ? await telephony.calls.send(callSid, request.params.accountId, { type: 'after_stream' }) : undefined;
+      const transfer = answer?.ok ? answer.afterStream : undefined;
+      request.log.info({ accountId: request.params.accountId, callSid, transfer: transfer ? 'dial' : 'hangup' }, 'twilio connect action');
+      const twiml = transfer ? dialTwiml(transfer.to, { callerId: transfer.callerId, timeoutS: transfer.timeoutS }) : hangupTwiml();
+      return reply.type('text/xml; charset=utf-8').send(twiml);
+    });
 
     scope.post<{ Params: AccountParams; Body: Form }>(`${TWILIO_PREFIX}/status/:accountId`, { schema: PROVIDER_ONLY }, async (request, reply) => {
       const form = formOf(request.body);

@@ -38,6 +38,7 @@ const CommandSchema = z.discriminatedUnion('type', [
     }),
   }),
   z.object({ type: z.literal('gather_result'), gatherId: z.string(), waitMs: z.number() }),
+  z.object({ type: z.literal('after_stream') }),
 ]);
 const RequestSchema = z.object({ id: z.string(), replyTo: z.string(), accountId: z.string(), command: CommandSchema });
 const ReplySchema = z.object({
@@ -48,6 +49,7 @@ const ReplySchema = z.object({
       utteranceId: z.string().optional(),
       gatherId: z.string().optional(),
       gather: z.union([z.object({ status: z.literal('pending') }), z.object({ status: z.literal('done'), digits: z.string(), reason: z.string() })]).optional(),
+      afterStream: z.object({ to: z.string(), callerId: z.string().optional(), timeoutS: z.number().optional() }).nullable().optional(),
     }),
     z.object({ ok: z.literal(false), reason: z.enum(['not_found', 'unavailable']), message: z.string() }),
   ]),

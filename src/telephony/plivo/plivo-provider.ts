@@ -35,7 +35,10 @@ export function plivoProvider(): StreamProvider {
           if (response.status !== 204 && response.status !== 404) throw new Error(`Plivo hangup answered ${response.status}`);
         },
         async transfer(to, options = {}) {
-          if (!authId || !authToken || origin === undefined) return closeStream('transfer');
+          if (!authId || !authToken || origin === undefined) {
+            closeStream('transfer');
+            return 'stream-ended';
+          }
           const query = new URLSearchParams({
             to,
             ...(options.callerId !== undefined ? { caller_id: options.callerId } : {}),
@@ -45,6 +48,7 @@ export function plivoProvider(): StreamProvider {
           const response = await call('POST', new URLSearchParams({ legs: 'aleg', aleg_url: xmlUrl, aleg_method: 'GET' }));
           // 202: "call transferred"; the stream then ends as Plivo moves the call to the new XML.
           if (response.status !== 202) throw new Error(`Plivo transfer answered ${response.status}`);
+          return 'redirected';
         },
       };
     },

@@ -40,8 +40,12 @@ export function twilioCallControl(
       await client.calls(callSid).update({ status: 'completed' });
     },
     async transfer(to, options) {
-      if (!client) return closeStream('transfer');
+      if (!client) {
+        closeStream('transfer');
+        return 'stream-ended';
+      }
       await client.calls(callSid).update({ twiml: dialTwiml(to, options) });
+      return 'redirected';
     },
   };
 }

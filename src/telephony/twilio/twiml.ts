@@ -15,6 +15,11 @@ export interface StreamTwiml {
   readonly parameters: Readonly<Record<string, string>>;
   /** Absolute URL for stream-started/stopped/error callbacks. */
   readonly statusCallback?: string;
+  /**
+   * Absolute URL Twilio requests (POST) when <Connect> ends, for the TwiML that follows the stream: a transfer the
+   * call asked for by ending its stream, or a hangup (research R1). Without it Twilio runs the next verb, if any.
+   */
+  readonly connectAction?: string;
 }
 
 export class TwimlParameterError extends Error {
@@ -26,7 +31,7 @@ export class TwimlParameterError extends Error {
 
 export function streamTwiml(spec: StreamTwiml): string {
   const response = new twilio.twiml.VoiceResponse();
-  const stream = response.connect().stream({
+  const stream = response.connect(spec.connectAction ? { action: spec.connectAction, method: 'POST' } : {}).stream({
     url: spec.streamUrl,
     name: spec.streamName ?? 'raaga',
     ...(spec.statusCallback ? { statusCallback: spec.statusCallback, statusCallbackMethod: 'POST' as const } : {}),
@@ -38,7 +43,14 @@ export function streamTwiml(spec: StreamTwiml): string {
   return response.toString();
 }
 
-/** What a transfer without REST is not: the TwiML a REST transfer redirects the live call to. */
+/** After the stream, with no transfer asked for: end the call. */
+export function hangupTwiml(): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.hangup();
+  return response.toString();
+}
+
+/** The TwiML that dials a transfer target: what a REST transfer redirects the call to, or the <Connect action> answer. */
 export function dialTwiml(to: string, options: TransferOptions = {}): string {
   const response = new twilio.twiml.VoiceResponse();
   const attributes = {

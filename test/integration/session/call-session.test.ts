@@ -49,7 +49,9 @@ class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
   async hangup() {
     this.hangups++;
   }
-  async transfer() {}
+  async transfer() {
+    return 'stream-ended' as const;
+  }
   send(message: AgentMessage) {
     this.agent.push(message);
   }
