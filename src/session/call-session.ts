@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
 import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 import { ApiError } from '../errors.js';
+import type { AfterStream } from '../store/call-control-bus.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
 import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';
@@ -86,7 +87,7 @@ export class CallSession {
   #bargeIns = 0;
   readonly #gather: DtmfGather;
   /** A transfer made by ending the stream: what the provider should dial once it asks (afterStream). */
-  #afterStream: ({ readonly to: string } & TransferOptions) | undefined;
+  #afterStream: AfterStream | undefined;
   /** The running gather's prompt: its utterance id and whether a key may cut it. */
   #gatherPrompt: { readonly utteranceId: string; readonly interruptible: boolean } | undefined;
   #gatherCount = 0;
@@ -136,7 +137,7 @@ export class CallSession {
    * The transfer to dial after the stream, when the call ended its stream to transfer (no provider REST): Twilio's
    * <Connect action> request asks for it, even after the call ended. Undefined otherwise (the provider hangs up).
    */
-  get afterStream(): ({ readonly to: string } & TransferOptions) | undefined {
+  get afterStream(): AfterStream | undefined {
     return this.#afterStream;
   }
 

@@ -5,6 +5,7 @@
 // after they are decided (the REST long-poll may arrive late). Pure state on the injected clock; the call session
 // feeds it keys and the prompt's end, and says the result to whoever asked.
 
+import type { CallGather } from '../store/call-control-bus.js';
 import type { Clock, ClockTimer } from './clock.js';
 
 export interface GatherSpec {
@@ -20,16 +21,7 @@ export interface GatherSpec {
 }
 
 /** What a caller of CallSession.gather asks for: the spec, an optional prompt, and whether a key may cut it. */
-export interface GatherRequest {
-  /** Chosen by the caller, or `gather_<n>`. */
-  readonly gatherId?: string | undefined;
-  readonly prompt?: string | undefined;
-  readonly numDigits?: number | undefined;
-  readonly finishOnKey: string;
-  readonly timeoutMs: number;
-  readonly interDigitTimeoutMs: number;
-  readonly interruptible: boolean;
-}
+export type GatherRequest = CallGather;
 
 /** Why a gather ended: the finish key, num_digits reached, no key in time, a newer gather, or the call's end. */
 export const GATHER_REASONS = ['finish_key', 'max_digits', 'timeout', 'replaced', 'hangup'] as const;

@@ -2,9 +2,11 @@
 // One interface; this in-process implementation serves the embedded mode (one instance), and
 // src/store/redis/call-control-bus.ts forwards through Redis pub/sub when REDIS_URL is set.
 
-/** A gather as it travels between instances (the session's GatherRequest, docs/telephony.md "Gather"). */
+/** A gather as asked for and as it travels between instances (the session's GatherRequest, docs/telephony.md "Gather"). */
 export interface CallGather {
+  /** Chosen by the caller, or `gather_<n>`. */
   readonly gatherId?: string | undefined;
+  /** Spoken first, as a say with the gather's id as its utterance id. */
   readonly prompt?: string | undefined;
   readonly numDigits?: number | undefined;
   readonly finishOnKey: string;

@@ -38,6 +38,23 @@ function run(gate: EchoGate, bot: Int16Array, line: Int16Array, fromMs = 0): boo
   return explained;
 }
 
+/** `line` cut to `lengthMs`, silent from `silentFromMs` on (the echo stops once the bot's silence comes back). */
+function echoUntil(line: Int16Array, silentFromMs: number, lengthMs: number): Int16Array {
+  const out = line.slice(0, lengthMs * 8);
+  out.fill(0, silentFromMs * 8);
+  return out;
+}
+
+/** A gate that played `bot` until a hold at `heldAtMs` (then cleared the far end) and heard `line` from 0, 20 ms late. */
+function heldThenHeard(bot: Int16Array, heldAtMs: number, line: Int16Array): EchoGate {
+  const gate = new EchoGate();
+  const played = bot.subarray(0, (heldAtMs / 20) * FRAME);
+  for (let f = 0; f * FRAME < played.length; f++) gate.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
+  gate.cleared(heldAtMs);
+  for (let f = 0; f * FRAME < line.length; f++) gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+  return gate;
+}
+
 describe('EchoGate', () => {
   it('finds the delay and level of an echo and keeps it from the VAD', () => {
     for (const [delayMs, erlDb] of [[120, -20], [40, -10], [250, -30]] as const) {
@@ -95,50 +112,27 @@ describe('EchoGate', () => {
     const bot = botAudio(1, random);
     const heldAtMs = 340;
     // The bot plays from 0 until the hold at 340 ms; the line echoes it 250 ms late, -20 dB, until 590 ms.
-    const played = bot.subarray(0, (heldAtMs / 20) * FRAME);
-    const line = echoOf(bot, 250, -20, random).subarray(0, 800 * 8);
-    for (let i = (heldAtMs + 250) * 8; i < line.length; i++) line[i] = 0;
-    const gate = new EchoGate();
-    for (let f = 0; f * FRAME < played.length; f++) gate.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
-    gate.cleared(heldAtMs);
-    for (let f = 0; f * FRAME < line.length; f++) gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+    const gate = heldThenHeard(bot, heldAtMs, echoUntil(echoOf(bot, 250, -20, random), heldAtMs + 250, 800));
     expect(gate.estimate).toBeUndefined();
     // Its sound ran from 250 ms (the echo's onset) to 590 ms, one echo delay after the hold.
     expect(gate.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(true);
 
     // The same timing with a caller's own voice (nothing like the bot's envelope) is not echo.
-    const other = new EchoGate();
-    for (let f = 0; f * FRAME < played.length; f++) other.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
-    other.cleared(heldAtMs);
-    const caller = botAudio(1, seeded(77));
-    for (let f = 0; f * FRAME < line.length; f++) other.heard(caller.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+    const other = heldThenHeard(bot, heldAtMs, botAudio(1, seeded(77)).subarray(0, 800 * 8));
     expect(other.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(false);
 
     // Nor is a sound that follows the bot's envelope but comes back as loud as the bot played it: no handset does.
-    const loud = new EchoGate();
-    for (let f = 0; f * FRAME < played.length; f++) loud.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
-    loud.cleared(heldAtMs);
-    const asLoud = echoOf(bot, 250, 0, random).subarray(0, 800 * 8);
-    for (let i = (heldAtMs + 250) * 8; i < asLoud.length; i++) asLoud[i] = 0;
-    for (let f = 0; f * FRAME < asLoud.length; f++) loud.heard(asLoud.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
+    const loud = heldThenHeard(bot, heldAtMs, echoUntil(echoOf(bot, 250, 0, random), heldAtMs + 250, 800));
     expect(loud.endedLikeEcho(250, heldAtMs, heldAtMs + 250)).toBe(false);
   });
+
   it('a held echo that runs long still sounds like echo; a caller over it does not', () => {
     const random = seeded(31);
     const bot = botAudio(2, random);
     // A late hold: the bot played until 900 ms, the echo (250 ms, -20 dB) ran from 250 ms to 1150 ms, 900 ms of it.
     const heldAtMs = 900;
-    const played = bot.subarray(0, (heldAtMs / 20) * FRAME);
-    const echo = echoOf(bot, 250, -20, random).subarray(0, 1400 * 8);
-    for (let i = (heldAtMs + 250) * 8; i < echo.length; i++) echo[i] = 0;
-    const listen = (line: Int16Array): EchoGate => {
-      const gate = new EchoGate();
-      for (let f = 0; f * FRAME < played.length; f++) gate.played(played.subarray(f * FRAME, (f + 1) * FRAME), f * 20);
-      gate.cleared(heldAtMs);
-      for (let f = 0; f * FRAME < line.length; f++) gate.heard(line.subarray(f * FRAME, (f + 1) * FRAME), f * 20 + 20);
-      return gate;
-    };
-    const gate = listen(echo);
+    const echo = echoUntil(echoOf(bot, 250, -20, random), heldAtMs + 250, 1400);
+    const gate = heldThenHeard(bot, heldAtMs, echo);
     // 500 ms into the sound (where long speech would commit) and over the whole of it.
     expect(gate.soundsLikeEcho(250, 750)).toBe(true);
     expect(gate.soundsLikeEcho(250, 1150)).toBe(true);
@@ -148,9 +142,9 @@ describe('EchoGate', () => {
     // A caller talking over the echo from 400 ms: the sound no longer follows the bot.
     const caller = botAudio(1, seeded(88));
     const doubleTalk = Int16Array.from(echo, (v, i) => (i >= 400 * 8 && i < 400 * 8 + caller.length ? Math.max(-32768, Math.min(32767, v + caller[i - 400 * 8]!)) : v));
-    expect(listen(doubleTalk).soundsLikeEcho(250, 1150)).toBe(false);
+    expect(heldThenHeard(bot, heldAtMs, doubleTalk).soundsLikeEcho(250, 1150)).toBe(false);
     // Nor does the caller's voice alone, nor silence.
-    expect(listen(caller).soundsLikeEcho(0, 1000)).toBe(false);
-    expect(listen(new Int16Array(echo.length)).soundsLikeEcho(250, 1150)).toBe(false);
+    expect(heldThenHeard(bot, heldAtMs, caller).soundsLikeEcho(0, 1000)).toBe(false);
+    expect(heldThenHeard(bot, heldAtMs, new Int16Array(echo.length)).soundsLikeEcho(250, 1150)).toBe(false);
   });
 });
