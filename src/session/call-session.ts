@@ -417,7 +417,11 @@ export class CallSession {
     // A running gather takes the key; it cuts the gather's prompt when that may be cut, and nothing else.
     const prompt = this.#gatherPrompt;
     if (this.#gather.key(digit)) {
-      if (prompt?.interruptible) this.cancel();
+      if (prompt?.interruptible) {
+        // Once: the next keys of the same gather must not cancel whatever is said after the prompt.
+        this.#gatherPrompt = undefined;
+        this.cancel();
+      }
       return;
     }
     // A key commits a hold at once (when keys may interrupt); otherwise it cuts as it always has.

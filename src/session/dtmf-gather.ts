@@ -34,8 +34,8 @@ export interface GatherResult {
 }
 
 export const GATHER_DEFAULTS = { finishOnKey: '#', timeoutMs: 5000, interDigitTimeoutMs: 3000 } as const;
-/** Decided gathers kept for late readers, most recent last. */
-const KEPT_RESULTS = 32;
+/** Decided gathers a call keeps for late readers. */
+export const GATHER_RESULTS_KEPT = 32;
 
 interface Running {
   readonly spec: GatherSpec;
@@ -136,7 +136,7 @@ export class DtmfGather {
     this.#running = undefined;
     const result: GatherResult = { gatherId: running.spec.gatherId, digits: running.digits, reason };
     this.#results.set(result.gatherId, result);
-    while (this.#results.size > KEPT_RESULTS) this.#results.delete(this.#results.keys().next().value as string);
+    while (this.#results.size > GATHER_RESULTS_KEPT) this.#results.delete(this.#results.keys().next().value as string);
     for (const resolve of this.#waiters.get(result.gatherId) ?? []) resolve(result);
     this.#waiters.delete(result.gatherId);
     this.onResult(result);

@@ -9,6 +9,7 @@ import type { VoiceResolver } from '../core/voice-resolver.js';
 import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
 import type { CallControlPort, CallMediaPort } from '../session/call-events.js';
 import { CallSession, type CallSessionDeps } from '../session/call-session.js';
+import { GATHER_RESULTS_KEPT } from '../session/dtmf-gather.js';
 import type { Clock } from '../session/clock.js';
 import type { CallCommand, CallCommandResult, CallControlBus } from '../store/call-control-bus.js';
 import type { Account, TelephonySettings } from '../store/store.js';
@@ -150,7 +151,7 @@ async function runCommand(call: CallSession, command: CallCommand): Promise<Call
 /** Where a gather of `call` stands, once decided or after `waitMs` (a long-poll); not_found for an unknown id. */
 async function gatherStatus(call: CallSession, gatherId: string, waitMs: number): Promise<CallCommandResult> {
   const decided = call.whenGathered(gatherId);
-  if (!decided) return { ok: false, reason: 'not_found', message: `This call has no gather '${gatherId}' (the last 32 are kept while the call lasts).` };
+  if (!decided) return { ok: false, reason: 'not_found', message: `This call has no gather '${gatherId}' (the last ${GATHER_RESULTS_KEPT} are kept while the call lasts).` };
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), waitMs);

@@ -474,7 +474,10 @@ describe('gather: keys without an agent', () => {
       agent.send({ type: 'gather', num_digits: 99 });
       expect((await agent.waitFor('error')).error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('num_digits') });
 
-      agent.send({ type: 'gather', gather_id: 'account', timeout_ms: 60_000, inter_digit_timeout_ms: 60_000 });
+      // The key must reach the call after the gather does (they travel on different sockets): the prompt having
+      // played says it is running.
+      agent.send({ type: 'gather', gather_id: 'account', prompt: 'खाता संख्या।', timeout_ms: 60_000, inter_digit_timeout_ms: 60_000 });
+      await agent.waitFor('utterance_played', { where: (e) => e.utterance_id === 'account' });
       call.peer.sendDtmf('7');
       await eventually(() => agent.ofType('dtmf').length === 2, 'the second key reached the call');
       await call.peer.stop();

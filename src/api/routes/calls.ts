@@ -1,13 +1,13 @@
-// REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup | transfer | gather and
-// GET /v1/calls/{callSid}/gather/{gatherId} (a long-poll) with the account's API key, for that account's calls only
-// (any other CallSid is 404). Commands reach the call through
-// the call-control bus, so the instance holding the call need not be the one that got the request.
+// REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup | transfer |
+// gather and GET /v1/calls/{callSid}/gather/{gatherId} (a long-poll), with the account's API key, for that account's
+// calls only (any other CallSid is 404). Commands reach the call through the call-control bus, so the instance
+// holding the call need not be the one that got the request.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkText } from '../../core/text/text-limits.js';
 import { ApiError, type ErrorCode } from '../../errors.js';
-import { GATHER_REASONS, type GatherReason } from '../../session/dtmf-gather.js';
+import { GATHER_REASONS, GATHER_RESULTS_KEPT, type GatherReason } from '../../session/dtmf-gather.js';
 import type { CallCommand } from '../../store/call-control-bus.js';
 import { GATHER_FIELDS, gatherRequest, TRANSFER_FIELDS, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
@@ -168,7 +168,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     {
       onRequest: requireAccount,
       schema: {
-        ...doc('callGatherResult', "A gather's result, waiting up to `wait_ms` for it (long-poll). Kept for the call's last 32 gathers while it lasts."),
+        ...doc('callGatherResult', `A gather's result, waiting up to \`wait_ms\` for it (long-poll). Kept for the call's last ${GATHER_RESULTS_KEPT} gathers while it lasts.`),
         params: GatherParamsSchema,
         querystring: GatherQuerySchema,
         response: { 200: jsonResponse('Decided, or still pending after the wait.', GatherResultSchema), ...errors() },
