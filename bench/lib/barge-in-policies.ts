@@ -115,6 +115,8 @@ export function raagaHold(name: string, policy: BargeInPolicy = DEFAULT_BARGE_IN
           commit: () => {
             committedAtMs = clock.now();
           },
+          // Offline, every window is scored before the clock moves: never behind.
+          audioBehind: () => false,
         },
         () => verdict !== undefined,
       );

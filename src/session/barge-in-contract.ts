@@ -55,6 +55,8 @@ export interface VoiceActivityDetector {
    * the model batches the windows of many calls (src/engine/vad/silero-batcher.ts).
    */
   pushPcm(pcm: Int16Array, atMs: number): void;
+  /** Windows pushed but not judged yet: while there are any, the events lag the audio. */
+  readonly pendingWindows: number;
   /** The span length that raises `suspect_long` from now on (the call's long_min_ms changed). */
   setLongSpeechMs(ms: number): void;
   reset(): void;

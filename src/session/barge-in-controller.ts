@@ -38,6 +38,9 @@ export const DEFAULT_BARGE_IN_POLICY: BargeInPolicy = {
   maxHoldMs: 1500,
 };
 
+/** How often a hold limit that found the VAD behind looks again: one Silero window. */
+const CATCH_UP_POLL_MS = 32;
+
 /** What decided a commit: speech long enough, the agent's verdict, a key, the hold's time limit, or the band's policy. */
 export type CommitCause = 'duration' | 'verdict' | 'dtmf' | 'timeout' | 'policy';
 /** Why a hold resumed: speech too short, the bot's own echo stopping, the agent's verdict, or the band's policy. */
@@ -57,6 +60,11 @@ export interface BargeInActions {
   hold(suspect: HeldSuspect): void;
   resume(suspect: HeldSuspect, reason: ResumeReason): void;
   commit(suspect: HeldSuspect, cause: CommitCause): void;
+  /**
+   * True while caller audio that already arrived is not judged yet (frames not yet read, windows the VAD has not
+   * answered): what the detector says about speech is then behind the audio, so the hold limit waits for it.
+   */
+  audioBehind(): boolean;
 }
 
 interface Held extends HeldSuspect {
@@ -69,7 +77,9 @@ interface Held extends HeldSuspect {
   /** The VAD confirmed speech (speech_started) during this hold. */
   confirmed: boolean;
   deadline: ClockTimer | undefined;
-  readonly limit: ClockTimer;
+  limit: ClockTimer;
+  /** The hold limit found the VAD behind: it waits for it, but not past this time. */
+  catchUpUntilMs: number | undefined;
 }
 
 export type VerdictResult = 'applied' | 'deferred' | 'too_late';
@@ -132,7 +142,7 @@ export class BargeInController {
     if (!this.actions.canHold()) return;
     const id = `s${++this.#suspects}`;
     const limit = this.clock.setTimeout(() => this.#limitReached(), this.policy.maxHoldMs);
-    const next: Held = { id, onsetMs, heldAtMs: this.clock.now(), speaking: true, extentMs: 0, resumeVerdict: false, confirmed: confirmed, deadline: undefined, limit };
+    const next: Held = { id, onsetMs, heldAtMs: this.clock.now(), speaking: true, extentMs: 0, resumeVerdict: false, confirmed, deadline: undefined, limit, catchUpUntilMs: undefined };
     this.#held = next;
     this.actions.hold(next);
   }
@@ -216,6 +226,15 @@ export class BargeInController {
   #limitReached(): void {
     const held = this.#held;
     if (!held) return;
+    if (held.speaking && this.actions.audioBehind()) {
+      // "Still speaking" may only be the VAD lagging on a loaded machine: a filler that already ended would then be
+      // cut. Wait for the verdict of the audio (at most one more max_hold_ms), re-checking every window.
+      held.catchUpUntilMs ??= this.clock.now() + this.policy.maxHoldMs;
+      if (this.clock.now() < held.catchUpUntilMs) {
+        held.limit = this.clock.setTimeout(() => this.#limitReached(), CATCH_UP_POLL_MS);
+        return;
+      }
+    }
     if (held.speaking) this.#commit('timeout');
     else this.#byLength();
   }

@@ -91,6 +91,10 @@ export class BargeInDetector implements VoiceActivityDetector {
   #span: Span;
   #closed = false;
 
+  get pendingWindows(): number {
+    return this.#main.pending + (this.#staggered?.pending ?? 0);
+  }
+
   constructor(
     private readonly onEvent: (event: VoiceActivityEvent) => void,
     model: () => SpeechProbabilityModel | undefined,

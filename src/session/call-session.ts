@@ -33,6 +33,8 @@ const MAX_DRAIN_MS = 30_000;
 const DRAIN_POLL_MS = 50;
 /** A span ends after this much quiet (the detector's), so its last speech was this long before `suspect_ended`. */
 const SUSPECT_END_SILENCE_MS = DEFAULT_BARGE_IN_TUNING.suspectEndMs;
+/** Caller frames come every 20 ms: three missed ones mean the socket holds audio not read yet (or the line stalled). */
+const INBOUND_LATE_MS = 3 * PHONE_FRAME_MS;
 /** What the call knows about a hold while it lasts. */
 interface Hold extends HeldPosition {
   readonly suspect: HeldSuspect;
@@ -82,6 +84,8 @@ export class CallSession {
   /** Monotonic times: the caller's speech was confirmed; the running turn started. */
   #speechConfirmedAtMs = 0;
   #turnStartedAtMs = 0;
+  /** Monotonic time the last caller frame was taken in. */
+  #lastInboundAtMs = 0;
   #resolveStart: ((result: CallStart) => void) | undefined;
   #utteranceCount = 0;
   #bargeIns = 0;
@@ -124,6 +128,8 @@ export class CallSession {
       hold: (suspect) => this.#holdPlayback(suspect),
       resume: (suspect, reason) => this.#resumePlayback(suspect, reason),
       commit: (suspect, cause) => this.#commitHold(suspect, cause),
+      // Providers send caller audio every 20 ms: a longer silence on the socket is audio not read yet.
+      audioBehind: () => (this.#detector?.pendingWindows ?? 0) > 0 || this.#deps.clock.now() - this.#lastInboundAtMs > INBOUND_LATE_MS,
     }, () => this.#bargeInSettings.events === 2 && this.#agent !== undefined);
     this.#gather = new DtmfGather(deps.clock, (result) => this.#gathered(result));
     // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
@@ -327,7 +333,8 @@ export class CallSession {
     if (!this.#detector) return;
     // The bot's own voice coming back is kept from the VAD; the agent still gets the line as it is.
     const pcm = mulawToPcm16(frame);
-    const echo = this.#echo.heard(pcm, this.#deps.clock.now());
+    this.#lastInboundAtMs = this.#deps.clock.now();
+    const echo = this.#echo.heard(pcm, this.#lastInboundAtMs);
     // The stutter an unknown echo caused (holds that resumed) is over once the gate knows it: no back-off for it.
     if (!this.#echoKnown && this.#echo.estimate) {
       this.#echoKnown = true;

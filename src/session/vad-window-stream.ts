@@ -70,6 +70,11 @@ export class VadWindowStream {
     return this.#windowMs;
   }
 
+  /** Windows cut but not judged yet: the model has not answered (a batch in flight, a loaded machine). */
+  get pending(): number {
+    return this.#unjudged.length;
+  }
+
   /** One frame of PCM scaled to [-1, 1) that arrived at `atMs`, i.e. when its last sample was spoken. */
   push(pcm: Int16Array, atMs: number): void {
     if (this.#closed) return;

@@ -68,7 +68,7 @@ class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
 class ScriptedVad implements VoiceActivityDetectorFactory {
   readonly next: VoiceActivityEvent[] = [];
   create(_settings: unknown, onEvent: (event: VoiceActivityEvent) => void) {
-    return { pushPcm: () => this.next.splice(0).forEach(onEvent), setLongSpeechMs() {}, reset() {}, close() {} };
+    return { pushPcm: () => this.next.splice(0).forEach(onEvent), pendingWindows: 0, setLongSpeechMs() {}, reset() {}, close() {} };
   }
   async ready() {}
 }

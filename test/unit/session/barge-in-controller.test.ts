@@ -6,6 +6,8 @@ import { BargeInController, DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 function setup(policy: Partial<BargeInPolicy> = {}, options: { canHold?: boolean; verdicts?: boolean } = {}) {
+  /** Set by a test: the caller's audio is not all judged yet. */
+  const audio = { behind: false };
   const clock = new FakeClock(0);
   const log: string[] = [];
   const current = { ...DEFAULT_BARGE_IN_POLICY, ...policy };
@@ -17,10 +19,11 @@ function setup(policy: Partial<BargeInPolicy> = {}, options: { canHold?: boolean
       hold: (s) => log.push(`hold ${s.id} onset=${s.onsetMs} at=${s.heldAtMs}`),
       resume: (s, reason) => log.push(`resume ${s.id} ${reason} at=${clock.now()}`),
       commit: (s, cause) => log.push(`commit ${s.id} ${cause} at=${clock.now()}`),
+      audioBehind: () => audio.behind,
     },
     () => options.verdicts ?? false,
   );
-  return { clock, log, controller, policy: current };
+  return { clock, log, controller, policy: current, audio };
 }
 
 describe('BargeInController', () => {
@@ -170,6 +173,37 @@ describe('BargeInController', () => {
     await waiting.clock.advance(600);
     expect(waiting.log.at(-1)).toBe('resume s1 policy at=600');
     expect(waiting.clock.pendingTimers).toBe(0);
+  });
+
+  it('the hold limit waits for a VAD that is behind: a sound that turns out to have ended resumes; it waits at most one more limit', async () => {
+    const lagging = setup({ maxHoldMs: 1500 });
+    lagging.audio.behind = true;
+    lagging.controller.suspectStarted(0);
+    await lagging.clock.advance(1500);
+    expect(lagging.log).toEqual(['hold s1 onset=0 at=0']);
+    // The VAD catches up: the filler had ended short.
+    lagging.audio.behind = false;
+    lagging.controller.suspectEnded(200);
+    expect(lagging.log.at(-1)).toBe('resume s1 short at=1500');
+    expect(lagging.clock.pendingTimers).toBe(0);
+
+    const caughtUp = setup({ maxHoldMs: 1500 });
+    caughtUp.audio.behind = true;
+    caughtUp.controller.suspectStarted(0);
+    await caughtUp.clock.advance(1500);
+    caughtUp.audio.behind = false;
+    // Caught up and the caller is still talking: the next look commits.
+    await caughtUp.clock.advance(32);
+    expect(caughtUp.log.at(-1)).toBe('commit s1 timeout at=1532');
+
+    const stuck = setup({ maxHoldMs: 1500 });
+    stuck.audio.behind = true;
+    stuck.controller.suspectStarted(0);
+    await stuck.clock.advance(2999);
+    expect(stuck.log).toEqual(['hold s1 onset=0 at=0']);
+    // Never more than one more limit: a line whose audio stopped does not hold the bot for ever.
+    await stuck.clock.advance(40);
+    expect(stuck.log.at(-1)).toMatch(/^commit s1 timeout at=30\d\d$/);
   });
 
   it('a key commits a hold at once; without a hold it leaves the cut to the caller', () => {
