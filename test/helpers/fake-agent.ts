@@ -65,7 +65,9 @@ export class FakeAgent {
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(new Error(`agent: timed out waiting for ${what}; got ${JSON.stringify(this.events.map((e) => e.type))}`));
+        // The decisions in full (why a hold was cut, what was heard), the rest by type: enough to read a failure.
+        const seen = this.events.map((e) => (['interrupted', 'resumed', 'error', 'gather_result'].includes(e.type) ? e : e.type));
+        reject(new Error(`agent: timed out waiting for ${what}; got ${JSON.stringify(seen)}`));
       }, timeoutMs);
       this.#waiters.add(check);
     });
