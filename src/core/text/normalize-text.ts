@@ -45,12 +45,6 @@ const CLOSING_PUNCTUATION = /^[,.;:!?।॥]$/u;
 const WHITESPACE = /^\s$/u;
 
 export function spokenTextMapped(source: SourceText, replacements: readonly Replacement[], start: number, end: number): MappedSpokenText {
-  // Input weight before each source index, from `start`.
-  const weightBefore = (index: number): number => {
-    let sum = 0;
-    for (let i = start; i < index; i++) sum += source.weights[i] as number;
-    return sum;
-  };
   const chars: string[] = [];
   const after: number[] = [];
   const push = (char: string, sourceAfter: number): void => {
@@ -71,7 +65,8 @@ export function spokenTextMapped(source: SourceText, replacements: readonly Repl
     literal(i, replacement.start);
     push(' ', weight);
     const spoken = [...replacement.spoken];
-    const whole = weightBefore(replacement.end);
+    let whole = weight;
+    for (let r = replacement.start; r < replacement.end; r++) whole += source.weights[r] as number;
     spoken.forEach((char, index) => push(char, index === spoken.length - 1 ? whole : weight));
     weight = whole;
     push(' ', weight);

@@ -1,12 +1,8 @@
 // Makes clause text safe for eSpeak NG's input parser, which in this build always runs with SSML and
 // `[[phoneme]]` input switched on (the Emscripten glue passes espeakSSML | espeakPHONEMES).
 
-/** Returns text eSpeak reads literally: markup characters escaped, phoneme brackets and C-string breakers removed. */
-export function toEspeakPlainText(text: string): string {
-  return toEspeakInput(text).text;
-}
-
 export interface EspeakInput {
+  /** What eSpeak reads literally: markup characters escaped, phoneme brackets and C-string breakers removed. */
   readonly text: string;
   /** For each code point of `text`, the index of the code point of the original text it came from. */
   readonly sourceIndex: readonly number[];
@@ -16,7 +12,7 @@ const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', 
 // A NUL would end the C string early; other control characters only confuse the tokenizer.
 const CONTROL = /^[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]$/u;
 
-/** toEspeakPlainText with a map back to the original: eSpeak's word events count code points of what it read. */
+/** The text eSpeak reads, with a map back to the original: eSpeak's word events count code points of what it read. */
 export function toEspeakInput(text: string): EspeakInput {
   const input = [...text];
   const out: string[] = [];

@@ -1,9 +1,11 @@
 // Input escaping for eSpeak NG, whose Emscripten build always parses SSML and [[phoneme]] input.
 
 import { describe, expect, it } from 'vitest';
-import { toEspeakPlainText } from '../../../src/engine/espeak/espeak-text.js';
+import { toEspeakInput } from '../../../src/engine/espeak/espeak-text.js';
 
-describe('toEspeakPlainText', () => {
+const toEspeakPlainText = (text: string): string => toEspeakInput(text).text;
+
+describe('toEspeakInput', () => {
   it('escapes SSML markup characters, ampersand first', () => {
     expect(toEspeakPlainText('a < b & c > d')).toBe('a &lt; b &amp; c &gt; d');
     expect(toEspeakPlainText('<break time="3s"/>')).toBe('&lt;break time="3s"/&gt;');
@@ -19,5 +21,11 @@ describe('toEspeakPlainText', () => {
   it('leaves Indic scripts, newlines and punctuation untouched', () => {
     const text = 'नमस्ते, आप कैसे हैं?\nவணக்கம்! ₹500 (approx.)';
     expect(toEspeakPlainText(text)).toBe(text);
+  });
+
+  it('maps each code point eSpeak reads back to the one it came from', () => {
+    const input = toEspeakInput('a&b [[x]]');
+    expect(input.text).toBe('a&amp;b [x]');
+    expect(input.sourceIndex).toEqual([0, 1, 1, 1, 1, 1, 2, 3, 4, 6, 7]);
   });
 });
