@@ -92,8 +92,6 @@ export class CallSession {
   readonly #gather: DtmfGather;
   /** A transfer made by ending the stream: what the provider should dial once it asks (afterStream). */
   #afterStream: AfterStream | undefined;
-  /** The running gather's prompt: its utterance id and whether a key may cut it. */
-  #gatherPrompt: { readonly utteranceId: string; readonly interruptible: boolean } | undefined;
   #gatherCount = 0;
 
   constructor(
@@ -294,9 +292,8 @@ export class CallSession {
     if (this.ended) return gatherId;
     const { prompt, interruptible } = request;
     const prompting = prompt !== undefined && prompt.trim() !== '';
-    this.#gatherPrompt = prompting ? { utteranceId: gatherId, interruptible } : undefined;
     const spec = { gatherId, numDigits: request.numDigits, finishOnKey: request.finishOnKey, timeoutMs: request.timeoutMs, interDigitTimeoutMs: request.interDigitTimeoutMs };
-    this.#gather.start(spec, prompting);
+    this.#gather.start(spec, prompting ? { interruptible } : undefined);
     if (prompting) this.say({ text: prompt, utteranceId: gatherId, interruptible });
     return gatherId;
   }
@@ -312,16 +309,12 @@ export class CallSession {
   }
 
   #gathered(result: GatherResult): void {
-    if (this.#gatherPrompt?.utteranceId === result.gatherId) this.#gatherPrompt = undefined;
     this.#agent?.send({ type: 'gather_result', gather_id: result.gatherId, digits: result.digits, reason: result.reason });
   }
 
-  /** The gather prompt's turn is over, however it ended: the caller's turn to type. */
+  /** A gather's prompt (its utterance id is the gather's) is over, however it ended: the caller's turn to type. */
   #gatherPromptOver(utteranceId: string | null | undefined): void {
-    const prompt = this.#gatherPrompt;
-    if (prompt === undefined || utteranceId !== prompt.utteranceId) return;
-    this.#gatherPrompt = undefined;
-    this.#gather.promptOver(prompt.utteranceId);
+    if (utteranceId) this.#gather.promptOver(utteranceId);
   }
 
   // ---- events from the provider --------------------------------------------------------------------
@@ -421,16 +414,10 @@ export class CallSession {
   dtmf(digit: string): void {
     if (this.ended) return;
     this.#agent?.send({ type: 'dtmf', digit });
-    // A running gather takes the key; it cuts the gather's prompt when that may be cut, and nothing else.
-    const prompt = this.#gatherPrompt;
-    if (this.#gather.key(digit)) {
-      if (prompt?.interruptible) {
-        // Once: the next keys of the same gather must not cancel whatever is said after the prompt.
-        this.#gatherPrompt = undefined;
-        this.cancel();
-      }
-      return;
-    }
+    // A running gather takes the key; its first key cuts an interruptible prompt, and nothing else is cut.
+    const taken = this.#gather.key(digit);
+    if (taken === 'cut-prompt') this.cancel();
+    if (taken !== 'none') return;
     // A key commits a hold at once (when keys may interrupt); otherwise it cuts as it always has.
     if (this.#modeAllows('dtmf') && this.#controller.dtmf()) return;
     this.#bargeIn('dtmf');

@@ -42,6 +42,8 @@ interface Running {
   digits: string;
   /** The prompt is still playing: keys are taken, but the first-digit clock has not started. */
   prompting: boolean;
+  /** The first key cuts the prompt. */
+  readonly promptInterruptible: boolean;
   timer: ClockTimer | undefined;
 }
 
@@ -61,17 +63,20 @@ export class DtmfGather {
     return this.#running?.spec.gatherId;
   }
 
-  /** True while a running gather's prompt plays (a key then cuts it, when the prompt is interruptible). */
+  /** True while a running gather's prompt plays. */
   get prompting(): boolean {
     return this.#running?.prompting === true;
   }
 
-  /** Starts a gather; with `prompting`, its clock waits for promptOver(). Ends a running one as `replaced`. */
-  start(spec: GatherSpec, prompting: boolean): void {
+  /**
+   * Starts a gather; with a `prompt` (its utterance id is the gather's), the clock waits for promptOver(). Ends a
+   * running one as `replaced`.
+   */
+  start(spec: GatherSpec, prompt: { readonly interruptible: boolean } | undefined): void {
     if (this.#running) this.#finish('replaced');
-    const running: Running = { spec, digits: '', prompting, timer: undefined };
+    const running: Running = { spec, digits: '', prompting: prompt !== undefined, promptInterruptible: prompt?.interruptible === true, timer: undefined };
     this.#running = running;
-    if (!prompting) this.#wait(spec.timeoutMs);
+    if (!prompt) this.#wait(spec.timeoutMs);
   }
 
   /** The running gather's prompt has finished (played, cut or refused): the caller's turn. */
@@ -82,19 +87,22 @@ export class DtmfGather {
     if (running.timer === undefined) this.#wait(running.digits === '' ? running.spec.timeoutMs : running.spec.interDigitTimeoutMs);
   }
 
-  /** A key; false when no gather is running (the key is the call's as before). */
-  key(digit: string): boolean {
+  /**
+   * A key: `cut-prompt` when it is the first key over an interruptible prompt (the caller stops it), `taken` when the
+   * gather took it otherwise, `none` when no gather is running (the key is the call's as before).
+   */
+  key(digit: string): 'cut-prompt' | 'taken' | 'none' {
     const running = this.#running;
-    if (!running) return false;
+    if (!running) return 'none';
+    const cut = running.prompting && running.promptInterruptible;
     running.prompting = false;
-    if (running.spec.finishOnKey !== '' && digit === running.spec.finishOnKey) {
-      this.#finish('finish_key');
-      return true;
+    if (running.spec.finishOnKey !== '' && digit === running.spec.finishOnKey) this.#finish('finish_key');
+    else {
+      running.digits += digit;
+      if (running.spec.numDigits !== undefined && running.digits.length >= running.spec.numDigits) this.#finish('max_digits');
+      else this.#wait(running.spec.interDigitTimeoutMs);
     }
-    running.digits += digit;
-    if (running.spec.numDigits !== undefined && running.digits.length >= running.spec.numDigits) this.#finish('max_digits');
-    else this.#wait(running.spec.interDigitTimeoutMs);
-    return true;
+    return cut ? 'cut-prompt' : 'taken';
   }
 
   /** The call ended: a running gather ends with what it had. */

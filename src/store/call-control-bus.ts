@@ -2,6 +2,9 @@
 // One interface; this in-process implementation serves the embedded mode (one instance), and
 // src/store/redis/call-control-bus.ts forwards through Redis pub/sub when REDIS_URL is set.
 
+/** Any provider's call id: Twilio CallSid, Plivo CallUUID (hyphens), Asterisk channel id (dots), AudioSocket UUID. */
+export const CALL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{1,127}$/;
+
 /** A gather as asked for and as it travels between instances (the session's GatherRequest, docs/telephony.md "Gather"). */
 export interface CallGather {
   /** Chosen by the caller, or `gather_<n>`. */

@@ -10,7 +10,7 @@ import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.
 import type { CallControlPort, CallMediaPort } from '../session/call-events.js';
 import { CallSession, type CallSessionDeps } from '../session/call-session.js';
 import { GATHER_RESULTS_KEPT } from '../session/dtmf-gather.js';
-import type { Clock } from '../session/clock.js';
+import { sleep, type Clock } from '../session/clock.js';
 import type { CallCommand, CallCommandResult, CallControlBus } from '../store/call-control-bus.js';
 import type { Account, TelephonySettings } from '../store/store.js';
 import { AgentLink } from './agent/agent-link.js';
@@ -110,7 +110,7 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
   );
   const started = await call.start();
   if (!started.ok) return { kind: 'not-started', call, reason: started.reason };
-  const unregister = await deps.calls.register(start.callId, account.id, (command) => runCommand(call, command));
+  const unregister = await deps.calls.register(start.callId, account.id, (command) => runCommand(call, command, deps.clock));
   request.logger.info({ voice: p.voice, language: p.language, bargeIn: p.bargeIn, agent: p.agentUrl !== undefined }, 'call started');
   if (p.agentUrl && !call.ended) {
     new AgentLink(call, {
@@ -125,7 +125,7 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
 }
 
 /** REST call control, whichever instance received the request. */
-async function runCommand(call: CallSession, command: CallCommand): Promise<CallCommandResult> {
+async function runCommand(call: CallSession, command: CallCommand, clock: Clock): Promise<CallCommandResult> {
   // The one question an ended call still answers: what its provider should do next.
   if (command.type === 'after_stream') return { ok: true, afterStream: call.afterStream ?? null };
   if (call.ended) return { ok: false, reason: 'not_found', message: 'The call has ended.' };
@@ -144,20 +144,17 @@ async function runCommand(call: CallSession, command: CallCommand): Promise<Call
     case 'gather':
       return { ok: true, gatherId: call.gather(command.gather) };
     case 'gather_result':
-      return gatherStatus(call, command.gatherId, command.waitMs);
+      return gatherStatus(call, command.gatherId, command.waitMs, clock);
   }
 }
 
 /** Where a gather of `call` stands, once decided or after `waitMs` (a long-poll); not_found for an unknown id. */
-async function gatherStatus(call: CallSession, gatherId: string, waitMs: number): Promise<CallCommandResult> {
+async function gatherStatus(call: CallSession, gatherId: string, waitMs: number, clock: Clock): Promise<CallCommandResult> {
   const decided = call.whenGathered(gatherId);
   if (!decided) return { ok: false, reason: 'not_found', message: `This call has no gather '${gatherId}' (the last ${GATHER_RESULTS_KEPT} are kept while the call lasts).` };
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), waitMs);
-    timer.unref();
-  });
-  const result = await Promise.race([decided, timedOut]);
-  clearTimeout(timer);
+  // The wait ends at the decision or after waitMs on the calls' clock, whichever comes first.
+  const answered = new AbortController();
+  const result = await Promise.race([decided, sleep(clock, waitMs, answered.signal).then(() => undefined)]);
+  answered.abort();
   return { ok: true, gather: result ? { status: 'done', digits: result.digits, reason: result.reason } : { status: 'pending' } };
 }

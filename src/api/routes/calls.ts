@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { checkText } from '../../core/text/text-limits.js';
 import { ApiError, type ErrorCode } from '../../errors.js';
 import { GATHER_REASONS, GATHER_RESULTS_KEPT, type GatherReason } from '../../session/dtmf-gather.js';
-import type { CallCommand } from '../../store/call-control-bus.js';
-import { GATHER_FIELDS, gatherRequest, TRANSFER_FIELDS, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
+import { CALL_ID_PATTERN, type CallCommand } from '../../store/call-control-bus.js';
+import { GATHER_FIELDS, gatherRequest, integerIn, TRANSFER_FIELDS, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
@@ -19,8 +19,6 @@ const SayBodySchema = z.strictObject(
   STRICT_BODY_ERRORS,
 );
 const HangupBodySchema = z.strictObject({ drain: z.boolean().optional() }, STRICT_BODY_ERRORS);
-/** Any provider's call id: Twilio CallSid, Plivo CallUUID (hyphens), Asterisk channel id (dots), AudioSocket UUID. */
-const CALL_SID = /^[A-Za-z0-9][A-Za-z0-9._:-]{1,127}$/;
 const SayResultSchema = z.strictObject({ call_sid: z.string(), utterance_id: z.string().nullable(), status: z.literal('queued') });
 const CancelResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('cancelled') });
 const HangupResultSchema = z.strictObject({ call_sid: z.string(), status: z.literal('hanging_up') });
@@ -31,11 +29,7 @@ const GatherStartedSchema = z.strictObject({ call_sid: z.string(), gather_id: z.
 /** A long-poll answers within this long at most (below common proxy and load-balancer idle timeouts). */
 const MAX_GATHER_WAIT_MS = 25_000;
 const GatherQuerySchema = z.strictObject({
-  wait_ms: z.coerce
-    .number({ error: `must be an integer 0-${MAX_GATHER_WAIT_MS}` })
-    .int(`must be an integer 0-${MAX_GATHER_WAIT_MS}`)
-    .min(0, `must be an integer 0-${MAX_GATHER_WAIT_MS}`)
-    .max(MAX_GATHER_WAIT_MS, `must be an integer 0-${MAX_GATHER_WAIT_MS}`)
+  wait_ms: integerIn(0, MAX_GATHER_WAIT_MS, { coerce: true })
     .default(MAX_GATHER_WAIT_MS)
     .meta({ description: `How long to wait for the result when it is not decided yet (ms, default and most ${MAX_GATHER_WAIT_MS}); 0 answers at once.` }),
 });
@@ -63,7 +57,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     const account = request.account;
     if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
     const { callSid } = request.params;
-    if (!CALL_SID.test(callSid)) throw new ApiError('not_found', 'No live call with this CallSid belongs to this account.');
+    if (!CALL_ID_PATTERN.test(callSid)) throw new ApiError('not_found', 'No live call with this CallSid belongs to this account.');
     const result = await telephony.calls.send(callSid, account.id, command);
     if (!result.ok) {
       throw result.reason === 'not_found'

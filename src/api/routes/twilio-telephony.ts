@@ -14,6 +14,7 @@ import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { dialTwiml, hangupTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
 import { twilioCallFacts } from '../../telephony/provider-call-facts.js';
+import { CALL_ID_PATTERN } from '../../store/call-control-bus.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
@@ -98,7 +99,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       const form = formOf(request.body);
       if (!(await checkWebhook(request, reply, form))) return reply;
       const callSid = form.CallSid ?? '';
-      const answer = /^CA[0-9a-f]{32}$/i.test(callSid) ? await telephony.calls.send(callSid, request.params.accountId, { type: 'after_stream' }) : undefined;
+      const answer = CALL_ID_PATTERN.test(callSid) ? await telephony.calls.send(callSid, request.params.accountId, { type: 'after_stream' }) : undefined;
       const transfer = answer?.ok ? answer.afterStream : undefined;
       request.log.info({ accountId: request.params.accountId, callSid, transfer: transfer ? 'dial' : 'hangup' }, 'twilio connect action');
       const twiml = transfer ? dialTwiml(transfer.to, { callerId: transfer.callerId, timeoutS: transfer.timeoutS }) : hangupTwiml();

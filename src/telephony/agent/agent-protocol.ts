@@ -52,19 +52,20 @@ const AgentTextSchema = z.strictObject(
 /** Where a call can be transferred: a phone number (E.164, or digits with * and #) or a sip:/sips: URI. */
 export const TransferTargetSchema = z.string().regex(/^(\+?[0-9*#]{2,20}|sips?:[^\s<>"]{3,200})$/, 'must be a phone number (E.164) or a sip: URI');
 
+/** An integer in [min, max], every violation named the same way ("must be an integer 5-600"). */
+export function integerIn(min: number, max: number, { coerce = false } = {}): z.ZodNumber | z.ZodCoercedNumber {
+  const message = `must be an integer ${min}-${max}`;
+  return (coerce ? z.coerce.number({ error: message }) : z.number({ error: message })).int(message).min(min, message).max(max, message);
+}
+
 /** A gather's fields, the same in the agent's `gather` message and REST `POST /v1/calls/{sid}/gather`. */
 export const GATHER_FIELDS = {
   gather_id: UTTERANCE_ID.optional(),
   prompt: z.string({ error: 'must be a string' }).optional(),
-  num_digits: z.number({ error: 'must be an integer 1-64' }).int('must be an integer 1-64').min(1, 'must be an integer 1-64').max(64, 'must be an integer 1-64').optional(),
+  num_digits: integerIn(1, 64).optional(),
   finish_on_key: z.enum(['', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'], { error: "must be one key of 0-9 * # or '' for none" }).optional(),
-  timeout_ms: z.number({ error: 'must be an integer 0-60000' }).int('must be an integer 0-60000').min(0, 'must be an integer 0-60000').max(60_000, 'must be an integer 0-60000').optional(),
-  inter_digit_timeout_ms: z
-    .number({ error: 'must be an integer 100-60000' })
-    .int('must be an integer 100-60000')
-    .min(100, 'must be an integer 100-60000')
-    .max(60_000, 'must be an integer 100-60000')
-    .optional(),
+  timeout_ms: integerIn(0, 60_000).optional(),
+  inter_digit_timeout_ms: integerIn(100, 60_000).optional(),
   interruptible: z.boolean({ error: 'must be true or false' }).optional(),
 };
 
@@ -88,7 +89,7 @@ export function gatherRequest(fields: GatherFields): GatherRequest {
 export const TRANSFER_FIELDS = {
   to: TransferTargetSchema,
   caller_id: z.string({ error: 'must be a phone number (E.164)' }).regex(/^\+?[0-9]{6,15}$/, 'must be a phone number (E.164)').optional(),
-  timeout_s: z.number({ error: 'must be an integer 5-600' }).int('must be an integer 5-600').min(5, 'must be an integer 5-600').max(600, 'must be an integer 5-600').optional(),
+  timeout_s: integerIn(5, 600).optional(),
 };
 
 /** Exported for the AsyncAPI document (src/api/docs/); parse with parseAgentMessage. */
