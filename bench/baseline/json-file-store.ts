@@ -28,6 +28,7 @@ import {
   type UsageRecord,
 } from '../../src/store/store.js';
 import { assertTelephonySettings } from '../../src/store/telephony-settings.js';
+import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState } from '../../src/store/outbound-call.js';
 
 export interface JsonFileStoreOptions {
   /** Injected clock (epoch ms) so tests move time instead of sleeping. */
@@ -265,6 +266,43 @@ export class JsonFileStore implements Store {
     this.assertOpen();
     const settings = this.telephony.get(accountId);
     return settings ? structuredClone(settings) : null;
+  }
+
+  // ---- outbound calls: in memory only (the baseline predates them; the admission bench does not use them) ----
+
+  private readonly outbound = new Map<string, { call: OutboundCall; events: OutboundCallEvent[] }>();
+  private readonly dialSlots = new Map<string, number>();
+
+  async createOutboundCall(call: OutboundCall): Promise<{ readonly created: boolean; readonly state: OutboundCallState }> {
+    this.assertOpen();
+    if (!this.accounts.has(call.accountId)) throw new AccountNotFoundError(call.accountId);
+    const existing = [...this.outbound.values()].find((o) => o.call.accountId === call.accountId && call.idempotencyKey !== undefined && o.call.idempotencyKey === call.idempotencyKey);
+    if (existing) return { created: false, state: structuredClone(existing) };
+    const state = { call, events: [{ status: 'queued' as const, atMs: call.createdAtMs, sequence: 1 }] };
+    this.outbound.set(call.id, state);
+    return { created: true, state: structuredClone(state) };
+  }
+
+  async getOutboundCall(accountId: string, callId: string): Promise<OutboundCallState | null> {
+    const state = this.outbound.get(callId);
+    return state && state.call.accountId === accountId ? structuredClone(state) : null;
+  }
+
+  async recordOutboundCallEvent(accountId: string, callId: string, event: NewOutboundCallEvent): Promise<OutboundCallEvent | null> {
+    const state = this.outbound.get(callId);
+    if (!state || state.call.accountId !== accountId || state.events.some((e) => e.status === event.status)) return null;
+    const recorded = { ...event, sequence: state.events.length + 1 };
+    state.events.push(recorded);
+    return recorded;
+  }
+
+  async reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null> {
+    const now = this.now();
+    const key = `${accountId}/${provider}`;
+    const slot = Math.max(now, this.dialSlots.get(key) ?? 0);
+    if (slot - now > maxWaitMs) return null;
+    this.dialSlots.set(key, slot + intervalMs);
+    return slot - now;
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------

@@ -3,13 +3,11 @@
 
 import type { GatherReason } from './dtmf-gather.js';
 import type { ServerMessage } from './session-messages.js';
+import type { AnsweredBy } from '../store/outbound-call.js';
 
 /** Who placed the call: the caller (inbound) or the provider's API / a dial from another call (outbound). */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
-/** The provider's answering-machine detection, normalised (Twilio's machine_start, machine_end_beep, … are `machine`). */
-export const ANSWERED_BY = ['human', 'machine', 'fax', 'unknown'] as const;
-export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 /** Facts about the call from the provider's `start` (and the voice webhook's parameters). */
 export interface CallInfo {

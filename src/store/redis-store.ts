@@ -5,8 +5,9 @@
 // fast: commands time out after `commandTimeoutMs`, nothing queues while disconnected, the client reconnects forever.
 // ~420 lines: one thin method per Store operation; splitting it would only scatter the Store contract.
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
+import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState } from './outbound-call.js';
 import { randomId } from './random-id.js';
 import {
   ADMIT_LUA,
@@ -14,6 +15,9 @@ import {
   CLAIM_LUA,
   CREATE_ACCOUNT_LUA,
   PUT_VOICE_LUA,
+  CREATE_OUTBOUND_CALL_LUA,
+  RECORD_OUTBOUND_EVENT_LUA,
+  RESERVE_DIAL_SLOT_LUA,
   RATE_STATUS_LUA,
   RENEW_SLOT_LUA,
   REVOKE_KEY_LUA,
@@ -94,6 +98,9 @@ type Commands = Redis & {
   raagaClaim: ScriptFn;
   raagaRevokeKey: ScriptFn;
   raagaPutVoice: ScriptFn;
+  raagaCreateOutboundCall: ScriptFn;
+  raagaRecordOutboundEvent: ScriptFn;
+  raagaReserveDialSlot: ScriptFn;
 };
 
 const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string, number]> = [
@@ -106,6 +113,9 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaClaim', CLAIM_LUA, 1],
   ['raagaRevokeKey', REVOKE_KEY_LUA, 1],
   ['raagaPutVoice', PUT_VOICE_LUA, 2],
+  ['raagaCreateOutboundCall', CREATE_OUTBOUND_CALL_LUA, 4],
+  ['raagaRecordOutboundEvent', RECORD_OUTBOUND_EVENT_LUA, 2],
+  ['raagaReserveDialSlot', RESERVE_DIAL_SLOT_LUA, 1],
 ];
 
 export class RedisStore implements Store {
@@ -379,6 +389,59 @@ export class RedisStore implements Store {
     if (!ACCOUNT_ID_PATTERN.test(accountId)) return null;
     const json = await this.redis.get(this.keys.forAccount(accountId).telephony);
     return json ? parseTelephonySettings(json) : null;
+  }
+
+  // ---- outbound calls --------------------------------------------------------------------------------
+
+  async createOutboundCall(call: OutboundCall): Promise<{ readonly created: boolean; readonly state: OutboundCallState }> {
+    this.assertOpen();
+    const { accountId } = call;
+    const keyName = this.keys.idempotencyKey(accountId, createHash('sha256').update(call.idempotencyKey ?? '').digest('hex'));
+    const queued: OutboundCallEvent = { status: 'queued', atMs: call.createdAtMs, sequence: 1 };
+    const reply = (await this.redis.raagaCreateOutboundCall(
+      this.accountKeys(accountId).account,
+      keyName,
+      this.keys.outboundCall(accountId, call.id),
+      this.keys.outboundEvents(accountId, call.id),
+      call.idempotencyKey === undefined ? 0 : 1,
+      call.id,
+      JSON.stringify(call),
+      `1|${JSON.stringify(queued)}`,
+      OUTBOUND_CALL_RETENTION_MS,
+    )) as [number, string?];
+    if (reply[0] === 0) throw new AccountNotFoundError(accountId);
+    if (reply[0] === 2) {
+      const existing = await this.getOutboundCall(accountId, reply[1] ?? '');
+      if (existing) return { created: false, state: existing };
+      throw new Error(`outbound call ${reply[1] ?? '?'} of idempotency key expired while read; retry`);
+    }
+    return { created: true, state: { call, events: [queued] } };
+  }
+
+  async getOutboundCall(accountId: string, callId: string): Promise<OutboundCallState | null> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return null;
+    const [json, events] = await Promise.all([this.redis.get(this.keys.outboundCall(accountId, callId)), this.redis.hvals(this.keys.outboundEvents(accountId, callId))]);
+    if (json === null) return null;
+    const parsed = events.map((value) => {
+      const bar = value.indexOf('|');
+      return { ...(JSON.parse(value.slice(bar + 1)) as OutboundCallEvent), sequence: Number(value.slice(0, bar)) };
+    });
+    return { call: JSON.parse(json) as OutboundCall, events: parsed.sort((a, b) => a.sequence - b.sequence) };
+  }
+
+  async recordOutboundCallEvent(accountId: string, callId: string, event: NewOutboundCallEvent): Promise<OutboundCallEvent | null> {
+    this.assertOpen();
+    const sequence = Number(
+      await this.redis.raagaRecordOutboundEvent(this.keys.outboundCall(accountId, callId), this.keys.outboundEvents(accountId, callId), event.status, JSON.stringify(event)),
+    );
+    return sequence > 0 ? { ...event, sequence } : null;
+  }
+
+  async reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null> {
+    this.assertOpen();
+    const wait = Number(await this.redis.raagaReserveDialSlot(this.keys.dialSlot(accountId, provider), this.nowArg(), intervalMs, maxWaitMs));
+    return wait < 0 ? null : wait;
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { AdmissionBook, type AdmissionState } from './admission-state.js';
+import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState } from './outbound-call.js';
 import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
@@ -328,6 +329,60 @@ export class SqliteStore implements Store {
     return row ? parseTelephonySettings(row.json) : null;
   }
 
+  // ---- outbound calls --------------------------------------------------------------------------------
+
+  async createOutboundCall(call: OutboundCall): Promise<{ readonly created: boolean; readonly state: OutboundCallState }> {
+    this.assertOpen();
+    return this.db.transaction(() => {
+      this.requireAccount(call.accountId);
+      if (call.idempotencyKey !== undefined) {
+        const existing = this.sql.outboundCallByKey.get(call.accountId, call.idempotencyKey, call.createdAtMs - OUTBOUND_CALL_RETENTION_MS) as { id: string } | undefined;
+        if (existing) return { created: false, state: this.outboundCall(call.accountId, existing.id)! };
+      }
+      // An expired call with the same key gives way (its key is free again after the retention).
+      if (call.idempotencyKey !== undefined) this.sql.freeIdempotencyKey.run(call.accountId, call.idempotencyKey);
+      this.sql.insertOutboundCall.run(call.id, call.accountId, call.idempotencyKey ?? null, call.createdAtMs, JSON.stringify(call));
+      const queued: OutboundCallEvent = { status: 'queued', atMs: call.createdAtMs, sequence: 1 };
+      this.sql.insertOutboundEvent.run(call.id, queued.status, queued.sequence, JSON.stringify(queued));
+      return { created: true, state: { call, events: [queued] } };
+    }).immediate();
+  }
+
+  async getOutboundCall(accountId: string, callId: string): Promise<OutboundCallState | null> {
+    this.assertOpen();
+    return this.outboundCall(accountId, callId);
+  }
+
+  async recordOutboundCallEvent(accountId: string, callId: string, event: NewOutboundCallEvent): Promise<OutboundCallEvent | null> {
+    this.assertOpen();
+    return this.db.transaction(() => {
+      const state = this.outboundCall(accountId, callId);
+      if (!state || state.events.some((e) => e.status === event.status)) return null;
+      const recorded: OutboundCallEvent = { ...event, sequence: state.events.length + 1 };
+      this.sql.insertOutboundEvent.run(callId, recorded.status, recorded.sequence, JSON.stringify(recorded));
+      return recorded;
+    }).immediate();
+  }
+
+  async reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null> {
+    this.assertOpen();
+    const now = this.now();
+    return this.db.transaction(() => {
+      const row = this.sql.dialSlot.get(accountId, provider) as { next_at_ms: number } | undefined;
+      const slot = Math.max(now, row?.next_at_ms ?? 0);
+      if (slot - now > maxWaitMs) return null;
+      this.sql.putDialSlot.run(accountId, provider, slot + intervalMs);
+      return slot - now;
+    }).immediate();
+  }
+
+  private outboundCall(accountId: string, callId: string): OutboundCallState | null {
+    const row = this.sql.outboundCall.get(callId, accountId, this.now() - OUTBOUND_CALL_RETENTION_MS) as { json: string } | undefined;
+    if (!row) return null;
+    const events = (this.sql.outboundEvents.all(callId) as { json: string }[]).map((e) => JSON.parse(e.json) as OutboundCallEvent);
+    return { call: JSON.parse(row.json) as OutboundCall, events };
+  }
+
   // ---- lifecycle -------------------------------------------------------------------------------------
 
   /** Throws when the database cannot be read (a deleted or unreadable file). */
@@ -371,6 +426,7 @@ export class SqliteStore implements Store {
   private pruneUsage(now: number): void {
     this.lastPruneMs = now;
     this.sql.pruneUsage.run(now - this.retentionMs);
+    this.sql.pruneOutboundCalls.run(now - OUTBOUND_CALL_RETENTION_MS);
   }
 
 
@@ -407,6 +463,15 @@ function prepareStatements(db: SqliteDatabase) {
     ),
     usageInRange: prepare('SELECT * FROM usage WHERE account_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY id'),
     pruneUsage: prepare('DELETE FROM usage WHERE at_ms < ?'),
+    outboundCall: prepare('SELECT json FROM outbound_calls WHERE id = ? AND account_id = ? AND created_at_ms >= ?'),
+    outboundCallByKey: prepare('SELECT id FROM outbound_calls WHERE account_id = ? AND idempotency_key = ? AND created_at_ms >= ?'),
+    freeIdempotencyKey: prepare('UPDATE outbound_calls SET idempotency_key = NULL WHERE account_id = ? AND idempotency_key = ?'),
+    insertOutboundCall: prepare('INSERT INTO outbound_calls (id, account_id, idempotency_key, created_at_ms, json) VALUES (?, ?, ?, ?, ?)'),
+    outboundEvents: prepare('SELECT json FROM outbound_call_events WHERE call_id = ? ORDER BY sequence'),
+    insertOutboundEvent: prepare('INSERT INTO outbound_call_events (call_id, status, sequence, json) VALUES (?, ?, ?, ?)'),
+    pruneOutboundCalls: prepare('DELETE FROM outbound_calls WHERE created_at_ms < ?'),
+    dialSlot: prepare('SELECT next_at_ms FROM dial_slots WHERE account_id = ? AND provider = ?'),
+    putDialSlot: prepare('INSERT OR REPLACE INTO dial_slots (account_id, provider, next_at_ms) VALUES (?, ?, ?)'),
   };
 }
 

@@ -3,6 +3,8 @@
 // SqliteStore implements it for one machine; RedisStore for many. Both pass test/helpers/store-contract.ts.
 // Every settlement writes its usage record in the same atomic step as the debit, so ledger and balance agree.
 
+import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState } from './outbound-call.js';
+
 export type Plan = 'free' | 'developer' | 'growth';
 
 export interface PlanLimits {
@@ -243,6 +245,24 @@ export interface Store {
   putTelephonySettings(settings: TelephonySettings): Promise<void>;
   /** Null when the account has none (or does not exist). */
   getTelephonySettings(accountId: string): Promise<TelephonySettings | null>;
+
+  /**
+   * Stores a new outbound call with its `queued` event, unless the account already has a call with the same
+   * idempotency key: then that call comes back unchanged (`created: false`). Throws AccountNotFoundError.
+   */
+  createOutboundCall(call: OutboundCall): Promise<{ readonly created: boolean; readonly state: OutboundCallState }>;
+  /** Null for an unknown id, one of another account, or one older than OUTBOUND_CALL_RETENTION_MS. */
+  getOutboundCall(accountId: string, callId: string): Promise<OutboundCallState | null>;
+  /**
+   * Appends the event with the next sequence number, unless the call already has an event with this status (a
+   * provider repeating a callback): null then, and for an unknown call.
+   */
+  recordOutboundCallEvent(accountId: string, callId: string, event: NewOutboundCallEvent): Promise<OutboundCallEvent | null>;
+  /**
+   * Books the account's next slot to place a call through `provider`, one every `intervalMs` across every
+   * instance: returns how long to wait before placing it, or null (nothing booked) when that exceeds `maxWaitMs`.
+   */
+  reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null>;
 
   /** Throws when the store cannot serve (for `/readyz`). */
   ping(): Promise<void>;

@@ -7,7 +7,8 @@ import type { TelephonyConfig } from '../config.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 import type { BargeInEvents, BargeInMode, BargeInSuspect } from '../session/barge-in-contract.js';
 import { DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../session/barge-in-controller.js';
-import { ANSWERED_BY, CALL_DIRECTIONS, type AnsweredBy, type CallDirection } from '../session/call-events.js';
+import { CALL_DIRECTIONS, type CallDirection } from '../session/call-events.js';
+import { ANSWERED_BY, type AnsweredBy } from '../store/outbound-call.js';
 
 export const TOKEN_PARAMETER = 'raaga_token';
 export const API_KEY_PARAMETER = 'raaga_api_key';

@@ -4,7 +4,8 @@
 // machine_end_silence | machine_end_other | fax | unknown (https://www.twilio.com/docs/voice/answering-machine-detection).
 // Plivo: Direction inbound | outbound (https://www.plivo.com/docs/voice/xml/request-parameters).
 
-import type { AnsweredBy, CallDirection } from '../session/call-events.js';
+import type { CallDirection } from '../session/call-events.js';
+import type { AnsweredBy } from '../store/outbound-call.js';
 
 type Form = Readonly<Record<string, string | undefined>>;
 

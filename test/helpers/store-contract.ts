@@ -12,6 +12,7 @@ import {
   type Store,
   type UsageDetails,
 } from '../../src/store/store.js';
+import { summarizeOutboundCall, type OutboundCall } from '../../src/store/outbound-call.js';
 
 export interface TestClock {
   now(): number;
@@ -407,6 +408,89 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
       it('pings while open', async () => {
         current = await makeStore();
         await expect(current.store.ping()).resolves.toBeUndefined();
+      });
+    });
+
+    describe('outbound calls', () => {
+      const call = (id: string, accountId: string, idempotencyKey: string | undefined, createdAtMs: number): OutboundCall => ({
+        id,
+        accountId,
+        provider: 'plivo',
+        to: '+919812345678',
+        from: '+918045678901',
+        settings: { voice: 'ananya', language: 'hi-IN', greeting: 'आपका OTP 482913 है' },
+        amd: { mode: 'off', onMachine: 'agent' },
+        ringTimeoutS: 30,
+        timeLimitS: 600,
+        statusWebhook: 'https://hooks.example/raaga',
+        idempotencyKey,
+        requestHash: 'a'.repeat(64),
+        referenceId: 'consent-42',
+        createdAtMs,
+      });
+
+      it('stores a call with its queued event, answers the same idempotency key with the first call, and keys are per account', async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        await store.createAccount({ id: 'acct_o', plan: 'growth', credits: 1 });
+        await store.createAccount({ id: 'acct_p', plan: 'growth', credits: 1 });
+        const first = call('call_' + 'a'.repeat(24), 'acct_o', 'order-17', clock.now());
+        const created = await store.createOutboundCall(first);
+        expect(created).toEqual({ created: true, state: { call: first, events: [{ status: 'queued', atMs: clock.now(), sequence: 1 }] } });
+        const again = await store.createOutboundCall(call('call_' + 'b'.repeat(24), 'acct_o', 'order-17', clock.now()));
+        expect(again).toEqual({ created: false, state: created.state });
+        expect(await store.getOutboundCall('acct_o', 'call_' + 'b'.repeat(24))).toBeNull();
+        // Another account's key space is its own; calls without a key never collide.
+        expect((await store.createOutboundCall(call('call_' + 'c'.repeat(24), 'acct_p', 'order-17', clock.now()))).created).toBe(true);
+        expect((await store.createOutboundCall(call('call_' + 'd'.repeat(24), 'acct_o', undefined, clock.now()))).created).toBe(true);
+        expect((await store.createOutboundCall(call('call_' + 'e'.repeat(24), 'acct_o', undefined, clock.now()))).created).toBe(true);
+        // Another account cannot read the call.
+        expect(await store.getOutboundCall('acct_p', first.id)).toBeNull();
+        await expect(store.createOutboundCall(call('call_' + 'f'.repeat(24), 'acct_none', undefined, clock.now()))).rejects.toThrow(AccountNotFoundError);
+      });
+
+      it('records each status once, in sequence, whatever order they arrive in', async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        await store.createAccount({ id: 'acct_o', plan: 'growth', credits: 1 });
+        const id = 'call_' + 'g'.repeat(24);
+        await store.createOutboundCall(call(id, 'acct_o', undefined, clock.now()));
+        const t = clock.now();
+        expect(await store.recordOutboundCallEvent('acct_o', id, { status: 'initiated', atMs: t + 1, providerCallId: 'req-1' })).toEqual({ status: 'initiated', atMs: t + 1, providerCallId: 'req-1', sequence: 2 });
+        expect(await store.recordOutboundCallEvent('acct_o', id, { status: 'completed', atMs: t + 3, durationS: 12, hangupCause: 'normal_clearing' })).toMatchObject({ sequence: 3 });
+        // A late `answered` is still a fact; a repeated `completed` is not recorded twice.
+        expect(await store.recordOutboundCallEvent('acct_o', id, { status: 'answered', atMs: t + 2, answeredBy: 'human', streamCallId: 'uuid-1' })).toMatchObject({ sequence: 4 });
+        expect(await store.recordOutboundCallEvent('acct_o', id, { status: 'completed', atMs: t + 4, durationS: 13 })).toBeNull();
+        expect(await store.recordOutboundCallEvent('acct_o', 'call_' + 'h'.repeat(24), { status: 'ringing', atMs: t })).toBeNull();
+        expect(await store.recordOutboundCallEvent('acct_x', id, { status: 'ringing', atMs: t })).toBeNull();
+        const state = await store.getOutboundCall('acct_o', id);
+        expect(state?.events.map((e) => [e.status, e.sequence])).toEqual([['queued', 1], ['initiated', 2], ['completed', 3], ['answered', 4]]);
+        expect(summarizeOutboundCall(state!)).toEqual({
+          status: 'completed',
+          providerCallId: 'req-1',
+          streamCallId: 'uuid-1',
+          answeredBy: 'human',
+          durationS: 12,
+          hangupCause: 'normal_clearing',
+          answeredAtMs: t + 2,
+          endedAtMs: t + 3,
+        });
+      });
+
+      it('paces call placing per account and provider, and books nothing past the longest wait', async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBe(0);
+        expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBe(500);
+        expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBe(1000);
+        expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBeNull();
+        // Other providers and accounts have their own pace.
+        expect(await store.reserveDialSlot('acct_o', 'twilio', 1000, 1000)).toBe(0);
+        expect(await store.reserveDialSlot('acct_p', 'plivo', 500, 1000)).toBe(0);
+        clock.advance(1200);
+        expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBe(300);
+        clock.advance(10_000);
+        expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBe(0);
       });
     });
 

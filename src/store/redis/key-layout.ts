@@ -50,6 +50,26 @@ export class KeyLayout {
     };
   }
 
+  /** String: an outbound call's request as JSON (expires after OUTBOUND_CALL_RETENTION_MS). */
+  outboundCall(accountId: string, callId: string): string {
+    return `${this.prefix}{${accountId}}:outbound:${callId}`;
+  }
+
+  /** Hash: status → `<sequence>|<event JSON>`, the call's status events (same expiry as the call). */
+  outboundEvents(accountId: string, callId: string): string {
+    return `${this.prefix}{${accountId}}:outbound-events:${callId}`;
+  }
+
+  /** String: the call id an idempotency key (by its sha256, so any key is a safe name) placed. */
+  idempotencyKey(accountId: string, keyHash: string): string {
+    return `${this.prefix}{${accountId}}:outbound-key:${keyHash}`;
+  }
+
+  /** String: when the account may next place a call through the provider (ms). */
+  dialSlot(accountId: string, provider: string): string {
+    return `${this.prefix}{${accountId}}:dial-slot:${provider}`;
+  }
+
   /** Set of every account id (for `listAccounts`); touched alone, so its slot does not matter. */
   get accountIds(): string {
     return `${this.prefix}accounts`;

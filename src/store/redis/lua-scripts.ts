@@ -223,3 +223,43 @@ export const PUT_VOICE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
+
+/**
+ * Stores an outbound call and its `queued` event, unless its idempotency key already names a call: then returns
+ * {2, that call's id}. KEYS: account, idempotency key, call, events. ARGV: has key (1/0), call id, call JSON,
+ * queued event (`<sequence>|<json>`), retention ms. Returns {1} when stored, {0} for an unknown account.
+ */
+export const CREATE_OUTBOUND_CALL_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return {0} end
+if ARGV[1] == '1' then
+  local existing = redis.call('GET', KEYS[2])
+  if existing then return {2, existing} end
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[5])
+end
+redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[5])
+redis.call('HSET', KEYS[4], 'queued', ARGV[4])
+redis.call('PEXPIRE', KEYS[4], ARGV[5])
+return {1}`;
+
+/**
+ * Appends a status event once per status. KEYS: call, events. ARGV: status, event JSON. Stores `<sequence>|<json>`
+ * and returns the sequence, or 0 when the call is unknown (or expired) or already has this status.
+ */
+export const RECORD_OUTBOUND_EVENT_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+local sequence = redis.call('HLEN', KEYS[2]) + 1
+redis.call('HSET', KEYS[2], ARGV[1], sequence .. '|' .. ARGV[2])
+return sequence`;
+
+/**
+ * Books the next call-placing slot. KEYS: the account's slot key for the provider. ARGV: now (or ''), interval ms,
+ * max wait ms. Returns the wait in ms, or -1 (nothing booked) when it would exceed the max.
+ */
+export const RESERVE_DIAL_SLOT_LUA = `${NOW}
+local now = now_ms(ARGV[1])
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+if slot - now > tonumber(ARGV[3]) then return -1 end
+local next_at = slot + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], next_at, 'PX', next_at - now + 1000)
+return slot - now`;

@@ -17,7 +17,7 @@ export const DATABASE_FILE_NAME = 'raaga.db';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** `PRAGMA user_version` of the schema below; a newer file is refused rather than misread. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE accounts (
@@ -68,6 +68,32 @@ CREATE TABLE meta (
 ) STRICT;
 `;
 
+/** Version 2: outbound calls (POST /v1/calls), their status events, and each account's call-placing pace. */
+const SCHEMA_V2 = `
+CREATE TABLE outbound_calls (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id),
+  idempotency_key TEXT,
+  created_at_ms INTEGER NOT NULL,
+  json TEXT NOT NULL,
+  UNIQUE (account_id, idempotency_key)
+) STRICT;
+CREATE INDEX outbound_calls_by_time ON outbound_calls (created_at_ms);
+CREATE TABLE outbound_call_events (
+  call_id TEXT NOT NULL REFERENCES outbound_calls (id) ON DELETE CASCADE,
+  status TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (call_id, status)
+) STRICT;
+CREATE TABLE dial_slots (
+  account_id TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  next_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (account_id, provider)
+) STRICT;
+`;
+
 /**
  * Opens (creating when missing) the store database: in `dataDir`, or in memory when it is undefined (tests, and
  * a server run without a data directory). The file is created 0600 first: it holds key hashes and provider
@@ -103,7 +129,8 @@ function migrate(db: SqliteDatabase): void {
     if (version > SCHEMA_VERSION) {
       throw new Error(`the store database has schema version ${version}, newer than this Raaga (${SCHEMA_VERSION}); upgrade Raaga`);
     }
-    db.exec(SCHEMA);
+    if (version === 0) db.exec(SCHEMA);
+    db.exec(SCHEMA_V2);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }
