@@ -82,6 +82,12 @@ export const ConfigSchema = z.object({
   TELEPHONY_STREAM_TIMEOUT_MS: intFromEnv(1000, 600_000).default(10_000),
   TELEPHONY_START_TIMEOUT_MS: intFromEnv(500, 60_000).default(5000),
   TELEPHONY_AGENT_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(5000),
+  /** A do-not-call list (one E.164 number per line, `#` comments) checked before every outbound call; re-read when it changes. */
+  OUTBOUND_DNC_FILE: z.string().min(1).optional(),
+  /** First wait before a failed status webhook is sent again; each retry waits twice as long (8 attempts in all). */
+  OUTBOUND_WEBHOOK_RETRY_BASE_MS: intFromEnv(10, 600_000).default(2000),
+  /** A POST /v1/calls waits at most this long for its calls-per-second slot; beyond it, 429. */
+  OUTBOUND_MAX_DIAL_WAIT_MS: intFromEnv(0, 60_000).default(20_000),
   /** TCP port of the Asterisk AudioSocket listener; unset: no listener. 0 picks a free port (tests). */
   AUDIOSOCKET_PORT: intFromEnv(0, 65_535).optional(),
   /** Address the AudioSocket listener binds; loopback by default, since AudioSocket has no authentication. */
@@ -153,6 +159,14 @@ export interface TelephonyConfig {
   readonly agentFallbackMessage: string;
   /** Undefined: no AudioSocket listener. */
   readonly audioSocket: AudioSocketConfig | undefined;
+  readonly outbound: OutboundConfig;
+}
+
+/** POST /v1/calls: the operator's do-not-call list, status webhook retries, and the calls-per-second queue. */
+export interface OutboundConfig {
+  readonly dncFile: string | undefined;
+  readonly webhookRetryBaseMs: number;
+  readonly maxDialWaitMs: number;
 }
 
 export interface AudioSocketConfig {
@@ -236,6 +250,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
       audioSocket: audioSocketConfig(e),
+      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS },
     },
   };
 }

@@ -13,12 +13,22 @@ export const ERROR_CODES = {
   invalid_model_id: { status: 422, retryable: false },
   validation_error: { status: 422, retryable: false },
   missing_websocket_config: { status: 422, retryable: false },
+  provider_not_configured: { status: 422, retryable: false },
+  provider_auth_failed: { status: 422, retryable: false },
+  invalid_phone_number: { status: 422, retryable: false },
+  caller_id_not_allowed: { status: 422, retryable: false },
+  provider_rejected: { status: 422, retryable: false },
+  idempotency_conflict: { status: 422, retryable: false },
+  outside_calling_hours: { status: 422, retryable: false },
+  do_not_call: { status: 422, retryable: false },
   rate_limit_exceeded: { status: 429, retryable: true },
   concurrency_limit_exceeded: { status: 429, retryable: true },
   internal_error: { status: 500, retryable: true },
   tts_workers_busy: { status: 503, retryable: true },
   tts_workers_unconfigured: { status: 503, retryable: true },
   store_unavailable: { status: 503, retryable: true },
+  provider_unavailable: { status: 503, retryable: true },
+  dnc_check_unavailable: { status: 503, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -52,12 +52,22 @@ export type ErrorCode =
   | 'invalid_model_id'
   | 'validation_error'
   | 'missing_websocket_config'
+  | 'provider_not_configured'
+  | 'provider_auth_failed'
+  | 'invalid_phone_number'
+  | 'caller_id_not_allowed'
+  | 'provider_rejected'
+  | 'idempotency_conflict'
+  | 'outside_calling_hours'
+  | 'do_not_call'
   | 'rate_limit_exceeded'
   | 'concurrency_limit_exceeded'
   | 'internal_error'
   | 'tts_workers_busy'
   | 'tts_workers_unconfigured'
-  | 'store_unavailable';
+  | 'store_unavailable'
+  | 'provider_unavailable'
+  | 'dnc_check_unavailable';
 
 export type ServerMessage =
   | { type: 'connected'; user_id: string }

@@ -44,7 +44,7 @@ export interface CallSettings {
   /** mulaw 8000: the call's audio; the agent may replace voice, language and speed. */
   readonly config: SessionConfig;
   readonly bargeIn: BargeInSettings;
-  readonly greeting: { readonly text: string; readonly interruptible: boolean } | undefined;
+  readonly greeting: { readonly text: string; readonly interruptible: boolean; readonly thenHangUp?: boolean } | undefined;
   /** Spoken if the agent goes away; empty: hang up at once. */
   readonly fallbackMessage: string;
 }
@@ -182,6 +182,8 @@ export class CallSession {
     const { greeting } = this.#settings;
     if (result.ok && greeting && greeting.text.trim() !== '') {
       this.say({ text: greeting.text, utteranceId: 'greeting', interruptible: greeting.interruptible });
+      // A message call (an OTP, a reminder, a voicemail): the call ends once the greeting has played.
+      if (greeting.thenHangUp) void this.hangup(true);
     }
     return result;
   }

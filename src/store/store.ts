@@ -162,6 +162,24 @@ export interface TelephonySettings {
   readonly twilioApiBaseUrl?: string;
   /** Where Plivo REST calls go (default https://api.plivo.com; Vobiz and other Plivo-compatible hosts). */
   readonly plivoApiBaseUrl?: string;
+  /** Exotel REST (placing calls): the API key and token (Basic auth), the account SID in the path, the regional host. */
+  readonly exotelApiKey?: string;
+  readonly exotelApiToken?: string;
+  readonly exotelAccountSid?: string;
+  /** Where Exotel REST calls go (default https://api.exotel.com; https://api.in.exotel.com for the Mumbai cluster). */
+  readonly exotelApiBaseUrl?: string;
+  /** Keys the `Raaga-Signature` of this account's call status webhooks (HMAC-SHA256); required to set a webhook. */
+  readonly webhookSecret?: string;
+  /** Comma-separated E.164 numbers POST /v1/calls may use as `from`; unset: any (the provider still checks). */
+  readonly allowedCallerIds?: string;
+  /** `HH:MM-HH:MM` in `callingTimeZone`: POST /v1/calls is refused outside it; unset: any time. */
+  readonly callingHours?: string;
+  /** IANA time zone of `callingHours` (default Asia/Kolkata). */
+  readonly callingTimeZone?: string;
+  /** An https URL asked before each outbound call whether the number may be called (do-not-call check). */
+  readonly dncWebhookUrl?: string;
+  /** Calls this account may place per second through each provider (default: the provider's own default rate). */
+  readonly dialCallsPerSecond?: string;
   /** The `user:secret` of Asterisk's websocket_client.conf (sent as Basic auth by chan_websocket). */
   readonly asteriskCredentials?: string;
   /** The secret path segment of the account's Smartflo stream URL (Smartflo neither signs nor sends credentials). */

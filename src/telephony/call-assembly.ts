@@ -102,7 +102,7 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
         policy: p.bargeInPolicy,
         events: p.bargeInEvents,
       },
-      greeting: p.greeting === undefined ? undefined : { text: p.greeting, interruptible: p.greetingInterruptible },
+      greeting: p.greeting === undefined ? undefined : { text: p.greeting, interruptible: p.greetingInterruptible, thenHangUp: p.hangupAfterGreeting },
       fallbackMessage: p.fallbackMessage,
     },
     request.media,

@@ -27,6 +27,7 @@ const SettingsShape = {
   agent_audio: bool,
   greeting: z.string().max(450),
   greeting_interruptible: bool,
+  hangup_after_greeting: bool,
   barge_in: z.enum(['speech', 'dtmf', 'any', 'none']),
   min_speech_ms: z.coerce.number().int().min(0).max(5000),
   barge_in_only_while_speaking: bool,
@@ -57,6 +58,8 @@ export interface CallParameters {
   readonly agentAudio: boolean;
   readonly greeting: string | undefined;
   readonly greetingInterruptible: boolean;
+  /** The call ends once the greeting has played (a message call: an OTP, a reminder, a voicemail). */
+  readonly hangupAfterGreeting: boolean;
   readonly bargeIn: BargeInMode;
   readonly minSpeechMs: number;
   readonly onlyWhileBotSpeaking: boolean;
@@ -126,6 +129,7 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
       agentAudio: s.agent_audio ?? false,
       greeting: s.greeting === '' ? undefined : s.greeting,
       greetingInterruptible: s.greeting_interruptible ?? true,
+      hangupAfterGreeting: s.hangup_after_greeting ?? false,
       bargeIn: s.barge_in ?? 'any',
       minSpeechMs: s.min_speech_ms ?? defaults.minSpeechMs,
       onlyWhileBotSpeaking: s.barge_in_only_while_speaking ?? true,

@@ -12,7 +12,7 @@ import { commandGroup, UsageError, withStore, type CliContext, type Subcommand }
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json } from '../render.js';
 
-const SECRET_OPTIONS = ['twilio-auth-token', 'twilio-api-secret', 'exotel-credentials', 'plivo-auth-token', 'asterisk-credentials', 'smartflo-token'] as const;
+const SECRET_OPTIONS = ['twilio-auth-token', 'twilio-api-secret', 'exotel-credentials', 'exotel-api-token', 'plivo-auth-token', 'asterisk-credentials', 'smartflo-token', 'webhook-secret'] as const;
 /** Option → stored field, for every string setting. */
 const FIELDS = {
   'twilio-auth-token': 'twilioAuthToken',
@@ -26,6 +26,16 @@ const FIELDS = {
   'smartflo-token': 'smartfloToken',
   'twilio-api-base-url': 'twilioApiBaseUrl',
   'plivo-api-base-url': 'plivoApiBaseUrl',
+  'exotel-api-key': 'exotelApiKey',
+  'exotel-api-token': 'exotelApiToken',
+  'exotel-account-sid': 'exotelAccountSid',
+  'exotel-api-base-url': 'exotelApiBaseUrl',
+  'webhook-secret': 'webhookSecret',
+  'allowed-caller-ids': 'allowedCallerIds',
+  'calling-hours': 'callingHours',
+  'calling-time-zone': 'callingTimeZone',
+  'dnc-webhook-url': 'dncWebhookUrl',
+  'dial-cps': 'dialCallsPerSecond',
 } as const;
 type StringOption = keyof typeof FIELDS;
 
@@ -47,6 +57,16 @@ function masked(settings: TelephonySettings): Record<string, unknown> {
     smartfloToken: mask(settings.smartfloToken),
     twilioApiBaseUrl: settings.twilioApiBaseUrl ?? null,
     plivoApiBaseUrl: settings.plivoApiBaseUrl ?? null,
+    exotelApiKey: settings.exotelApiKey ?? null,
+    exotelApiToken: mask(settings.exotelApiToken),
+    exotelAccountSid: settings.exotelAccountSid ?? null,
+    exotelApiBaseUrl: settings.exotelApiBaseUrl ?? null,
+    webhookSecret: mask(settings.webhookSecret),
+    allowedCallerIds: settings.allowedCallerIds ?? null,
+    callingHours: settings.callingHours ?? null,
+    callingTimeZone: settings.callingTimeZone ?? null,
+    dncWebhookUrl: settings.dncWebhookUrl ?? null,
+    dialCallsPerSecond: settings.dialCallsPerSecond ?? null,
     allowUnsigned: settings.allowUnsigned === true,
     defaults: settings.defaults ?? {},
     updatedAt: isoTime(settings.updatedAtMs),
@@ -80,6 +100,16 @@ An account takes a provider's webhooks and streams only once it has that provide
                                 edge https://api.sydney.au1.twilio.com, or a proxy)
   --plivo-api-base-url <url>    where Plivo REST calls go (default https://api.plivo.com; a Plivo-compatible
                                 host such as Vobiz's)
+Placing calls (POST /v1/calls):
+  --exotel-api-key <k> --exotel-api-token <t|-> --exotel-account-sid <sid>
+                                Exotel REST credentials (Calls/connect)
+  --exotel-api-base-url <url>   default https://api.exotel.com (https://api.in.exotel.com: Mumbai cluster)
+  --webhook-secret <s|->        signs the status webhooks (Raaga-Signature); 16+ characters
+  --allowed-caller-ids <+91…,…> the only numbers POST /v1/calls may use as from
+  --calling-hours HH:MM-HH:MM   calls are placed only inside this window (with --calling-time-zone, default
+                                Asia/Kolkata)
+  --dnc-webhook-url <url>       asked before each call whether the number may be called (do-not-call list)
+  --dial-cps <n>                calls placed per second per provider (default Twilio 1, Exotel 3, Plivo 2)
   --allow-unsigned true|false   accept this account's provider requests without credentials (development)
   --default name=value          a default call parameter (voice, language, agent_url, greeting, barge_in, …);
                                 name= (empty) removes it
@@ -98,6 +128,11 @@ Secrets given as '-' are read from stdin (one option at a time).`,
       'smartflo-token': { type: 'string' },
       'twilio-api-base-url': { type: 'string' },
       'plivo-api-base-url': { type: 'string' },
+      ...Object.fromEntries(
+        (['exotel-api-key', 'exotel-api-token', 'exotel-account-sid', 'exotel-api-base-url', 'webhook-secret', 'allowed-caller-ids', 'calling-hours', 'calling-time-zone', 'dnc-webhook-url', 'dial-cps'] as const).map(
+          (name) => [name, { type: 'string' as const }],
+        ),
+      ),
       'allow-unsigned': { type: 'string' },
       default: { type: 'string', multiple: true },
       json: { type: 'boolean' },

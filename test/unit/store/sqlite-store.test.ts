@@ -189,6 +189,24 @@ describe('SqliteStore on disk', () => {
     db.close();
     await expect(SqliteStore.open({ dataDir })).rejects.toThrow(/schema version 99.*upgrade Raaga/);
   });
+
+  it('upgrades a version 1 file (before outbound calls) in place, keeping its accounts', async () => {
+    const dataDir = await tempDir();
+    const v1 = await SqliteStore.open({ dataDir });
+    await v1.createAccount({ id: 'acct_v1', plan: 'growth', credits: 77 });
+    await v1.close();
+    const db = new Database(join(dataDir, 'raaga.db'));
+    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots;');
+    db.pragma('user_version = 1');
+    db.close();
+    const upgraded = await SqliteStore.open({ dataDir });
+    expect((await upgraded.getAccount('acct_v1'))?.credits).toBe(77);
+    expect(await upgraded.reserveDialSlot('acct_v1', 'plivo', 500, 0)).toBe(0);
+    await upgraded.close();
+    const check = new Database(join(dataDir, 'raaga.db'));
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    check.close();
+  });
 });
 
 describe('SqliteStore: importing store.json (the JSON-file store before SQLite)', () => {

@@ -1,0 +1,259 @@
+// Placing outbound calls and following them, provider-neutral: POST /v1/calls becomes a stored call (its idempotency
+// key claimed), compliance checks, a calls-per-second slot, the provider's create request; every status the
+// provider reports becomes one event, signed to the account's webhook in order; the answer step hands the stream
+// the call's settings. The provider-specific parts are the dialers (request builder + callback reader).
+
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError, type ErrorCode } from '../../errors.js';
+import { randomId } from '../../store/random-id.js';
+import {
+  TERMINAL_STATUSES,
+  summarizeOutboundCall,
+  type AnsweredBy,
+  type NewOutboundCallEvent,
+  type OutboundCall,
+  type OutboundCallState,
+  type OutboundProvider,
+} from '../../store/outbound-call.js';
+import type { Account, Store, TelephonySettings } from '../../store/store.js';
+import { callerIdRefusal, callingHoursRefusal, doNotCallRefusal, type ComplianceRefusal, type DoNotCallList } from './compliance.js';
+import { DialError, type DialFailure, type DialUrls, type ProviderDialer } from './dialer.js';
+import { exotelDialer } from './exotel-dialer.js';
+import { plivoDialer } from './plivo-dialer.js';
+import type { StatusWebhooks } from './status-webhooks.js';
+import { twilioDialer } from './twilio-dialer.js';
+
+export const DIALERS: Readonly<Record<OutboundProvider, ProviderDialer>> = { twilio: twilioDialer, exotel: exotelDialer, plivo: plivoDialer };
+
+/** The providers' default outbound pace (calls per second): Twilio's account default, Exotel's 200/min, Plivo's 2. */
+export const DEFAULT_DIAL_CPS: Readonly<Record<OutboundProvider, number>> = { twilio: 1, exotel: 3, plivo: 2 };
+
+/** A POST /v1/calls as validated: everything but the account. */
+export interface PlaceCallRequest {
+  readonly provider: OutboundProvider;
+  readonly to: string;
+  readonly from: string;
+  readonly settings: Readonly<Record<string, string>>;
+  readonly amd: OutboundCall['amd'];
+  readonly ringTimeoutS: number;
+  readonly timeLimitS: number;
+  readonly statusWebhook: string | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly referenceId: string | undefined;
+  /** The request body as received, canonical JSON: what the idempotency key is bound to. */
+  readonly canonicalBody: string;
+}
+
+export interface OutboundCallsDeps {
+  readonly store: Pick<Store, 'getTelephonySettings' | 'createOutboundCall' | 'getOutboundCall' | 'recordOutboundCallEvent' | 'reserveDialSlot' | 'listUsage'>;
+  readonly webhooks: StatusWebhooks;
+  readonly doNotCall: DoNotCallList;
+  /** HMAC key of the tokens in the URLs providers call back on (the call-token secret). */
+  readonly urlSecret: string;
+  readonly maxDialWaitMs: number;
+  /** Epoch ms. */
+  readonly now: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly log?: (fields: Record<string, unknown>, message: string) => void;
+}
+
+const FAILURE_CODES: Readonly<Record<DialFailure, ErrorCode>> = {
+  invalid_to: 'invalid_phone_number',
+  invalid_from: 'caller_id_not_allowed',
+  auth_failed: 'provider_auth_failed',
+  rejected: 'provider_rejected',
+  unavailable: 'provider_unavailable',
+};
+
+const REFUSAL_CODES: Readonly<Record<ComplianceRefusal['rule'], ErrorCode>> = {
+  caller_id: 'caller_id_not_allowed',
+  calling_hours: 'outside_calling_hours',
+  do_not_call: 'do_not_call',
+  dnc_unavailable: 'dnc_check_unavailable',
+};
+
+export type PlaceCallResult = { readonly state: OutboundCallState; readonly replayed: boolean };
+
+export class OutboundCalls {
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly deps: OutboundCallsDeps) {
+    this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** The token in every URL a provider calls back on for this call: proof the URL came from Raaga. */
+  urlToken(accountId: string, callId: string): string {
+    return createHmac('sha256', this.deps.urlSecret).update(`outbound.${accountId}.${callId}`).digest('base64url').slice(0, 32);
+  }
+
+  isValidUrlToken(accountId: string, callId: string, token: string): boolean {
+    const expected = Buffer.from(this.urlToken(accountId, callId));
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /**
+   * Places the call, or answers the first attempt of the same idempotency key (its call, or the error that stopped
+   * it). Throws ApiError for anything the caller must change or retry.
+   */
+  async place(account: Account, request: PlaceCallRequest, urlsFor: (call: OutboundCall) => DialUrls): Promise<PlaceCallResult> {
+    const dialer = DIALERS[request.provider];
+    const settings = await this.deps.store.getTelephonySettings(account.id);
+    const missing = dialer.missingCredentials(settings);
+    if (missing !== undefined) throw new ApiError('provider_not_configured', `Cannot place ${request.provider} calls: ${missing}.`);
+    if (request.statusWebhook !== undefined && settings?.webhookSecret === undefined) {
+      throw new ApiError('validation_error', "Field 'status_webhook' needs the account's webhook secret, which signs every status event: raaga telephony set --webhook-secret.");
+    }
+    const call: OutboundCall = {
+      id: randomId('call_'),
+      accountId: account.id,
+      provider: request.provider,
+      to: request.to,
+      from: request.from,
+      settings: request.settings,
+      amd: request.amd,
+      ringTimeoutS: request.ringTimeoutS,
+      timeLimitS: request.timeLimitS,
+      statusWebhook: request.statusWebhook,
+      idempotencyKey: request.idempotencyKey,
+      requestHash: createHash('sha256').update(request.canonicalBody).digest('hex'),
+      referenceId: request.referenceId,
+      createdAtMs: this.deps.now(),
+    };
+    const { created, state } = await this.deps.store.createOutboundCall(call);
+    if (!created) return { state: this.#replay(state, call.requestHash), replayed: true };
+    await this.#notify(state.call, settings, state.events[0]!);
+
+    const refusal = callerIdRefusal(settings, call.from) ?? callingHoursRefusal(settings, this.deps.now()) ?? (await doNotCallRefusal(this.deps.doNotCall, settings, call));
+    if (refusal !== undefined) {
+      const retryAfterSeconds = refusal.rule === 'calling_hours' ? refusal.retryAfterSeconds : undefined;
+      throw await this.#fail(call, settings, REFUSAL_CODES[refusal.rule], `The call was not placed: ${refusal.message}`, retryAfterSeconds);
+    }
+    const cps = Number(settings?.dialCallsPerSecond ?? DEFAULT_DIAL_CPS[call.provider]);
+    const intervalMs = Math.ceil(1000 / cps);
+    const waitMs = await this.deps.store.reserveDialSlot(account.id, call.provider, intervalMs, this.deps.maxDialWaitMs);
+    if (waitMs === null) {
+      throw await this.#fail(
+        call,
+        settings,
+        'rate_limit_exceeded',
+        `More calls are queued for ${call.provider} than this account places in ${this.deps.maxDialWaitMs / 1000} s at ${cps} per second; retry later with a new idempotency key.`,
+        Math.max(1, Math.ceil(this.deps.maxDialWaitMs / 1000)),
+      );
+    }
+    if (waitMs > 0) await this.#sleep(waitMs);
+    let providerCallId: string;
+    try {
+      providerCallId = await dialer.place(call, settings!, urlsFor(call));
+    } catch (error) {
+      if (!(error instanceof DialError)) throw error;
+      throw await this.#fail(call, settings, FAILURE_CODES[error.failure], error.message);
+    }
+    await this.record(account.id, call.id, { status: 'initiated', atMs: this.deps.now(), providerCallId });
+    this.deps.log?.({ callId: call.id, provider: call.provider, providerCallId, queuedMs: waitMs }, 'outbound call placed');
+    return { state: (await this.deps.store.getOutboundCall(account.id, call.id)) ?? state, replayed: false };
+  }
+
+  get(accountId: string, callId: string): Promise<OutboundCallState | null> {
+    return this.deps.store.getOutboundCall(accountId, callId);
+  }
+
+  /**
+   * Records a status the provider reported (once per status) and sends it to the account's webhook. A terminal
+   * status carries the characters the call's speech used.
+   */
+  async record(accountId: string, callId: string, event: NewOutboundCallEvent): Promise<void> {
+    let stored = event;
+    if (TERMINAL_STATUSES.has(event.status) && event.charactersUsed === undefined) {
+      const state = await this.deps.store.getOutboundCall(accountId, callId);
+      if (state) stored = { ...event, charactersUsed: await this.#charactersUsed(state, event) };
+    }
+    const recorded = await this.deps.store.recordOutboundCallEvent(accountId, callId, stored);
+    if (!recorded) return;
+    const state = await this.deps.store.getOutboundCall(accountId, callId);
+    if (state) await this.#notify(state.call, await this.deps.store.getTelephonySettings(accountId), recorded);
+  }
+
+  /**
+   * The callee answered and the provider asks what to do: the call's settings for its stream (an answering machine
+   * gets the greeting alone, then the call ends, with `leave_message`), or `hangup` (a machine with `hangup`).
+   */
+  async answered(accountId: string, callId: string, facts: { readonly streamCallId: string; readonly answeredBy?: AnsweredBy | undefined }) {
+    const state = await this.deps.store.getOutboundCall(accountId, callId);
+    if (!state) return null;
+    const { call } = state;
+    await this.record(accountId, callId, { status: 'answered', atMs: this.deps.now(), streamCallId: facts.streamCallId, ...(facts.answeredBy ? { answeredBy: facts.answeredBy } : {}) });
+    const machine = facts.answeredBy === 'machine' || facts.answeredBy === 'fax';
+    const layer: Record<string, string> = { ...call.settings, direction: 'outbound', from: call.from, to: call.to, ...(facts.answeredBy ? { answered_by: facts.answeredBy } : {}) };
+    if (machine && call.amd.onMachine === 'hangup') return { call, action: 'hangup' as const, layer };
+    if (machine && call.amd.onMachine === 'leave_message') {
+      delete layer.agent_url;
+      layer.hangup_after_greeting = 'true';
+      layer.greeting_interruptible = 'false';
+    }
+    return { call, action: 'stream' as const, layer };
+  }
+
+  /** The summary GET /v1/calls/{id} and POST /v1/calls answer with. */
+  static describe(state: OutboundCallState) {
+    const { call } = state;
+    const summary = summarizeOutboundCall(state);
+    return {
+      call_id: call.id,
+      provider: call.provider,
+      provider_call_id: summary.providerCallId ?? null,
+      status: summary.status,
+      to: call.to,
+      from: call.from,
+      answered_by: summary.answeredBy ?? null,
+      duration_s: summary.durationS ?? null,
+      hangup_cause: summary.hangupCause ?? null,
+      characters_used: summary.charactersUsed ?? null,
+      error: summary.error ?? null,
+      reference_id: call.referenceId ?? null,
+      idempotency_key: call.idempotencyKey ?? null,
+      created_at: new Date(call.createdAtMs).toISOString(),
+      answered_at: summary.answeredAtMs === undefined ? null : new Date(summary.answeredAtMs).toISOString(),
+      ended_at: summary.endedAtMs === undefined ? null : new Date(summary.endedAtMs).toISOString(),
+      events: state.events.map((event) => ({ sequence: event.sequence, status: event.status, at: new Date(event.atMs).toISOString() })),
+    };
+  }
+
+  /** The same key answers its first attempt: the call, or the error that stopped it before it was placed. */
+  #replay(state: OutboundCallState, requestHash: string): OutboundCallState {
+    if (state.call.requestHash !== requestHash) {
+      throw new ApiError('idempotency_conflict', `idempotency_key '${state.call.idempotencyKey ?? ''}' was used for a different request (call ${state.call.id}); use a new key for a new call.`);
+    }
+    const summary = summarizeOutboundCall(state);
+    if (summary.error !== undefined && summary.providerCallId === undefined) {
+      const code = summary.error.code in REPLAYABLE ? (summary.error.code as ErrorCode) : 'provider_rejected';
+      throw new ApiError(code, summary.error.message);
+    }
+    return state;
+  }
+
+  async #fail(call: OutboundCall, settings: TelephonySettings | null, code: ErrorCode, message: string, retryAfterSeconds?: number): Promise<ApiError> {
+    await this.record(call.accountId, call.id, { status: 'failed', atMs: this.deps.now(), hangupCause: 'not_placed', error: { code, message } });
+    this.deps.log?.({ callId: call.id, provider: call.provider, code, hasSettings: settings !== null }, 'outbound call not placed');
+    return new ApiError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+  }
+
+  async #notify(call: OutboundCall, settings: TelephonySettings | null, event: Parameters<StatusWebhooks['send']>[3]): Promise<void> {
+    const secret = settings?.webhookSecret;
+    if (call.statusWebhook === undefined || secret === undefined) return;
+    // Not awaited: a slow or failing receiver must not hold the provider's callback or the caller's request.
+    void this.deps.webhooks.send(call.statusWebhook, secret, call, event);
+  }
+
+  /** Characters billed to the call's media stream (usage records of the call's stream id, since it was placed). */
+  async #charactersUsed(state: OutboundCallState, event: NewOutboundCallEvent): Promise<number> {
+    const summary = summarizeOutboundCall(state);
+    const ids = new Set([summary.streamCallId, summary.providerCallId, event.streamCallId, event.providerCallId].filter((id): id is string => id !== undefined));
+    if (ids.size === 0) return 0;
+    const usage = await this.deps.store.listUsage(state.call.accountId, { fromMs: state.call.createdAtMs, toMs: this.deps.now() + 1 });
+    return usage.filter((record) => record.endpoint === 'call' && record.callId !== undefined && ids.has(record.callId)).reduce((sum, record) => sum + record.characters, 0);
+  }
+}
+
+/** Error codes a replay answers with as they were (each one the first attempt could have stopped with). */
+const REPLAYABLE: Readonly<Record<string, true>> = Object.fromEntries([...Object.values(FAILURE_CODES), ...Object.values(REFUSAL_CODES), 'rate_limit_exceeded'].map((code) => [code, true]));

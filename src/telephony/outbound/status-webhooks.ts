@@ -1,0 +1,100 @@
+// The account's status webhook: each recorded event of an outbound call, POSTed as JSON and signed
+// `Raaga-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(webhook secret, "<t>.<body>")>` (docs/outbound-calls.md has
+// the check). Events of one call go out in sequence order: the next waits until the previous one was delivered or
+// given up. A failed delivery (no 2xx, a timeout) is retried with doubling waits, 8 attempts in all; after that it is
+// logged and counted, and GET /v1/calls/{id} still has the event. Deliveries are in this process's memory: an
+// instance that stops mid-retry loses the retries it had left (the call record keeps every event).
+
+import { createHmac } from 'node:crypto';
+import type { OutboundCall, OutboundCallEvent } from '../../store/outbound-call.js';
+
+export const SIGNATURE_HEADER = 'raaga-signature';
+export const WEBHOOK_ATTEMPTS = 8;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+export function signWebhook(secret: string, body: string, timestampS: number): string {
+  return `t=${timestampS},v1=${createHmac('sha256', secret).update(`${timestampS}.${body}`).digest('hex')}`;
+}
+
+/** The webhook body of one event: the call's identity and the event's facts (absent facts left out). */
+export function webhookPayload(call: OutboundCall, event: OutboundCallEvent): Record<string, unknown> {
+  return {
+    event_id: `${call.id}.${event.sequence}`,
+    call_id: call.id,
+    sequence: event.sequence,
+    status: event.status,
+    at: new Date(event.atMs).toISOString(),
+    provider: call.provider,
+    to: call.to,
+    from: call.from,
+    reference_id: call.referenceId ?? null,
+    ...(event.providerCallId !== undefined ? { provider_call_id: event.providerCallId } : {}),
+    ...(event.answeredBy !== undefined ? { answered_by: event.answeredBy } : {}),
+    ...(event.durationS !== undefined ? { duration_s: event.durationS } : {}),
+    ...(event.hangupCause !== undefined ? { hangup_cause: event.hangupCause } : {}),
+    ...(event.charactersUsed !== undefined ? { characters_used: event.charactersUsed } : {}),
+    ...(event.error !== undefined ? { error: event.error } : {}),
+  };
+}
+
+export interface WebhookDeliveryDeps {
+  readonly retryBaseMs: number;
+  /** Epoch ms, for the signature's timestamp. */
+  readonly now: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly onGiveUp?: (callId: string, sequence: number, lastError: string) => void;
+}
+
+export class StatusWebhooks {
+  /** Per call: the delivery of its latest event, which the next one waits for. */
+  readonly #tails = new Map<string, Promise<void>>();
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly deps: WebhookDeliveryDeps) {
+    this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
+  }
+
+  /** Queues the event behind the call's earlier ones; resolves once delivered or given up. */
+  send(url: string, secret: string, call: OutboundCall, event: OutboundCallEvent): Promise<void> {
+    const previous = this.#tails.get(call.id) ?? Promise.resolve();
+    const delivery = previous.then(() => this.#deliver(url, secret, call, event));
+    this.#tails.set(call.id, delivery);
+    void delivery.then(() => {
+      if (this.#tails.get(call.id) === delivery) this.#tails.delete(call.id);
+    });
+    return delivery;
+  }
+
+  /** Resolves when every queued delivery is done (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.#tails.size > 0) await Promise.all(this.#tails.values());
+  }
+
+  async #deliver(url: string, secret: string, call: OutboundCall, event: OutboundCallEvent): Promise<void> {
+    const body = JSON.stringify(webhookPayload(call, event));
+    let lastError = '';
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Raaga-Webhooks/1',
+            [SIGNATURE_HEADER]: signWebhook(secret, body, Math.floor(this.deps.now() / 1000)),
+            'raaga-attempt': String(attempt),
+          },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        });
+        await response.body?.cancel();
+        if (response.status >= 200 && response.status < 300) return;
+        lastError = `status ${response.status}`;
+      } catch (error) {
+        lastError = (error as Error).name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS} ms` : 'unreachable';
+      }
+      if (attempt < WEBHOOK_ATTEMPTS) await this.#sleep(this.deps.retryBaseMs * 2 ** (attempt - 1));
+    }
+    this.deps.onGiveUp?.(call.id, event.sequence, lastError);
+  }
+}
