@@ -20,6 +20,7 @@ import { registerTtsWebSocket } from './api/routes/tts-websocket.js';
 import { registerTwilioTelephony } from './api/routes/twilio-telephony.js';
 import { registerIndiaTelephony } from './api/routes/india-telephony.js';
 import { registerCallControlRoutes } from './api/routes/calls.js';
+import { registerOutboundCallRoutes } from './api/routes/outbound-calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
 import { registerUsageRoute } from './api/routes/usage.js';
 import { registerWebPages } from './api/routes/web-pages.js';
@@ -102,6 +103,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerTwilioTelephony(api, deps);
     registerIndiaTelephony(api, deps);
     registerCallControlRoutes(api, deps, requireAccount);
+    registerOutboundCallRoutes(api, deps, requireAccount);
     registerPlaygroundCallRoute(api, deps, requireAccount);
   });
   return app;

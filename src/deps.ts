@@ -29,6 +29,9 @@ import { SileroVad } from './engine/vad/silero-vad.js';
 import { InProcessCallControlBus, type CallControlBus } from './store/call-control-bus.js';
 import { RedisCallControlBus } from './store/redis/call-control-bus.js';
 import { loadCallTokenSecret } from './telephony/call-token.js';
+import { DoNotCallList } from './telephony/outbound/compliance.js';
+import { OutboundCalls } from './telephony/outbound/outbound-calls.js';
+import { StatusWebhooks } from './telephony/outbound/status-webhooks.js';
 
 export interface Deps extends AppDeps {
   readonly config: Config;
@@ -51,7 +54,7 @@ export interface DepsOverrides {
  * Phone calls: the call-token secret, the call-control bus (Redis pub/sub when REDIS_URL is set) and VAD; with them,
  * the VAD batcher's counters once its model has loaded (metrics).
  */
-async function buildTelephony(config: Config, logger: Logger, overrides: DepsOverrides): Promise<[TelephonyContext, () => VadLoad | undefined]> {
+async function buildTelephony(config: Config, logger: Logger, store: Store, overrides: DepsOverrides): Promise<[TelephonyContext, () => VadLoad | undefined]> {
   const { secret, source } = loadCallTokenSecret(config.telephony.callTokenSecret, config.dataDir);
   if (source === 'generated') logger.info({ file: 'call-token.secret' }, 'generated a call-token secret in the data dir');
   if (source !== 'config' && config.redisUrl !== undefined) {
@@ -79,7 +82,21 @@ async function buildTelephony(config: Config, logger: Logger, overrides: DepsOve
     factory.ready().catch((error: unknown) => logger.warn({ err: error }, 'VAD model failed to load; speech barge-in is off'));
     vad = factory;
   }
-  const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad };
+  const { outbound: outboundConfig } = config.telephony;
+  const outbound = new OutboundCalls({
+    store,
+    webhooks: new StatusWebhooks({
+      retryBaseMs: outboundConfig.webhookRetryBaseMs,
+      now: Date.now,
+      onGiveUp: (callId, sequence, lastError) => logger.error({ callId, sequence, lastError }, 'status webhook given up after every retry; the event stays in GET /v1/calls/{id}'),
+    }),
+    doNotCall: new DoNotCallList(outboundConfig.dncFile),
+    urlSecret: secret,
+    maxDialWaitMs: outboundConfig.maxDialWaitMs,
+    now: Date.now,
+    log: (fields, message) => logger.info(fields, message),
+  });
+  const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad, outbound };
   return [context, () => batcher?.stats];
 }
 
@@ -153,7 +170,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   const shutdownController = new AbortController();
   // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
   setMaxListeners(0, shutdownController.signal);
-  const [telephony, vadLoad] = await buildTelephony(config, logger, overrides);
+  const [telephony, vadLoad] = await buildTelephony(config, logger, store, overrides);
   const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), vadLoad, processMetrics: true });
   const promptCache = await buildPromptCache(config, metrics);
   return {

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import type { TelephonyConfig } from '../config.js';
 import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
 import type { CallControlBus } from '../store/call-control-bus.js';
+import type { OutboundCalls } from '../telephony/outbound/outbound-calls.js';
 
 /** Phone calls (src/telephony/): what the Twilio routes and REST call control need. */
 export interface TelephonyContext {
@@ -21,6 +22,8 @@ export interface TelephonyContext {
   readonly calls: CallControlBus;
   /** Undefined: no voice activity detection (speech barge-in off, DTMF barge-in still on). */
   readonly vad?: VoiceActivityDetectorFactory | undefined;
+  /** Outbound calls (POST /v1/calls): placing, status events and webhooks, the answer step. */
+  readonly outbound: OutboundCalls;
   /** Monotonic clock for playout pacing and stream timeouts (tests inject a fake). */
   readonly clock?: Clock;
 }

@@ -1,7 +1,7 @@
 // REST call control for IVR flows without an agent: POST /v1/calls/{callSid}/say | cancel | hangup | transfer |
 // gather and GET /v1/calls/{callSid}/gather/{gatherId} (a long-poll), with the account's API key, for that account's
-// calls only (any other CallSid is 404). Commands reach the call through the call-control bus, so the instance
-// holding the call need not be the one that got the request.
+// calls only (any other CallSid is 404); an outbound call's call_… id works as well as its provider's id. Commands
+// reach the call through the call-control bus, so the instance holding the call need not be the one that got the request.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -9,6 +9,8 @@ import { checkText } from '../../core/text/text-limits.js';
 import { ApiError, type ErrorCode } from '../../errors.js';
 import { GATHER_REASONS, GATHER_RESULTS_KEPT, type GatherReason } from '../../session/dtmf-gather.js';
 import { CALL_ID_PATTERN, type CallCommand } from '../../store/call-control-bus.js';
+import { OUTBOUND_CALL_ID_PATTERN, summarizeOutboundCall } from '../../store/outbound-call.js';
+import { storeCall } from '../../core/admission.js';
 import { GATHER_FIELDS, gatherRequest, integerIn, TRANSFER_FIELDS, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
@@ -53,10 +55,18 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
   const telephony = ctx.telephony;
   if (!telephony) return;
 
+  /** An outbound call's Raaga id (call_…) stands for its media stream's id, once the callee answered. */
+  const liveCallId = async (accountId: string, id: string): Promise<string> => {
+    if (!OUTBOUND_CALL_ID_PATTERN.test(id)) return id;
+    const state = await storeCall(() => telephony.outbound.get(accountId, id));
+    const summary = state ? summarizeOutboundCall(state) : undefined;
+    return summary?.streamCallId ?? summary?.providerCallId ?? '';
+  };
+
   const send = async (request: CallRequest, command: CallCommand) => {
     const account = request.account;
     if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
-    const { callSid } = request.params;
+    const callSid = await liveCallId(account.id, request.params.callSid);
     if (!CALL_ID_PATTERN.test(callSid)) throw new ApiError('not_found', 'No live call with this CallSid belongs to this account.');
     const result = await telephony.calls.send(callSid, account.id, command);
     if (!result.ok) {

@@ -21,12 +21,15 @@ import { plivoCallFacts } from '../../telephony/provider-call-facts.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
-import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints } from './telephony-media.js';
+import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
+import { storeCall } from '../../core/admission.js';
+import { summarizeOutboundCall } from '../../store/outbound-call.js';
 
 /** The query of a transferred call's XML URL: what Raaga's REST transfer put there (plivo-provider.ts). */
 const PlivoTransferQuerySchema = z.object(TRANSFER_FIELDS);
 
-export const EXOTEL_MEDIA_PATH = '/v1/telephony/exotel/media';
+export const EXOTEL_PREFIX = '/v1/telephony/exotel';
+export const EXOTEL_MEDIA_PATH = `${EXOTEL_PREFIX}/media`;
 export const PLIVO_PREFIX = '/v1/telephony/plivo';
 export const ASTERISK_MEDIA_PATH = '/v1/telephony/asterisk/media';
 
@@ -64,6 +67,24 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
     return isValidPlivoSignature(authToken, typeof header === 'string' ? header : undefined, { method, url, nonce: typeof nonce === 'string' ? nonce : '', params });
   };
 
+  /**
+   * The <Stream> XML of an answered Plivo call: settings resolved over the layers and checked (voice included), a call
+   * token bound to the CallUUID in the stream URL's path, the settings in its query.
+   */
+  const plivoStreamAnswer = async (request: FastifyRequest, checked: ProviderAccount, callUuid: string, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Promise<string> => {
+    const accountId = checked.account.id;
+    const resolved = resolveCallParameters(telephony.config, layers);
+    if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
+    await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
+    const token = signCallToken(telephony.callTokenSecret, { accountId, callSid: callUuid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+    const settings = new URLSearchParams(Object.assign({}, ...layers.slice(1))).toString();
+    const base = origin(request);
+    return plivoStreamXml({
+      streamUrl: `${base.replace(/^http/, 'ws')}${PLIVO_PREFIX}/media/${accountId}/${token}${settings ? `?${settings}` : ''}`,
+      statusCallbackUrl: `${base}${PLIVO_PREFIX}/status/${accountId}`,
+    });
+  };
+
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -85,23 +106,40 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       // On GET, Plivo's own fields (capitalised) share the query with the call settings.
       const query = withoutProviderFields(formOf(request.query));
       const numbers = { ...compact({ from: form.From, to: form.To }), ...plivoCallFacts(form) };
-      const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, numbers]);
-      if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
-      await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
       const { accountId } = request.params;
-      const token = signCallToken(telephony.callTokenSecret, { accountId, callSid: callUuid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
-      const settings = new URLSearchParams({ ...query, ...numbers }).toString();
-      const base = origin(request);
-      const xml = plivoStreamXml({
-        streamUrl: `${base.replace(/^http/, 'ws')}${PLIVO_PREFIX}/media/${accountId}/${token}${settings ? `?${settings}` : ''}`,
-        statusCallbackUrl: `${base}${PLIVO_PREFIX}/status/${accountId}`,
-      });
+      const xml = await plivoStreamAnswer(request, checked, callUuid, [checked.settings?.defaults, query, numbers]);
       app.log.info({ reqId: request.id, accountId, callSid: callUuid }, 'plivo answer URL answered');
       return reply.type('application/xml; charset=utf-8').send(xml);
     };
     for (const method of ['POST', 'GET'] as const) {
       scope.route({ method, url: `${PLIVO_PREFIX}/answer/:accountId`, logLevel: 'warn', schema: PROVIDER_ONLY, handler: answer });
     }
+
+    // An outbound call Raaga placed (POST /v1/calls), answered: its settings come from the call record; the URL's
+    // token proves Raaga made it, and Plivo's signature is checked as on the answer URL.
+    scope.post<{ Params: AccountParams & { callId: string; token: string }; Body: Form }>(
+      `${PLIVO_PREFIX}/outbound/:accountId/:callId/:token`,
+      { logLevel: 'warn', schema: PROVIDER_ONLY },
+      async (request, reply) => {
+        const { accountId, callId, token } = request.params;
+        if (!telephony.outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
+        const form = formOf(request.body);
+        const checked = await providerAccount(ctx, 'plivo', accountId, request, reply);
+        if (!checked) return reply;
+        if (!plivoSigned(request, checked.settings, form)) {
+          request.log.warn({ accountId, callId }, 'plivo outbound answer with an invalid signature');
+          return reply.code(403).send();
+        }
+        const callUuid = form.CallUUID;
+        if (!callUuid || !/^[A-Za-z0-9-]{8,64}$/.test(callUuid)) throw new ApiError('bad_request', 'CallUUID is missing: this endpoint is the answer URL of a Plivo call Raaga placed.');
+        const answer = await telephony.outbound.answered(accountId, callId, { streamCallId: callUuid });
+        if (!answer) return reply.code(404).send();
+        request.log.info({ accountId, callId, callSid: callUuid }, 'plivo outbound call answered');
+        // Plivo ends a call a machine answered itself (machine_detection=hangup): no `hangup` answer arrives here.
+        const xml = await plivoStreamAnswer(request, checked, callUuid, [checked.settings?.defaults, answer.layer]);
+        return reply.type('application/xml; charset=utf-8').send(xml);
+      },
+    );
 
     scope.post<{ Params: AccountParams; Body: Form }>(`${PLIVO_PREFIX}/status/:accountId`, { schema: PROVIDER_ONLY }, async (request, reply) => {
       const form = formOf(request.body);
@@ -151,7 +189,25 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       return { accountId, accountVerified: false, callToken: token, query: queryOf(request), origin: origin(request) };
     };
 
+    /** A call Raaga placed through Exotel: the path's token is the proof, the call record has the settings. */
+    const admitExotelOutbound = async (request: FastifyRequest, reply: FastifyReply): Promise<StreamAdmission | undefined> => {
+      const { accountId, callId, token } = request.params as { accountId: string; callId: string; token: string };
+      if (!telephony.outbound.isValidUrlToken(accountId, callId, token)) {
+        await reply.code(404).send();
+        return undefined;
+      }
+      const state = await storeCall(() => telephony.outbound.get(accountId, callId));
+      const exotelSid = state ? summarizeOutboundCall(state).providerCallId : undefined;
+      const answer = state ? await telephony.outbound.answered(accountId, callId, { streamCallId: exotelSid ?? callId }) : null;
+      if (!answer) {
+        await reply.code(404).send();
+        return undefined;
+      }
+      return { accountId, accountVerified: true, callToken: undefined, query: answer.layer };
+    };
+
     registerMediaEndpoints(scope, ctx, telephony, [
+      { provider: exotelProvider, paths: [`${EXOTEL_PREFIX}/outbound/:accountId/:callId/:token`], admit: admitExotelOutbound },
       { provider: exotelProvider, paths: [`${EXOTEL_MEDIA_PATH}/:accountId`], admit: admitBasic('exotel', (s) => s?.exotelCredentials) },
       { provider: plivoProvider(), paths: [`${PLIVO_PREFIX}/media/:accountId/:token`], admit: admitPlivo },
       { provider: asteriskProvider, paths: [`${ASTERISK_MEDIA_PATH}/:accountId`], admit: admitBasic('asterisk', (s) => s?.asteriskCredentials) },

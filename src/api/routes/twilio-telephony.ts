@@ -18,7 +18,10 @@ import { CALL_ID_PATTERN } from '../../store/call-control-bus.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
-import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints } from './telephony-media.js';
+import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
+import { storeCall } from '../../core/admission.js';
+import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
+import type { AnsweredBy } from '../../store/outbound-call.js';
 
 export const TWILIO_PREFIX = '/v1/telephony/twilio';
 export const MEDIA_PATH = `${TWILIO_PREFIX}/media`;
@@ -48,6 +51,33 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     return checked;
   };
 
+  /**
+   * The TwiML that connects an answered call to Raaga: its settings resolved over the layers and checked (voice
+   * included), a call token bound to the CallSid. An account without an auth token cannot have its provider requests
+   * signed, so its stream goes to the generic path (the token pays) without stream or connect callbacks.
+   */
+  const streamAnswer = async (request: FastifyRequest, checked: ProviderAccount, callSid: string, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Promise<string> => {
+    const accountId = checked.account.id;
+    const resolved = resolveCallParameters(telephony.config, layers);
+    if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
+    await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
+    const token = signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+    const parameters = { ...compact(resolved.settings), ...resolved.value.custom, [TOKEN_PARAMETER]: token };
+    const base = origin(request);
+    const signed = providerRequestsAllowed('twilio', checked.settings);
+    try {
+      return streamTwiml({
+        streamUrl: streamUrlFor(base, signed ? `${MEDIA_PATH}/${accountId}` : MEDIA_PATH),
+        streamName: `raaga-${callSid.slice(-12)}`,
+        parameters,
+        ...(signed ? { statusCallback: `${base}${TWILIO_PREFIX}/status/${accountId}`, connectAction: `${base}${TWILIO_PREFIX}/connect-action/${accountId}` } : {}),
+      });
+    } catch (error) {
+      if (error instanceof TwimlParameterError) throw new ApiError('validation_error', error.message);
+      throw error;
+    }
+  };
+
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -66,31 +96,42 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
       // On GET, Twilio's own fields share the query with the call settings; they are not settings.
       const query = isGet ? withoutProviderFields(formOf(request.query)) : formOf(request.query);
-      const resolved = resolveCallParameters(telephony.config, [checked.settings?.defaults, query, { ...compact({ from: form.From, to: form.To }), ...twilioCallFacts(form) }]);
-      if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
-      await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
-      const token = signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
-      const parameters = { ...compact(resolved.settings), ...resolved.value.custom, [TOKEN_PARAMETER]: token };
-      const base = origin(request);
-      let twiml: string;
-      try {
-        twiml = streamTwiml({
-          streamUrl: streamUrlFor(base, `${MEDIA_PATH}/${accountId}`),
-          streamName: `raaga-${callSid.slice(-12)}`,
-          parameters,
-          statusCallback: `${base}${TWILIO_PREFIX}/status/${accountId}`,
-          connectAction: `${base}${TWILIO_PREFIX}/connect-action/${accountId}`,
-        });
-      } catch (error) {
-        if (error instanceof TwimlParameterError) throw new ApiError('validation_error', error.message);
-        throw error;
-      }
+      const twiml = await streamAnswer(request, checked, callSid, [checked.settings?.defaults, query, { ...compact({ from: form.From, to: form.To }), ...twilioCallFacts(form) }]);
       app.log.info({ reqId: request.id, accountId, callSid }, 'twilio voice webhook answered');
       return reply.type('text/xml; charset=utf-8').send(twiml);
     };
     for (const method of ['POST', 'GET'] as const) {
       scope.route({ method, url: `${TWILIO_PREFIX}/voice/:accountId`, logLevel: 'warn', schema: PROVIDER_ONLY, handler: voiceWebhook });
     }
+
+    // An outbound call Raaga placed (POST /v1/calls), answered: its settings come from the call record, the URL's token
+    // proves Raaga made the URL (an account with only an API key has no auth token to sign with), and with AMD
+    // Twilio asks only once it decided who answered.
+    scope.post<{ Params: AccountParams & { callId: string; token: string }; Body: Form }>(
+      `${TWILIO_PREFIX}/outbound/:accountId/:callId/:token`,
+      { logLevel: 'warn', schema: PROVIDER_ONLY },
+      async (request, reply) => {
+        const { accountId, callId, token } = request.params;
+        const form = formOf(request.body);
+        const outbound = telephony.outbound;
+        if (!outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
+        const account = await storeCall(() => ctx.store.getAccount(accountId));
+        const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
+        const signature = request.headers['x-twilio-signature'];
+        if (!account || (settings?.twilioAuthToken && !isValidTwilioSignature(settings.twilioAuthToken, typeof signature === 'string' ? signature : undefined, origin(request) + request.url, form))) {
+          request.log.warn({ accountId, callId }, 'twilio outbound answer with an invalid signature');
+          return reply.code(403).send();
+        }
+        const callSid = form.CallSid;
+        if (!callSid || !CALL_ID_PATTERN.test(callSid)) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is the answer URL of a Twilio call Raaga placed.');
+        const answer = await outbound.answered(accountId, callId, { streamCallId: callSid, answeredBy: twilioCallFacts(form).answered_by as AnsweredBy | undefined });
+        if (!answer) return reply.code(404).send();
+        request.log.info({ accountId, callId, callSid, action: answer.action, answeredBy: form.AnsweredBy }, 'twilio outbound call answered');
+        if (answer.action === 'hangup') return reply.type('text/xml; charset=utf-8').send(hangupTwiml());
+        const twiml = await streamAnswer(request, { account, settings }, callSid, [settings?.defaults, answer.layer]);
+        return reply.type('text/xml; charset=utf-8').send(twiml);
+      },
+    );
 
     // Twilio asks here when the <Connect> of Raaga's TwiML ends (research R1): a transfer the call made by ending its
     // stream (no REST credentials) is dialled now, wherever the call ran (the call-control bus still knows it for a

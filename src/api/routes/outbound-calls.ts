@@ -1,0 +1,214 @@
+// Outbound calls over HTTP: POST /v1/calls places one (API key), GET /v1/calls/{call_id} reads it, and the providers
+// report its progress to /v1/telephony/{provider}/outbound-status/{account}/{call_id}/{token} (the token, an HMAC
+// of the call, is what authenticates them: Exotel cannot sign). The answer URLs and Exotel's stream URL live with
+// their providers (twilio-telephony.ts, india-telephony.ts); the logic is src/telephony/outbound/.
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { storeCall } from '../../core/admission.js';
+import { ApiError } from '../../errors.js';
+import { LANGUAGE_CODES } from '../../languages.js';
+import { AMD_MODES, IDEMPOTENCY_KEY_PATTERN, isOutboundProvider, ON_MACHINE_ACTIONS, OUTBOUND_PROVIDERS, OUTBOUND_STATUSES, type OutboundCall } from '../../store/outbound-call.js';
+import { E164 } from '../../store/telephony-settings.js';
+import { integerIn } from '../../telephony/agent/agent-protocol.js';
+import { CREDENTIAL_PARAMETERS, resolveCallParameters } from '../../telephony/call-parameters.js';
+import type { DialUrls } from '../../telephony/outbound/dialer.js';
+import { DIALERS, OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
+import type { ApiContext, TelephonyContext } from '../context.js';
+import { formOf, type Form } from '../form-fields.js';
+import { publicOrigin } from '../public-origin.js';
+import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
+import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
+import { EXOTEL_PREFIX, PLIVO_PREFIX } from './india-telephony.js';
+import { PROVIDER_ONLY } from './telephony-media.js';
+import { TWILIO_PREFIX } from './twilio-telephony.js';
+
+const PhoneNumber = z.string({ error: 'is required' }).regex(new RegExp(`^${E164.source}$`), 'must be an E.164 number such as +919812345678');
+
+export const PlaceCallBodySchema = z.strictObject(
+  {
+    provider: z.enum(OUTBOUND_PROVIDERS, { error: `must be one of ${OUTBOUND_PROVIDERS.join(', ')}` }),
+    to: PhoneNumber.meta({ description: 'The number to call (E.164).' }),
+    from: PhoneNumber.meta({ description: "The caller ID: the account's number at the provider (Twilio number, ExoPhone, Plivo number)." }),
+    voice: z.string().min(1).max(200).optional(),
+    language: z.enum(LANGUAGE_CODES, { error: `must be one of ${LANGUAGE_CODES.join(', ')}` }).optional(),
+    speed: z.number().min(0.5).max(2).optional(),
+    greeting: z.string().max(450).optional().meta({ description: 'Spoken as soon as the callee answers (an OTP, a reminder, the first line of a conversation).' }),
+    greeting_interruptible: z.boolean().optional(),
+    hangup_after_greeting: z.boolean().optional().meta({ description: 'End the call once the greeting has played (a message call). Default false.' }),
+    agent_url: z
+      .string()
+      .max(450)
+      .regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL')
+      .optional(),
+    params: z
+      .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, 'names must be 1-40 letters, digits or _'), z.string().max(450))
+      .optional()
+      .meta({ description: 'Call parameters: your own (they reach the agent in call_started) or Raaga settings such as barge_in.' }),
+    amd: z
+      .strictObject({ mode: z.enum(AMD_MODES).default('off'), on_machine: z.enum(ON_MACHINE_ACTIONS).default('agent') }, STRICT_BODY_ERRORS)
+      .optional()
+      .meta({ description: "Answering-machine detection (Twilio; Plivo with on_machine=hangup; not Exotel's streamed calls)." }),
+    ring_timeout_s: integerIn(5, 120).optional(),
+    time_limit_s: integerIn(10, 14_400).optional(),
+    status_webhook: z
+      .string()
+      .max(500)
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    idempotency_key: z.string().regex(IDEMPOTENCY_KEY_PATTERN, 'must be 1-255 printable characters without spaces').optional(),
+    reference_id: z.string().min(1).max(128).optional().meta({ description: 'Your consent or campaign reference, kept with the call for audits.' }),
+  },
+  STRICT_BODY_ERRORS,
+);
+
+const CallEventSchema = z.strictObject({ sequence: z.number().int(), status: z.enum(OUTBOUND_STATUSES), at: z.string() });
+export const OutboundCallSchema = z.strictObject({
+  call_id: z.string(),
+  provider: z.enum(OUTBOUND_PROVIDERS),
+  provider_call_id: z.string().nullable(),
+  status: z.enum(OUTBOUND_STATUSES),
+  to: z.string(),
+  from: z.string(),
+  answered_by: z.string().nullable(),
+  duration_s: z.number().nullable(),
+  hangup_cause: z.string().nullable(),
+  characters_used: z.number().nullable(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+  reference_id: z.string().nullable(),
+  idempotency_key: z.string().nullable(),
+  created_at: z.string(),
+  answered_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  events: z.array(CallEventSchema),
+});
+
+const DEFAULT_RING_TIMEOUT_S = 30;
+const DEFAULT_TIME_LIMIT_S = 3600;
+
+type StatusParams = { provider: string; accountId: string; callId: string; token: string };
+
+/** The URLs a provider calls back on for this call (answer, status, and Exotel's stream). */
+function dialUrls(origin: string, outbound: OutboundCalls, call: OutboundCall): DialUrls {
+  const tail = `${encodeURIComponent(call.accountId)}/${call.id}/${outbound.urlToken(call.accountId, call.id)}`;
+  const answerPrefix = call.provider === 'plivo' ? PLIVO_PREFIX : TWILIO_PREFIX;
+  return {
+    answer: `${origin}${answerPrefix}/outbound/${tail}`,
+    status: `${origin}/v1/telephony/${call.provider}/outbound-status/${tail}`,
+    stream: `${origin.replace(/^http/, 'ws')}${EXOTEL_PREFIX}/outbound/${tail}`,
+  };
+}
+
+export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext, requireAccount: (request: FastifyRequest) => Promise<void>): void {
+  const telephony: TelephonyContext | undefined = ctx.telephony;
+  if (!telephony) return;
+  const { outbound } = telephony;
+  const errors = errorResponses([
+    'invalid_api_key',
+    'validation_error',
+    'voice_language_not_found',
+    'provider_not_configured',
+    'provider_auth_failed',
+    'invalid_phone_number',
+    'caller_id_not_allowed',
+    'provider_rejected',
+    'idempotency_conflict',
+    'outside_calling_hours',
+    'do_not_call',
+    'rate_limit_exceeded',
+    'store_unavailable',
+    'provider_unavailable',
+    'dnc_check_unavailable',
+  ]);
+
+  typed(app).post(
+    '/v1/calls',
+    {
+      onRequest: requireAccount,
+      schema: {
+        tags: ['calls'],
+        operationId: 'placeCall',
+        summary: 'Place an outbound call through the account’s provider; it speaks the greeting and/or connects the agent on answer.',
+        body: PlaceCallBodySchema,
+        response: { 202: jsonResponse('Placed (or, with a known idempotency_key, the call it placed before).', OutboundCallSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const account = request.account;
+      if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
+      const body = request.body;
+      const amd = { mode: body.amd?.mode ?? 'off', onMachine: body.amd?.on_machine ?? 'agent' } as const;
+      if (amd.mode !== 'off' && body.provider === 'exotel') throw new ApiError('validation_error', "Field 'amd': Exotel has no answering-machine detection on streamed calls; send amd.mode off.");
+      if (amd.mode !== 'off' && body.provider === 'plivo' && amd.onMachine !== 'hangup') {
+        throw new ApiError('validation_error', "Field 'amd.on_machine': Plivo can only hang up on a machine (machine_detection=hangup); send on_machine hangup or amd.mode off.");
+      }
+      const settings: Record<string, string> = {};
+      for (const [name, value] of Object.entries(body.params ?? {})) {
+        if (CREDENTIAL_PARAMETERS.has(name)) throw new ApiError('validation_error', `Field 'params.${name}' is reserved for Raaga's credentials.`);
+        settings[name] = value;
+      }
+      const fields = { voice: body.voice, language: body.language, speed: body.speed, greeting: body.greeting, greeting_interruptible: body.greeting_interruptible, hangup_after_greeting: body.hangup_after_greeting, agent_url: body.agent_url };
+      for (const [name, value] of Object.entries(fields)) if (value !== undefined) settings[name] = String(value);
+      if (settings.hangup_after_greeting === 'true' && !settings.greeting) throw new ApiError('validation_error', "Field 'hangup_after_greeting' needs a 'greeting' to play first.");
+      // Checked now, so a bad voice or setting is this request's error and not a silent call later.
+      const stored = await storeCall(() => ctx.store.getTelephonySettings(account.id));
+      const resolved = resolveCallParameters(telephony.config, [stored?.defaults, settings]);
+      if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
+      await ctx.voices.resolve(account, resolved.value.voice, resolved.value.language);
+      const placeRequest: PlaceCallRequest = {
+        provider: body.provider,
+        to: body.to,
+        from: body.from,
+        settings,
+        amd,
+        ringTimeoutS: body.ring_timeout_s ?? DEFAULT_RING_TIMEOUT_S,
+        timeLimitS: body.time_limit_s ?? DEFAULT_TIME_LIMIT_S,
+        statusWebhook: body.status_webhook,
+        idempotencyKey: body.idempotency_key,
+        referenceId: body.reference_id,
+        canonicalBody: JSON.stringify(body),
+      };
+      const origin = publicOrigin(telephony.config, request);
+      const { state, replayed } = await storeCall(() => outbound.place(account, placeRequest, (call) => dialUrls(origin, outbound, call)));
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(202).send(OutboundCalls.describe(state));
+    },
+  );
+
+  typed(app).get(
+    '/v1/calls/:callId',
+    {
+      onRequest: requireAccount,
+      schema: {
+        tags: ['calls'],
+        operationId: 'getCall',
+        summary: 'An outbound call’s state: status, who answered, duration, hangup cause, characters used, and every status event.',
+        params: z.object({ callId: z.string() }),
+        response: { 200: jsonResponse('The call.', OutboundCallSchema), ...errorResponses(['invalid_api_key', 'not_found', 'store_unavailable']) },
+      },
+    },
+    async (request, reply) => {
+      const account = request.account;
+      if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
+      const state = await storeCall(() => outbound.get(account.id, request.params.callId));
+      if (!state) throw new ApiError('not_found', `No outbound call ${request.params.callId} belongs to this account (calls are kept 30 days).`);
+      return reply.code(200).send(OutboundCalls.describe(state));
+    },
+  );
+
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    // Exotel may send JSON (StatusCallbackContentType=application/json); fastify's own parser reads it.
+    scope.post<{ Params: StatusParams; Body: Form }>('/v1/telephony/:provider/outbound-status/:accountId/:callId/:token', { schema: PROVIDER_ONLY }, async (request, reply) => {
+      const { provider, accountId, callId, token } = request.params;
+      if (!isOutboundProvider(provider) || !outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
+      const form = formOf(request.body);
+      const event = DIALERS[provider].readStatus(form, Date.now());
+      request.log.info({ provider, accountId, callId, status: event?.status ?? null }, 'outbound call status');
+      if (event) await storeCall(() => outbound.record(accountId, callId, event));
+      return reply.code(204).send();
+    });
+  });
+}
