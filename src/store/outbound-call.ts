@@ -21,8 +21,8 @@ export type AmdMode = (typeof AMD_MODES)[number];
 export const ON_MACHINE_ACTIONS = ['hangup', 'leave_message', 'agent'] as const;
 export type OnMachineAction = (typeof ON_MACHINE_ACTIONS)[number];
 
-/** `call_` and 24 base62 characters: Raaga's id of an outbound call (never a provider's). */
-export const OUTBOUND_CALL_ID_PATTERN = /^call_[A-Za-z0-9]{24}$/;
+/** `call_` and 12 base-32 characters (random-id.ts): Raaga's id of an outbound call (never a provider's). */
+export const OUTBOUND_CALL_ID_PATTERN = /^call_[a-z0-9]{12,32}$/;
 /** What a client may use as an idempotency key (Stripe-like: up to 255 printable characters). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 

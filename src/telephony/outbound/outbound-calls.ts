@@ -232,7 +232,8 @@ export class OutboundCalls {
     return state;
   }
 
-  async #fail(call: OutboundCall, settings: TelephonySettings | null, code: ErrorCode, message: string, retryAfterSeconds?: number): Promise<ApiError> {
+  async #fail(call: OutboundCall, settings: TelephonySettings | null, code: ErrorCode, reason: string, retryAfterSeconds?: number): Promise<ApiError> {
+    const message = `${reason} (${call.id})`;
     await this.record(call.accountId, call.id, { status: 'failed', atMs: this.deps.now(), hangupCause: 'not_placed', error: { code, message } });
     this.deps.log?.({ callId: call.id, provider: call.provider, code, hasSettings: settings !== null }, 'outbound call not placed');
     return new ApiError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
