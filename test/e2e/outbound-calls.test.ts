@@ -37,7 +37,7 @@ let receiverUrl = '';
 let dncDir = '';
 /** Every delivery attempt the webhook receiver got: its path, headers and body. */
 const deliveries: { path: string; signature: string; attempt: string; body: string; json: Record<string, unknown>; answered: number }[] = [];
-/** Per event_id: how many attempts the receiver still refuses (503). */
+/** Per event_id: how many more attempts the receiver refuses (503). */
 const refuse = new Map<string, number>();
 /** The do-not-call webhook's answer per number (absent: allowed; 'down': no answer, 500). */
 const dncAnswers = new Map<string, boolean | 'down'>();
@@ -54,6 +54,8 @@ beforeAll(async () => {
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ allowed: answer }));
       }
       const json = JSON.parse(body) as Record<string, unknown>;
+      // The /flaky receiver refuses the first two attempts of every event.
+      if (req.url === '/flaky' && !refuse.has(String(json.event_id))) refuse.set(String(json.event_id), 2);
       const left = refuse.get(String(json.event_id)) ?? 0;
       const answered = left > 0 ? 503 : 204;
       if (left > 0) refuse.set(String(json.event_id), left - 1);
@@ -191,5 +193,182 @@ describe.each(PROVIDERS)('%s', (provider) => {
     // The failure is on record too, with the same error, under the call id the message names.
     const failedId = /call_[a-z0-9]{12}/.exec(invalid.json.error.message)![0];
     expect((await getCall(acct.key, failedId)).json).toMatchObject({ status: 'failed', provider_call_id: null, error: { code: 'invalid_phone_number' } });
+  });
+});
+
+describe('one provider for the rest (the logic is provider-neutral)', () => {
+  it('the same idempotency key never places two calls; with another body it is refused', async () => {
+    const acct = await account('twilio');
+    const body = { provider: 'twilio', to: '+919812300001', from: FROM.twilio, greeting: 'नमस्ते', hangup_after_greeting: true, idempotency_key: 'order-77' };
+    const before = apis.calls.length;
+    const [first, second] = await Promise.all([placeCall(acct.key, body), placeCall(acct.key, body)]);
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(first.json.call_id).toBe(second.json.call_id);
+    expect([first.headers.get('idempotent-replayed'), second.headers.get('idempotent-replayed')].sort()).toEqual(['true', null].sort());
+    const third = await placeCall(acct.key, body);
+    expect(third.json.call_id).toBe(first.json.call_id);
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(apis.calls.length - before).toBe(1);
+    const conflict = await placeCall(acct.key, { ...body, greeting: 'कुछ और' });
+    expect(conflict.status).toBe(422);
+    expect(conflict.json.error).toMatchObject({ code: 'idempotency_conflict' });
+    expect(conflict.json.error.message).toContain(first.json.call_id);
+    // Another account's same key is its own.
+    const other = await account('twilio');
+    expect((await placeCall(other.key, body)).json.call_id).not.toBe(first.json.call_id);
+    await Promise.all(apis.calls.slice(before).map((call) => call.ended));
+  });
+
+  it('bad input is refused before anything is placed, each with a message naming the field', async () => {
+    const acct = await account('plivo');
+    const before = apis.calls.length;
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ provider: 'plivo', to: '98123 45678', from: FROM.plivo }, 'validation_error', /to.*E\.164/],
+      [{ provider: 'vonage', to: '+919812345678', from: FROM.plivo }, 'validation_error', /provider/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, voice: 'nobody' }, 'voice_language_not_found', /nobody|voice/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, hangup_after_greeting: true }, 'validation_error', /greeting/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, amd: { mode: 'detect', on_machine: 'agent' } }, 'validation_error', /on_machine/],
+      [{ provider: 'exotel', to: '+919812345678', from: FROM.exotel, amd: { mode: 'detect' } }, 'validation_error', /Exotel has no answering-machine detection/],
+      [{ provider: 'exotel', to: '+919812345678', from: FROM.exotel }, 'provider_not_configured', /Exotel REST credentials/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, params: { raaga_token: 'x' } }, 'validation_error', /reserved/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, surprise: 1 }, 'validation_error', /Unknown field 'surprise'/],
+    ];
+    for (const [body, code, message] of cases) {
+      const refused = await placeCall(acct.key, body);
+      expect([JSON.stringify(body), refused.json.error?.code]).toEqual([JSON.stringify(body), code]);
+      expect(refused.json.error.message).toMatch(message);
+    }
+    const noSecret = await account('plivo', { webhookSecret: undefined });
+    const unsigned = await placeCall(noSecret.key, { provider: 'plivo', to: '+919812345678', from: FROM.plivo, status_webhook: `${receiverUrl}/x` });
+    expect(unsigned.json.error).toMatchObject({ code: 'validation_error' });
+    expect(unsigned.json.error.message).toMatch(/webhook-secret/);
+    const noKey = await fetch(`${server.url}/v1/calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(noKey.status).toBe(401);
+    expect(apis.calls.length).toBe(before);
+    expect((await getCall(acct.key, 'call_doesnotexist1')).status).toBe(404);
+  });
+
+  it('compliance: allowed caller IDs, calling hours, the do-not-call file and webhook', async () => {
+    const before = apis.calls.length;
+    const allowed = await account('exotel', { allowedCallerIds: '+918047000000' });
+    const notAllowed = await placeCall(allowed.key, { provider: 'exotel', to: '+919812345678', from: FROM.exotel });
+    expect(notAllowed.json.error).toMatchObject({ code: 'caller_id_not_allowed' });
+    expect(notAllowed.json.error.message).toMatch(/allowed caller IDs/);
+    // A window that closed an hour ago and opens in two hours, in India's time.
+    const minute = (offsetMinutes: number) => {
+      const ist = new Date(Date.now() + 330 * 60_000 + offsetMinutes * 60_000);
+      return `${String(ist.getUTCHours()).padStart(2, '0')}:${String(ist.getUTCMinutes()).padStart(2, '0')}`;
+    };
+    const hours = await account('exotel', { callingHours: `${minute(120)}-${minute(-60)}`, callingTimeZone: 'Asia/Kolkata' });
+    const closed = await placeCall(hours.key, { provider: 'exotel', to: '+919812345678', from: FROM.exotel });
+    expect(closed.status).toBe(422);
+    expect(closed.json.error).toMatchObject({ code: 'outside_calling_hours' });
+    expect(Number(closed.headers.get('retry-after'))).toBeGreaterThan(3600);
+    const dnc = await account('exotel', { dncWebhookUrl: `${receiverUrl}/dnc` });
+    const listed = await placeCall(dnc.key, { provider: 'exotel', to: '+919777777777', from: FROM.exotel });
+    expect(listed.json.error).toMatchObject({ code: 'do_not_call' });
+    expect(listed.json.error.message).toMatch(/do-not-call list/);
+    dncAnswers.set('+919777700001', false);
+    dncAnswers.set('+919777700002', 'down');
+    expect((await placeCall(dnc.key, { provider: 'exotel', to: '+919777700001', from: FROM.exotel })).json.error).toMatchObject({ code: 'do_not_call' });
+    const down = await placeCall(dnc.key, { provider: 'exotel', to: '+919777700002', from: FROM.exotel });
+    expect(down.status).toBe(503);
+    expect(down.json.error).toMatchObject({ code: 'dnc_check_unavailable' });
+    expect(apis.calls.length).toBe(before);
+    // The webhook allowed this one: placed.
+    const ok = await placeCall(dnc.key, { provider: 'exotel', to: '+919777700003', from: FROM.exotel, greeting: 'नमस्ते', hangup_after_greeting: true });
+    expect(ok.status).toBe(202);
+    await simulated(ok.json.provider_call_id).ended;
+  });
+
+  it('answering machines: hung up on, or left the greeting as a message, or told to the agent', async () => {
+    const acct = await account('twilio');
+    apis.callees.set('+919812300101', 'machine');
+    const hungUp = await placeCall(acct.key, { provider: 'twilio', to: '+919812300101', from: FROM.twilio, greeting: 'नमस्ते', amd: { mode: 'detect', on_machine: 'hangup' }, status_webhook: `${receiverUrl}/hooks` });
+    const machineCall = simulated(hungUp.json.provider_call_id);
+    await machineCall.ended;
+    expect(machineCall.request.MachineDetection).toBe('Enable');
+    expect(machineCall.answer).toContain('<Hangup');
+    expect(machineCall.peer).toBeUndefined();
+    await eventually(() => delivered(hungUp.json.call_id).some((d) => d.json.status === 'completed'), 'completed');
+    expect(delivered(hungUp.json.call_id).find((d) => d.json.status === 'answered')!.json.answered_by).toBe('machine');
+
+    const agent = await FakeAgent.start();
+    try {
+      apis.callees.set('+919812300102', 'machine');
+      const message = await placeCall(acct.key, {
+        provider: 'twilio',
+        to: '+919812300102',
+        from: FROM.twilio,
+        greeting: 'नमस्ते, आपकी किस्त कल देय है।',
+        agent_url: agent.url,
+        amd: { mode: 'detect_message_end', on_machine: 'leave_message' },
+      });
+      const messageCall = simulated(message.json.provider_call_id);
+      await messageCall.ended;
+      expect(messageCall.request.MachineDetection).toBe('DetectMessageEnd');
+      // The greeting was left on the machine, the call ended after it, and no agent was called for a machine.
+      expect(messageCall.peer!.heardMulaw().length / 8000).toBeGreaterThan(1);
+      expect(messageCall.updates).toHaveLength(1);
+      expect(agent.events).toEqual([]);
+
+      apis.callees.set('+919812300103', 'human');
+      const human = await placeCall(acct.key, { provider: 'twilio', to: '+919812300103', from: FROM.twilio, agent_url: agent.url, amd: { mode: 'detect', on_machine: 'hangup' }, params: { campaign: 'emi-nov' } });
+      const started = await agent.waitFor('call_started');
+      expect(started).toMatchObject({ direction: 'outbound', answered_by: 'human', from: FROM.twilio, to: '+919812300103', custom_parameters: { campaign: 'emi-nov' } });
+      const humanCall = simulated(human.json.provider_call_id);
+      expect(started.call_sid).toBe(humanCall.id);
+      // REST control by Raaga's call id: the call hangs up.
+      expect((await callControl(server, acct.key, human.json.call_id, 'hangup', { drain: false })).status).toBe(202);
+      await humanCall.ended;
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a placed call gathers digits by its call_id without an agent, then hangs up', async () => {
+    const acct = await account('plivo');
+    const placed = await placeCall(acct.key, { provider: 'plivo', to: '+919812300201', from: FROM.plivo, greeting: 'नमस्ते' });
+    const call = simulated(placed.json.provider_call_id);
+    await eventually(() => call.peer !== undefined, 'the callee answered');
+    const gather = await callControl(server, acct.key, placed.json.call_id, 'gather', { prompt: 'अपना पिन डालें, फिर हैश दबाएँ।', finish_on_key: '#', timeout_ms: 30_000 });
+    expect(gather.status).toBe(202);
+    await eventually(async () => (await gatherResult(server, acct.key, placed.json.call_id, gather.json.gather_id, 0)).json.status === 'pending', 'the gather is active');
+    for (const digit of ['4', '8', '2', '#']) call.peer!.sendDtmf(digit);
+    const result = await gatherResult(server, acct.key, placed.json.call_id, gather.json.gather_id, 20_000);
+    expect(result.json).toMatchObject({ status: 'done', digits: '482', reason: 'finish_key' });
+    expect((await callControl(server, acct.key, placed.json.call_id, 'hangup', { drain: false })).status).toBe(202);
+    await call.ended;
+    expect(call.updates.map((u) => u.method)).toEqual(['DELETE']);
+  });
+
+  it('a burst beyond the pace is queued, and one beyond the longest wait is refused with Retry-After', async () => {
+    // One call per 100 s: the second request would wait longer than OUTBOUND_MAX_DIAL_WAIT_MS (20 s).
+    const slow = await account('exotel', { dialCallsPerSecond: '0.01' });
+    const first = await placeCall(slow.key, { provider: 'exotel', to: '+919812300301', from: FROM.exotel, greeting: 'नमस्ते', hangup_after_greeting: true });
+    expect(first.status).toBe(202);
+    const second = await placeCall(slow.key, { provider: 'exotel', to: '+919812300302', from: FROM.exotel, greeting: 'नमस्ते', hangup_after_greeting: true });
+    expect(second.status).toBe(429);
+    expect(second.json.error).toMatchObject({ code: 'rate_limit_exceeded' });
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Two per second: a burst of three is placed in turn, none refused.
+    const paced = await account('exotel', { dialCallsPerSecond: '2' });
+    const burst = await Promise.all([1, 2, 3].map((n) => placeCall(paced.key, { provider: 'exotel', to: `+91981230040${n}`, from: FROM.exotel, greeting: 'नमस्ते', hangup_after_greeting: true })));
+    expect(burst.map((r) => r.status)).toEqual([202, 202, 202]);
+    await Promise.all([first, ...burst].map((r) => simulated(r.json.provider_call_id).ended));
+  });
+
+  it('a webhook receiver that fails gets every event again until it takes it, in order, each one signed', async () => {
+    const acct = await account('plivo');
+    const placed = await placeCall(acct.key, { provider: 'plivo', to: '+919812300501', from: FROM.plivo, greeting: 'नमस्ते', hangup_after_greeting: true, status_webhook: `${receiverUrl}/flaky` });
+    await simulated(placed.json.provider_call_id).ended;
+    await eventually(() => delivered(placed.json.call_id).some((d) => d.json.status === 'completed'), 'completed, after retries');
+    const accepted = delivered(placed.json.call_id);
+    expect(accepted.map((d) => d.json.sequence)).toEqual(accepted.map((_, i) => i + 1));
+    expect(accepted.map((d) => d.json.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);
+    expect(accepted.every(validSignature)).toBe(true);
+    // Each event was refused twice, then taken at its third attempt.
+    expect(accepted.map((d) => d.attempt)).toEqual(['3', '3', '3', '3', '3']);
+    expect(deliveries.filter((d) => d.json.call_id === placed.json.call_id && d.answered === 503)).toHaveLength(10);
   });
 });
