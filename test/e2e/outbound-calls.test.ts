@@ -312,7 +312,7 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
       expect(messageCall.updates).toHaveLength(1);
       expect(agent.events).toEqual([]);
 
-      apis.callees.set('+919812300103', 'human');
+      apis.callees.set('+919812300103', 'answer');
       const human = await placeCall(acct.key, { provider: 'twilio', to: '+919812300103', from: FROM.twilio, agent_url: agent.url, amd: { mode: 'detect', on_machine: 'hangup' }, params: { campaign: 'emi-nov' } });
       const started = await agent.waitFor('call_started');
       expect(started).toMatchObject({ direction: 'outbound', answered_by: 'human', from: FROM.twilio, to: '+919812300103', custom_parameters: { campaign: 'emi-nov' } });

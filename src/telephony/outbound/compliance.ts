@@ -81,7 +81,13 @@ export async function doNotCallRefusal(
   settings: TelephonySettings | null,
   call: { readonly to: string; readonly from: string; readonly referenceId: string | undefined },
 ): Promise<ComplianceRefusal | undefined> {
-  if (list.has(call.to)) return { rule: 'do_not_call', message: `${call.to} is on this server's do-not-call list.` };
+  let listed: boolean;
+  try {
+    listed = list.has(call.to);
+  } catch {
+    return { rule: 'dnc_unavailable', message: "the server's do-not-call file cannot be read (its operator must fix OUTBOUND_DNC_FILE); the call was not placed." };
+  }
+  if (listed) return { rule: 'do_not_call', message: `${call.to} is on this server's do-not-call list.` };
   const url = settings?.dncWebhookUrl;
   if (url === undefined) return undefined;
   let allowed: unknown;
