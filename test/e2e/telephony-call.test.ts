@@ -286,7 +286,11 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       expect(transfer.method).toBe('POST');
       expect(transfer.path).toBe(`/2010-04-01/Accounts/${TWILIO_ACCOUNT}/Calls/${call.callSid}.json`);
       expect(transfer.user).toBe(TWILIO_ACCOUNT);
-      expect(transfer.form.Twiml).toContain('<Dial>+918000000099</Dial>');
+      // The dial reports back to Raaga's dial action, which carries the call's agent so a failed transfer resumes it.
+      const dial = /<Dial action="([^"]+)" method="POST">\+918000000099<\/Dial>/.exec(transfer.form.Twiml!);
+      const action = new URL(dial![1]!.replaceAll('&amp;', '&'));
+      expect(`${action.origin}${action.pathname}`).toBe(`${server.url}/v1/telephony/twilio/dial-action/${acct.id}`);
+      expect(Object.fromEntries(action.searchParams)).toMatchObject({ agent_url: agent.url, voice: 'priya', language: 'hi-IN' });
       // Twilio ends the stream after the redirect.
       await call.peer.stop();
       expect((await agent.waitFor('call_ended')).reason).toBe('transfer');
@@ -306,7 +310,7 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       const moved = await callControl(server, acct.key, third.callSid, 'transfer', { to: '+918000000099', caller_id: '+918000000001', timeout_s: 20 });
       expect(moved).toEqual({ status: 202, json: { call_sid: third.callSid, status: 'transferring' } });
       await eventually(() => api.requests.some((r) => r.path.includes(third.callSid)), 'REST transfer over the REST API');
-      expect(api.requests.find((r) => r.path.includes(third.callSid))!.form.Twiml).toContain('<Dial callerId="+918000000001" timeout="20">+918000000099</Dial>');
+      expect(api.requests.find((r) => r.path.includes(third.callSid))!.form.Twiml).toMatch(/<Dial callerId="\+918000000001" timeout="20" action="[^"]+\/dial-action\/[^"]+" method="POST">\+918000000099<\/Dial>/);
       await third.peer.stop();
 
       const second = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
@@ -350,7 +354,9 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       };
       const answered = await ask(call.callSid);
       expect(answered.status).toBe(200);
-      expect(answered.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial callerId="+918000000002" timeout="25">+918000000099</Dial></Response>');
+      expect(answered.body).toBe(
+        `<?xml version="1.0" encoding="UTF-8"?><Response><Dial callerId="+918000000002" timeout="25" action="${server.url}/v1/telephony/twilio/dial-action/${acct.id}" method="POST">+918000000099</Dial></Response>`,
+      );
       // A forged request is refused; a call that transferred nothing (or that Raaga never saw) hangs up.
       expect((await ask(call.callSid, 'not-the-token')).status).toBe(403);
       const plain = await placeCall(server, acct.id, { authToken: AUTH_TOKEN, query: { greeting: 'नमस्ते।' } });
@@ -358,6 +364,35 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       await plain.peer.stop();
       expect((await ask(plain.callSid)).body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
       expect((await ask('CA' + '0'.repeat(32))).body).toContain('<Hangup/>');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("a transfer that fails comes back to Raaga's dial action: the agent resumes, or the fallback message plays, or it hangs up", async () => {
+    const agent = await FakeAgent.start();
+    try {
+      const acct = await signedAccount();
+      const ask = async (query: Record<string, string>, fields: Record<string, string>) => {
+        const url = `${server.url}/v1/telephony/twilio/dial-action/${acct.id}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}`;
+        const params = { AccountSid: TWILIO_ACCOUNT, CallSid: 'CA' + '7'.repeat(32), CallStatus: 'in-progress', From: '+918000000001', To: '+918000000002', ...fields };
+        const response = await fetch(url, { method: 'POST', headers: { ...FORM_HEADERS, 'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, params) }, body: form(params) });
+        return { status: response.status, body: await response.text() };
+      };
+      // Connected: the call ends when the transferred leg does.
+      expect((await ask({ agent_url: agent.url }, { DialCallStatus: 'completed' })).body).toContain('<Hangup/>');
+      // Nobody answered: the bot's stream is back, and the agent is told why.
+      const resumed = await ask({ agent_url: agent.url, voice: 'meera', language: 'hi-IN' }, { DialCallStatus: 'no-answer' });
+      const { parseStreamTwiml } = await import('../../src/telephony/twilio/voice-webhook-client.js');
+      const stream = parseStreamTwiml(resumed.body);
+      expect(stream.parameters).toMatchObject({ agent_url: agent.url, voice: 'meera', transfer_status: 'no-answer' });
+      expect(stream.parameters.raaga_token).toMatch(/^rct1\./);
+      // Without an agent: the fallback message, whole, then the call ends.
+      const fallback = parseStreamTwiml((await ask({ fallback_message: 'माफ़ कीजिए, अभी कोई उपलब्ध नहीं है।' }, { DialCallStatus: 'busy' })).body);
+      expect(fallback.parameters).toMatchObject({ greeting: 'माफ़ कीजिए, अभी कोई उपलब्ध नहीं है।', hangup_after_greeting: 'true', greeting_interruptible: 'false', transfer_status: 'busy' });
+      expect(fallback.parameters.agent_url).toBeUndefined();
+      // Signed like every Twilio request.
+      expect((await fetch(`${server.url}/v1/telephony/twilio/dial-action/${acct.id}`, { method: 'POST', headers: FORM_HEADERS, body: form({ CallSid: 'CA' + '7'.repeat(32), DialCallStatus: 'busy' }) })).status).toBe(403);
     } finally {
       await agent.close();
     }

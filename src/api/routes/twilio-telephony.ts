@@ -11,6 +11,7 @@ import { constantTimeEqual } from '../../telephony/provider-credentials.js';
 import type { StreamAdmission } from '../../telephony/stream-provider.js';
 import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
 import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
+import { dialActionUrl, TWILIO_DIAL_ACTION_PATH } from '../../telephony/twilio/twilio-call-control.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { dialTwiml, hangupTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
 import { twilioCallFacts } from '../../telephony/provider-call-facts.js';
@@ -143,7 +144,27 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
       const answer = CALL_ID_PATTERN.test(callSid) ? await telephony.calls.send(callSid, request.params.accountId, { type: 'after_stream' }) : undefined;
       const transfer = answer?.ok ? answer.afterStream : undefined;
       request.log.info({ accountId: request.params.accountId, callSid, transfer: transfer ? 'dial' : 'hangup' }, 'twilio connect action');
-      const twiml = transfer ? dialTwiml(transfer.to, { callerId: transfer.callerId, timeoutS: transfer.timeoutS }) : hangupTwiml();
+      const action = dialActionUrl(origin(request), request.params.accountId, {});
+      const twiml = transfer ? dialTwiml(transfer.to, { callerId: transfer.callerId, timeoutS: transfer.timeoutS }, action) : hangupTwiml();
+      return reply.type('text/xml; charset=utf-8').send(twiml);
+    });
+
+    // A transfer's <Dial> is over (research R2): a connected transfer ends the call; a failed one (busy, no answer,
+    // failed, canceled) comes back to the bot, which learns why in call_started's `transfer_status`, or, without an
+    // agent, speaks the fallback message and hangs up. The query is the call's own settings (dialActionUrl).
+    scope.post<{ Params: AccountParams; Body: Form; Querystring: Form }>(`${TWILIO_DIAL_ACTION_PATH}/:accountId`, { logLevel: 'warn', schema: PROVIDER_ONLY }, async (request, reply) => {
+      const form = formOf(request.body);
+      const checked = await checkWebhook(request, reply, form);
+      if (!checked) return reply;
+      const callSid = form.CallSid;
+      if (!callSid || !CALL_ID_PATTERN.test(callSid)) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is the action of a <Dial> Raaga asked for.');
+      const status = form.DialCallStatus ?? 'failed';
+      const settings = { ...(checked.settings?.defaults ?? {}), ...withoutProviderFields(formOf(request.query)) };
+      request.log.info({ accountId: request.params.accountId, callSid, dialCallStatus: status }, 'twilio transfer ended');
+      const fallback = settings.fallback_message ?? telephony.config.agentFallbackMessage;
+      if (status === 'completed' || status === 'answered' || (!settings.agent_url && fallback === '')) return reply.type('text/xml; charset=utf-8').send(hangupTwiml());
+      const resumed: Record<string, string> = settings.agent_url ? { transfer_status: status } : { transfer_status: status, greeting: fallback, hangup_after_greeting: 'true', greeting_interruptible: 'false' };
+      const twiml = await streamAnswer(request, checked, callSid, [settings, resumed, compact({ from: form.From, to: form.To })]);
       return reply.type('text/xml; charset=utf-8').send(twiml);
     });
 
@@ -175,6 +196,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
           accountVerified: false,
           callToken: undefined,
           query: {},
+          origin: origin(request),
           verifyAtStart: (settings) =>
             settings?.twilioAuthToken && !isValidTwilioSignature(settings.twilioAuthToken, signature, signedUrl, {}) ? 'invalid X-Twilio-Signature' : undefined,
         };
@@ -188,7 +210,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
         await reply.code(403).send();
         return undefined;
       }
-      return { accountId, accountVerified: true, callToken: undefined, query: {} };
+      return { accountId, accountVerified: true, callToken: undefined, query: {}, origin: origin(request) };
     };
 
     /** Smartflo neither signs nor sends credentials: the account's secret path segment is the proof. */

@@ -7,6 +7,30 @@ import type { CallControlPort } from '../../session/call-events.js';
 import type { TelephonySettings } from '../../store/store.js';
 import { dialTwiml } from './twiml.js';
 
+/** Where Twilio reports a transfer's outcome: `${origin}${TWILIO_DIAL_ACTION_PATH}/{account}?{call settings}`. */
+export const TWILIO_DIAL_ACTION_PATH = '/v1/telephony/twilio/dial-action';
+/** The action URL carries the call's settings only while it stays this short (Twilio's URL limits are undocumented). */
+const MAX_DIAL_ACTION_URL = 2000;
+/** The settings a call resumes with when its transfer fails: how it spoke, and its agent or fallback message. */
+const RESUMED_SETTINGS = ['voice', 'language', 'speed', 'agent_url', 'agent_audio', 'barge_in', 'fallback_message'];
+
+/**
+ * The dial action URL of a call: its settings that matter after a failed transfer ride in the query (signed by
+ * Twilio with the URL); whatever would make it too long is left to the account's defaults.
+ */
+export function dialActionUrl(origin: string, accountId: string, parameters: Readonly<Record<string, string>>): string {
+  const base = `${origin}${TWILIO_DIAL_ACTION_PATH}/${encodeURIComponent(accountId)}`;
+  const query = new URLSearchParams();
+  for (const name of RESUMED_SETTINGS) {
+    const value = parameters[name];
+    if (value === undefined || value === '') continue;
+    query.set(name, value);
+    if (`${base}?${query}`.length > MAX_DIAL_ACTION_URL) query.delete(name);
+  }
+  const search = query.toString();
+  return search ? `${base}?${search}` : base;
+}
+
 /** Sends the REST calls to the account's own API host (a regional edge, a proxy, or a local stand-in). */
 class RebasedRequestClient extends twilio.RequestClient {
   constructor(private readonly baseUrl: string) {
@@ -33,6 +57,8 @@ export function twilioCallControl(
   client: twilio.Twilio | undefined,
   callSid: string,
   closeStream: (reason: string) => void,
+  /** Where Twilio reports how a transfer's dial ended (dialActionUrl); undefined: nowhere (the call then ends). */
+  dialAction?: string,
 ): CallControlPort {
   return {
     async hangup() {
@@ -44,7 +70,7 @@ export function twilioCallControl(
         closeStream('transfer');
         return 'stream-ended';
       }
-      await client.calls(callSid).update({ twiml: dialTwiml(to, options) });
+      await client.calls(callSid).update({ twiml: dialTwiml(to, options, dialAction) });
       return 'redirected';
     },
   };

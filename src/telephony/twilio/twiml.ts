@@ -50,12 +50,17 @@ export function hangupTwiml(): string {
   return response.toString();
 }
 
-/** The TwiML that dials a transfer target: what a REST transfer redirects the call to, or the <Connect action> answer. */
-export function dialTwiml(to: string, options: TransferOptions = {}): string {
+/**
+ * The TwiML that dials a transfer target: what a REST transfer redirects the call to, or the <Connect action> answer.
+ * With `action`, Twilio asks that URL once the dial is over (DialCallStatus), so a failed transfer comes back to
+ * Raaga instead of hanging up in silence (research R2).
+ */
+export function dialTwiml(to: string, options: TransferOptions = {}, action?: string): string {
   const response = new twilio.twiml.VoiceResponse();
   const attributes = {
     ...(options.callerId !== undefined ? { callerId: options.callerId } : {}),
     ...(options.timeoutS !== undefined ? { timeout: options.timeoutS } : {}),
+    ...(action !== undefined ? { action, method: 'POST' as const } : {}),
   };
   if (/^sips?:/i.test(to)) response.dial(attributes).sip(to);
   else response.dial(attributes, to);
