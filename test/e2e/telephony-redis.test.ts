@@ -7,6 +7,7 @@ import { callControl, eventually, gatherResult, LONG_GREETING, unsignedAccount }
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { CallPeer } from '../../src/telephony/peer/call-peer.js';
 import { fetchStreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
+import { ProviderApis } from '../helpers/provider-apis.js';
 
 const redis = await useTestRedis('telephony across instances');
 
@@ -78,6 +79,73 @@ describe.skipIf(!redis.url)('call control across instances through Redis', () =>
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ CallSid: callSid, AccountSid: instruction.params.AccountSid as string }).toString(),
     });
-    expect(await response.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Sip>sip:desk@pbx.example.in</Sip></Dial></Response>');
+    expect(await response.text()).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="${b.url}/v1/telephony/twilio/dial-action/${acct.id}" method="POST"><Sip>sip:desk@pbx.example.in</Sip></Dial></Response>`,
+    );
+  });
+});
+
+describe.skipIf(!redis.url)('outbound calls across instances through Redis', () => {
+  const keyPrefix = uniquePrefix('outbound');
+  let a: TestServer;
+  let b: TestServer;
+  let apis: ProviderApis;
+  const exotel = { accountSid: 'raagaredis1', apiKey: 'exo_api_key_0002', apiToken: 'exo-api-token-0002', exophones: ['+918047112299'] };
+  beforeAll(async () => {
+    const env = { REDIS_URL: redis.url ?? '', REDIS_KEY_PREFIX: keyPrefix, TTS_WORKERS: '1', RAAGA_CALL_TOKEN_SECRET: 'shared-secret-'.repeat(4) };
+    [a, b] = await Promise.all([startTestServer(env, { vad: null }), startTestServer(env, { vad: null })]);
+    // The provider reaches Raaga through a balancer that sends it to B; the calls are placed through A.
+    apis = await ProviderApis.start({ exotel, twilio: { accountSid: `AC${'2'.repeat(32)}`, authToken: 'x'.repeat(32), numbers: [] }, plivo: { authId: 'MA0000000000000000RD', authToken: 'plivo-token-redis', numbers: [] } }, b.url);
+  });
+  afterAll(async () => {
+    await apis?.close();
+    await Promise.all([a?.close(), b?.close()]);
+    await deleteKeys(redis.url ?? '', keyPrefix);
+  });
+
+  async function exotelAccount(extra: Record<string, string> = {}) {
+    const acct = await unsignedAccount(a, 'growth', 100_000);
+    await a.deps.store.putTelephonySettings({
+      accountId: acct.id,
+      exotelApiKey: exotel.apiKey,
+      exotelApiToken: exotel.apiToken,
+      exotelAccountSid: exotel.accountSid,
+      exotelApiBaseUrl: apis.baseUrl,
+      ...extra,
+      updatedAtMs: 1,
+    });
+    return { id: acct.id, key: acct.keys[0] as string };
+  }
+
+  const place = async (server: TestServer, key: string, body: object) => {
+    const response = await fetch(`${server.url}/v1/calls`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, json: (await response.json()) as any };
+  };
+
+  it('one idempotency key places one call whichever instance gets it; the call answered on B is complete on A', async () => {
+    const acct = await exotelAccount();
+    const body = { provider: 'exotel', to: '+919812399001', from: exotel.exophones[0], greeting: 'आपका OTP 7 7 1 है।', hangup_after_greeting: true, idempotency_key: 'redis-otp-1' };
+    const [onA, onB] = await Promise.all([place(a, acct.key, body), place(b, acct.key, body)]);
+    expect([onA.status, onB.status]).toEqual([202, 202]);
+    expect(onA.json.call_id).toBe(onB.json.call_id);
+    const [call] = await apis.waitForCalls(1);
+    expect(apis.calls).toHaveLength(1);
+    await call!.ended;
+    expect(call!.failure).toBeUndefined();
+    await eventually(async () => (await (await fetch(`${a.url}/v1/calls/${onA.json.call_id}`, { headers: { authorization: `Bearer ${acct.key}` } })).json()).status === 'completed', 'completed, seen from A');
+    const seen = (await (await fetch(`${a.url}/v1/calls/${onA.json.call_id}`, { headers: { authorization: `Bearer ${acct.key}` } })).json()) as any;
+    expect(seen).toMatchObject({ status: 'completed', characters_used: [...body.greeting].length });
+    expect(seen.events.map((e: { status: string }) => e.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);
+  });
+
+  it('the calls-per-second pace is one for the account across instances', async () => {
+    const acct = await exotelAccount({ dialCallsPerSecond: '0.01' });
+    const body = { provider: 'exotel', from: exotel.exophones[0], greeting: 'नमस्ते', hangup_after_greeting: true };
+    const first = await place(a, acct.key, { ...body, to: '+919812399002' });
+    expect(first.status).toBe(202);
+    const second = await place(b, acct.key, { ...body, to: '+919812399003' });
+    expect(second.status).toBe(429);
+    expect(second.json.error.code).toBe('rate_limit_exceeded');
+    await apis.calls.find((c) => c.id === first.json.provider_call_id)!.ended;
   });
 });
