@@ -139,12 +139,17 @@ describe.each(PROVIDERS)('%s', (provider) => {
     expect(placed.json).toMatchObject({ provider, status: 'initiated', to: '+919812345678', from: FROM[provider], reference_id: 'consent-2026-11-25-001' });
     expect(placed.json.call_id).toMatch(/^call_[a-z0-9]{12}$/);
     const call = simulated(placed.json.provider_call_id);
+    if (provider === 'twilio') expect(call.request).toMatchObject({ StatusCallbackEvent: 'initiated ringing answered completed', Timeout: '30', TimeLimit: '3600', Method: 'POST' });
+    if (provider === 'exotel') expect(call.request).toMatchObject({ CallType: 'trans', StreamType: 'bidirectional', CustomField: placed.json.call_id });
+    if (provider === 'plivo') expect(call.request).toMatchObject({ to: '919812345678', from: FROM.plivo.slice(1), answer_method: 'POST', ring_timeout: 30 });
     await call.ended;
+    expect(call.failure).toBeUndefined();
     await eventually(() => delivered(placed.json.call_id).some((d) => d.json.status === 'completed'), 'the completed webhook');
     const events = delivered(placed.json.call_id);
     expect(events.map((d) => d.json.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);
     expect(events.map((d) => d.json.sequence)).toEqual([1, 2, 3, 4, 5]);
     expect(events.every(validSignature)).toBe(true);
+    expect(events.slice(1).every((d) => d.json.provider_call_id === placed.json.provider_call_id)).toBe(true);
     const completed = events.at(-1)!.json;
     expect(completed).toMatchObject({ call_id: placed.json.call_id, provider, provider_call_id: placed.json.provider_call_id, hangup_cause: 'normal_clearing', characters_used: cp(OTP), reference_id: 'consent-2026-11-25-001' });
     // The callee heard speech, and the call ended from Raaga's side once the OTP had played.

@@ -171,7 +171,10 @@ export class OutboundCalls {
     const recorded = await this.deps.store.recordOutboundCallEvent(accountId, callId, stored);
     if (!recorded) return;
     const state = await this.deps.store.getOutboundCall(accountId, callId);
-    if (state) await this.#notify(state.call, await this.deps.store.getTelephonySettings(accountId), recorded);
+    if (!state) return;
+    // Every event after the provider took the call names it, whichever callback carried the id.
+    const providerCallId = recorded.providerCallId ?? summarizeOutboundCall(state).providerCallId;
+    await this.#notify(state.call, await this.deps.store.getTelephonySettings(accountId), providerCallId === undefined ? recorded : { ...recorded, providerCallId });
   }
 
   /**
