@@ -132,7 +132,7 @@ describe.skipIf(!redis.url)('outbound calls across instances through Redis', () 
     expect(apis.calls).toHaveLength(1);
     await call!.ended;
     expect(call!.failure).toBeUndefined();
-    await eventually(async () => (await (await fetch(`${a.url}/v1/calls/${onA.json.call_id}`, { headers: { authorization: `Bearer ${acct.key}` } })).json()).status === 'completed', 'completed, seen from A');
+    await eventually(async () => ((await (await fetch(`${a.url}/v1/calls/${onA.json.call_id}`, { headers: { authorization: `Bearer ${acct.key}` } })).json()) as { status: string }).status === 'completed', 'completed, seen from A');
     const seen = (await (await fetch(`${a.url}/v1/calls/${onA.json.call_id}`, { headers: { authorization: `Bearer ${acct.key}` } })).json()) as any;
     expect(seen).toMatchObject({ status: 'completed', characters_used: [...body.greeting].length });
     expect(seen.events.map((e: { status: string }) => e.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);

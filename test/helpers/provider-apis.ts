@@ -99,7 +99,7 @@ export class ProviderApis {
       if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return twilioError(400, 20001, 'form body required');
       const params = new URLSearchParams(body);
       // Repeated fields (StatusCallbackEvent) kept whole, space-separated.
-      const form = { ...Object.fromEntries(params), StatusCallbackEvent: params.getAll('StatusCallbackEvent').join(' ') };
+      const form: Record<string, string> = { ...Object.fromEntries(params), StatusCallbackEvent: params.getAll('StatusCallbackEvent').join(' ') };
       if (!form.To || !form.From || (!form.Url && !form.Twiml)) return twilioError(400, 21201, 'To, From and Url or Twiml are required');
       if (form.To === PROVIDER_DOWN_TO) return twilioError(503, 20500, 'Service unavailable');
       if (form.To === INVALID_TO) return twilioError(400, 21211, `The 'To' number ${form.To} is not a valid phone number.`);

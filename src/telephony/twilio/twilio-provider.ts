@@ -2,6 +2,7 @@
 // has credentials (else by closing the stream, so the TwiML after <Connect> runs); a transfer's dial reports back to
 // Raaga's dial action, so a failed one resumes the call.
 
+import { providerRequestsAllowed } from '../provider-credentials.js';
 import type { StreamProvider } from '../stream-provider.js';
 import { dialActionUrl, twilioCallControl, twilioRestClient } from './twilio-call-control.js';
 import { TwilioCodec } from './twilio-codec.js';
@@ -15,7 +16,8 @@ export function twilioProvider(): StreamProvider {
         twilioRestClient(settings),
         start.callId,
         closeStream,
-        origin !== undefined && settings ? dialActionUrl(origin, settings.accountId, start.parameters) : undefined,
+        // Twilio's request to the action is checked like every Twilio request: only an account that takes them gets one.
+        origin !== undefined && settings && providerRequestsAllowed('twilio', settings) ? dialActionUrl(origin, settings.accountId, start.parameters) : undefined,
       ),
   };
 }
