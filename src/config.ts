@@ -86,6 +86,8 @@ export const ConfigSchema = z.object({
   OUTBOUND_DNC_FILE: z.string().min(1).optional(),
   /** First wait before a failed status webhook is sent again; each retry waits twice as long (8 attempts in all). */
   OUTBOUND_WEBHOOK_RETRY_BASE_MS: intFromEnv(10, 600_000).default(2000),
+  /** A provider's create-call request that takes longer counts as `provider_unavailable` (no call placed). */
+  OUTBOUND_DIAL_TIMEOUT_MS: intFromEnv(500, 60_000).default(10_000),
   /** A POST /v1/calls waits at most this long for its calls-per-second slot; beyond it, 429. */
   OUTBOUND_MAX_DIAL_WAIT_MS: intFromEnv(0, 60_000).default(20_000),
   /** TCP port of the Asterisk AudioSocket listener; unset: no listener. 0 picks a free port (tests). */
@@ -167,6 +169,7 @@ export interface OutboundConfig {
   readonly dncFile: string | undefined;
   readonly webhookRetryBaseMs: number;
   readonly maxDialWaitMs: number;
+  readonly dialTimeoutMs: number;
 }
 
 export interface AudioSocketConfig {
@@ -250,7 +253,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
       audioSocket: audioSocketConfig(e),
-      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS },
+      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS },
     },
   };
 }

@@ -93,6 +93,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     doNotCall: new DoNotCallList(outboundConfig.dncFile),
     urlSecret: secret,
     maxDialWaitMs: outboundConfig.maxDialWaitMs,
+    dialTimeoutMs: outboundConfig.dialTimeoutMs,
     now: Date.now,
     log: (fields, message) => logger.info(fields, message),
   });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelephonySettings } from '../../src/store/store.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
-import { INVALID_TO, PROVIDER_DOWN_TO, ProviderApis, type ProviderAccounts, type SimulatedCall } from '../helpers/provider-apis.js';
+import { INVALID_TO, PROVIDER_DOWN_TO, PROVIDER_HANGS_TO, ProviderApis, type ProviderAccounts, type SimulatedCall } from '../helpers/provider-apis.js';
 import { callControl, eventually, gatherResult, SETTINGS_UPDATED_AT_MS } from '../helpers/telephony.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -70,7 +70,7 @@ beforeAll(async () => {
   const { tmpdir } = await import('node:os');
   dncDir = mkdtempSync(join(tmpdir(), 'raaga-dnc-'));
   writeFileSync(join(dncDir, 'dnc.txt'), '# numbers that asked not to be called\n+919777777777\n');
-  server = await startTestServer({ TTS_WORKERS: '2', OUTBOUND_DNC_FILE: join(dncDir, 'dnc.txt'), OUTBOUND_WEBHOOK_RETRY_BASE_MS: '20', OUTBOUND_MAX_DIAL_WAIT_MS: '20000' });
+  server = await startTestServer({ TTS_WORKERS: '2', OUTBOUND_DNC_FILE: join(dncDir, 'dnc.txt'), OUTBOUND_WEBHOOK_RETRY_BASE_MS: '20', OUTBOUND_MAX_DIAL_WAIT_MS: '20000', OUTBOUND_DIAL_TIMEOUT_MS: '3000' });
   apis = await ProviderApis.start(ACCOUNTS, server.url);
 });
 afterAll(async () => {
@@ -192,6 +192,11 @@ describe.each(PROVIDERS)('%s', (provider) => {
     const down = await placeCall(acct.key, { provider, to: PROVIDER_DOWN_TO, from: FROM[provider], greeting: 'नमस्ते' });
     expect(down.status).toBe(503);
     expect(down.json.error).toMatchObject({ code: 'provider_unavailable' });
+    // A provider that never answers the create request: unavailable after OUTBOUND_DIAL_TIMEOUT_MS, nothing placed.
+    const hangs = await placeCall(acct.key, { provider, to: PROVIDER_HANGS_TO, from: FROM[provider], greeting: 'नमस्ते' });
+    expect(hangs.status).toBe(503);
+    expect(hangs.json.error).toMatchObject({ code: 'provider_unavailable' });
+    expect(hangs.json.error.message).toMatch(provider === 'twilio' ? /could not be reached \(timeout/ : /did not answer within 3000 ms/);
     const badCredentials = await account(provider, provider === 'twilio' ? { twilioAuthToken: 'wrong-token-wrong-token-wrong-tok' } : provider === 'exotel' ? { exotelApiToken: 'wrong-exotel-token' } : { plivoAuthToken: 'wrong-plivo-token-00' });
     const auth = await placeCall(badCredentials.key, { provider, to: '+919812345678', from: FROM[provider], greeting: 'नमस्ते' });
     expect(auth.json.error).toMatchObject({ status_code: 422, code: 'provider_auth_failed' });

@@ -49,6 +49,8 @@ export interface SimulatedCall {
 /** Numbers the simulators refuse as the provider would (invalid destination), and a failing one. */
 export const INVALID_TO = '+919999999999';
 export const PROVIDER_DOWN_TO = '+919888888888';
+/** A create request for this number is never answered (a provider that hangs). */
+export const PROVIDER_HANGS_TO = '+919666666666';
 
 export class ProviderApis {
   readonly calls: SimulatedCall[] = [];
@@ -91,6 +93,7 @@ export class ProviderApis {
 
   private async handle(req: IncomingMessage, body: string): Promise<{ status: number; json?: unknown }> {
     const path = (req.url ?? '').split('?')[0]!;
+    if (body.includes(PROVIDER_HANGS_TO.slice(1))) return new Promise(() => undefined);
     const [user, secret] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
     const { twilio: tw, exotel: ex, plivo: pl } = this.accounts;
     let match: RegExpExecArray | null;

@@ -41,31 +41,32 @@ export class DialError extends Error {
 export interface ProviderDialer {
   /** Why this account cannot place calls through the provider (missing credentials), or undefined. */
   missingCredentials(settings: TelephonySettings | null): string | undefined;
-  /** Places the call; resolves with the provider's id of it, rejects with a DialError. */
-  place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls): Promise<string>;
+  /** Places the call within `timeoutMs`; resolves with the provider's id of it, rejects with a DialError. */
+  place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls, timeoutMs: number): Promise<string>;
   /** A status callback's fields as Raaga's event (null: nothing Raaga reports, e.g. an intermediate state). */
   readStatus(form: Readonly<Record<string, string | undefined>>, atMs: number): NewOutboundCallEvent | null;
 }
-
-/** How long a provider's create-call request may take before the dial counts as unavailable. */
-export const DIAL_TIMEOUT_MS = 10_000;
 
 export function basicAuthorization(user: string, secret: string): string {
   return `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 }
 
 /** A JSON POST or form POST to a provider, with network failures and timeouts as `unavailable`. */
-export async function providerRequest(provider: string, url: string, init: { authorization: string; body: URLSearchParams | string; json?: boolean }): Promise<{ status: number; body: unknown }> {
+export async function providerRequest(
+  provider: string,
+  url: string,
+  init: { authorization: string; body: URLSearchParams | string; json?: boolean; timeoutMs: number },
+): Promise<{ status: number; body: unknown }> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
       headers: { authorization: init.authorization, 'content-type': init.json ? 'application/json' : 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: init.body,
-      signal: AbortSignal.timeout(DIAL_TIMEOUT_MS),
+      signal: AbortSignal.timeout(init.timeoutMs),
     });
   } catch (error) {
-    const reason = (error as Error).name === 'TimeoutError' ? `did not answer within ${DIAL_TIMEOUT_MS / 1000} s` : 'could not be reached';
+    const reason = (error as Error).name === 'TimeoutError' ? `did not answer within ${init.timeoutMs} ms` : 'could not be reached';
     throw new DialError('unavailable', `${provider}'s API ${reason}; retry later.`);
   }
   const text = await response.text();

@@ -21,7 +21,7 @@ export const exotelDialer: ProviderDialer = {
       : 'the account has no Exotel REST credentials: raaga telephony set --exotel-api-key … --exotel-api-token … --exotel-account-sid …';
   },
 
-  async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls): Promise<string> {
+  async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls, timeoutMs: number): Promise<string> {
     if (urls.stream.length > EXOTEL_STREAM_URL_MAX) throw new DialError('rejected', `the stream URL is ${urls.stream.length} characters, over Exotel's ${EXOTEL_STREAM_URL_MAX}: use a shorter PUBLIC_URL`);
     const base = settings.exotelApiBaseUrl ?? EXOTEL_API_BASE_URL;
     const form = new URLSearchParams({
@@ -37,7 +37,7 @@ export const exotelDialer: ProviderDialer = {
     });
     for (const [i, event] of ['ringing', 'answered', 'terminal'].entries()) form.append(`StatusCallbackEvents[${i}]`, event);
     const url = `${base}/v1/Accounts/${encodeURIComponent(settings.exotelAccountSid!)}/Calls/connect.json`;
-    const { status, body } = await providerRequest('Exotel', url, { authorization: basicAuthorization(settings.exotelApiKey!, settings.exotelApiToken!), body: form });
+    const { status, body } = await providerRequest('Exotel', url, { authorization: basicAuthorization(settings.exotelApiKey!, settings.exotelApiToken!), body: form, timeoutMs });
     const sid = (body as { Call?: { Sid?: unknown } } | null)?.Call?.Sid;
     if (status >= 200 && status < 300 && typeof sid === 'string') return sid;
     const exception = (body as { RestException?: { Message?: unknown } } | null)?.RestException;

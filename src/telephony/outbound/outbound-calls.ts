@@ -51,6 +51,8 @@ export interface OutboundCallsDeps {
   /** HMAC key of the tokens in the URLs providers call back on (the call-token secret). */
   readonly urlSecret: string;
   readonly maxDialWaitMs: number;
+  /** A provider's create-call request that takes longer is `provider_unavailable`. */
+  readonly dialTimeoutMs: number;
   /** Epoch ms. */
   readonly now: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -144,7 +146,7 @@ export class OutboundCalls {
     if (waitMs > 0) await this.#sleep(waitMs);
     let providerCallId: string;
     try {
-      providerCallId = await dialer.place(call, settings!, urlsFor(call));
+      providerCallId = await dialer.place(call, settings!, urlsFor(call), this.deps.dialTimeoutMs);
     } catch (error) {
       if (!(error instanceof DialError)) throw error;
       throw await this.#fail(call, settings, FAILURE_CODES[error.failure], error.message);

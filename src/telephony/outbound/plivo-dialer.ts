@@ -16,7 +16,7 @@ export const plivoDialer: ProviderDialer = {
     return settings?.plivoAuthId && settings.plivoAuthToken ? undefined : 'the account has no Plivo credentials: raaga telephony set --plivo-auth-id … --plivo-auth-token …';
   },
 
-  async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls): Promise<string> {
+  async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls, timeoutMs: number): Promise<string> {
     const base = settings.plivoApiBaseUrl ?? PLIVO_API_BASE_URL;
     const body = {
       from: digits(call.from),
@@ -32,7 +32,7 @@ export const plivoDialer: ProviderDialer = {
       ...(call.amd.mode === 'off' ? {} : { machine_detection: 'hangup' }),
     };
     const url = `${base}/v1/Account/${encodeURIComponent(settings.plivoAuthId!)}/Call/`;
-    const { status, body: reply } = await providerRequest('Plivo', url, { authorization: basicAuthorization(settings.plivoAuthId!, settings.plivoAuthToken!), body: JSON.stringify(body), json: true });
+    const { status, body: reply } = await providerRequest('Plivo', url, { authorization: basicAuthorization(settings.plivoAuthId!, settings.plivoAuthToken!), body: JSON.stringify(body), json: true, timeoutMs });
     const requestUuid = (reply as { request_uuid?: unknown } | null)?.request_uuid;
     if (status >= 200 && status < 300 && typeof requestUuid === 'string') return requestUuid;
     const error = (reply as { error?: unknown } | null)?.error;

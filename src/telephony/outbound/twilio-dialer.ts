@@ -27,8 +27,8 @@ export const twilioDialer: ProviderDialer = {
     return twilioRestClient(settings) ? undefined : 'the account has no Twilio REST credentials: raaga telephony set --twilio-account-sid AC… with --twilio-api-key/--twilio-api-secret or --twilio-auth-token';
   },
 
-  async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls): Promise<string> {
-    const client = twilioRestClient(settings);
+  async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls, timeoutMs: number): Promise<string> {
+    const client = twilioRestClient(settings, timeoutMs);
     if (!client) throw new DialError('auth_failed', 'the account has no Twilio REST credentials');
     const amd = call.amd.mode === 'off' ? {} : { machineDetection: call.amd.mode === 'detect_message_end' ? 'DetectMessageEnd' : 'Enable' };
     try {

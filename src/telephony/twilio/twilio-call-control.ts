@@ -31,10 +31,16 @@ export function dialActionUrl(origin: string, accountId: string, parameters: Rea
   return search ? `${base}?${search}` : base;
 }
 
+/** Call control (hangup, transfer) gives up on Twilio's API after this long. */
+const REST_TIMEOUT_MS = 5000;
+
 /** Sends the REST calls to the account's own API host (a regional edge, a proxy, or a local stand-in). */
 class RebasedRequestClient extends twilio.RequestClient {
-  constructor(private readonly baseUrl: string) {
-    super({ timeout: 5000 });
+  constructor(
+    private readonly baseUrl: string,
+    timeoutMs: number,
+  ) {
+    super({ timeout: timeoutMs });
   }
 
   override request<TData>(opts: Parameters<twilio.RequestClient['request']>[0] & { data?: TData }) {
@@ -43,10 +49,10 @@ class RebasedRequestClient extends twilio.RequestClient {
 }
 
 /** A REST client for the account, or undefined when its settings have no usable credentials. */
-export function twilioRestClient(settings: TelephonySettings | null): twilio.Twilio | undefined {
+export function twilioRestClient(settings: TelephonySettings | null, timeoutMs = REST_TIMEOUT_MS): twilio.Twilio | undefined {
   if (!settings?.twilioAccountSid) return undefined;
-  const httpClient = settings.twilioApiBaseUrl ? new RebasedRequestClient(settings.twilioApiBaseUrl) : undefined;
-  const opts = { accountSid: settings.twilioAccountSid, autoRetry: false, timeout: 5000, ...(httpClient ? { httpClient } : {}) };
+  const httpClient = settings.twilioApiBaseUrl ? new RebasedRequestClient(settings.twilioApiBaseUrl, timeoutMs) : undefined;
+  const opts = { accountSid: settings.twilioAccountSid, autoRetry: false, timeout: timeoutMs, ...(httpClient ? { httpClient } : {}) };
   // An API key is preferred (revocable, scoped); the auth token also works for REST.
   if (settings.twilioApiKey && settings.twilioApiSecret) return twilio(settings.twilioApiKey, settings.twilioApiSecret, opts);
   if (settings.twilioAuthToken) return twilio(settings.twilioAccountSid, settings.twilioAuthToken, opts);
