@@ -88,7 +88,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     webhooks: new StatusWebhooks({
       retryBaseMs: outboundConfig.webhookRetryBaseMs,
       now: Date.now,
-      onGiveUp: (callId, sequence, lastError) => logger.error({ callId, sequence, lastError }, 'status webhook given up after every retry; the event stays in GET /v1/calls/{id}'),
+      onGiveUp: (eventId, lastError) => logger.error({ eventId, lastError }, 'status webhook given up after every retry; the event stays in GET /v1/calls/{id}'),
     }),
     doNotCall: new DoNotCallList(outboundConfig.dncFile),
     urlSecret: secret,

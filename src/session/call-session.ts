@@ -53,6 +53,8 @@ export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits' 
   /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
+  /** Told each gather's result, after the agent (an outbound call's status webhook gets it). */
+  readonly onGathered?: ((result: GatherResult) => void) | undefined;
   /** Active calls, barge-ins, first audio per turn, refused texts (GET /metrics); absent: not measured. */
   readonly metrics?: Pick<Metrics, 'sessionOpened' | 'sessionClosed' | 'bargeIn' | 'bargeInHold' | 'timeToFirstAudio' | 'sessionError'> | undefined;
 }
@@ -312,6 +314,7 @@ export class CallSession {
 
   #gathered(result: GatherResult): void {
     this.#agent?.send({ type: 'gather_result', gather_id: result.gatherId, digits: result.digits, reason: result.reason });
+    this.#deps.onGathered?.(result);
   }
 
   /** A gather's prompt (its utterance id is the gather's) is over, however it ended: the caller's turn to type. */

@@ -12,9 +12,11 @@ import { CallSession, type CallSessionDeps } from '../session/call-session.js';
 import { GATHER_RESULTS_KEPT } from '../session/dtmf-gather.js';
 import { sleep, type Clock } from '../session/clock.js';
 import type { CallCommand, CallCommandResult, CallControlBus } from '../store/call-control-bus.js';
+import { OUTBOUND_CALL_ID_PATTERN } from '../store/outbound-call.js';
 import type { Account, TelephonySettings } from '../store/store.js';
 import { AgentLink } from './agent/agent-link.js';
-import { CREDENTIAL_PARAMETERS, resolveCallParameters } from './call-parameters.js';
+import { CREDENTIAL_PARAMETERS, OUTBOUND_CALL_PARAMETER, resolveCallParameters } from './call-parameters.js';
+import type { OutboundCalls } from './outbound/outbound-calls.js';
 import type { StreamStart } from './stream-events.js';
 import type { ProviderName } from './stream-provider.js';
 
@@ -36,6 +38,8 @@ export interface CallAssemblyDeps {
   readonly calls: CallControlBus;
   /** Passed to each call (active calls, barge-ins, first audio); absent: not measured. */
   readonly metrics?: CallSessionDeps['metrics'];
+  /** Outbound calls: a placed call's gather results go to its status webhook. */
+  readonly outbound?: Pick<OutboundCalls, 'gathered'> | undefined;
 }
 
 export interface CallRequest {
@@ -58,6 +62,13 @@ export type AssembledCall =
   /** The session was built but stopped before it was live (no slot, unknown voice, store down). */
   | { readonly kind: 'not-started'; readonly call: CallSession; readonly reason: string };
 
+/** A call Raaga placed reports its gathers to the call's status webhook (by the call id its answer step added). */
+function outboundGatherReporter(deps: CallAssemblyDeps, accountId: string, callId: string | undefined): CallSessionDeps['onGathered'] {
+  const outbound = deps.outbound;
+  if (!outbound || callId === undefined || !OUTBOUND_CALL_ID_PATTERN.test(callId)) return undefined;
+  return (result) => void outbound.gathered(accountId, callId, result).catch(() => undefined);
+}
+
 /** Builds and starts the call; on 'live' the greeting is speaking and the agent is being dialled. */
 export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest): Promise<AssembledCall> {
   const { start, account } = request;
@@ -79,6 +90,7 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
       playoutAheadMs: deps.config.playoutAheadMs,
       metrics: deps.metrics,
       promptCache: p.cache,
+      onGathered: outboundGatherReporter(deps, account.id, custom[OUTBOUND_CALL_PARAMETER]),
     },
     account,
     {

@@ -13,6 +13,8 @@ import { ANSWERED_BY, type AnsweredBy } from '../store/outbound-call.js';
 export const TOKEN_PARAMETER = 'raaga_token';
 export const API_KEY_PARAMETER = 'raaga_api_key';
 export const CREDENTIAL_PARAMETERS: ReadonlySet<string> = new Set([TOKEN_PARAMETER, API_KEY_PARAMETER]);
+/** Names the Raaga call (`call_…`) a stream belongs to when Raaga placed it; the agent sees it in custom_parameters. */
+export const OUTBOUND_CALL_PARAMETER = 'raaga_call_id';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 

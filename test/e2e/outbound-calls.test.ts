@@ -325,7 +325,7 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
       apis.callees.set('+919812300103', 'answer');
       const human = await placeCall(acct.key, { provider: 'twilio', to: '+919812300103', from: FROM.twilio, agent_url: agent.url, amd: { mode: 'detect', on_machine: 'hangup' }, params: { campaign: 'emi-nov' } });
       const started = await agent.waitFor('call_started');
-      expect(started).toMatchObject({ direction: 'outbound', answered_by: 'human', from: FROM.twilio, to: '+919812300103', custom_parameters: { campaign: 'emi-nov' } });
+      expect(started).toMatchObject({ direction: 'outbound', answered_by: 'human', from: FROM.twilio, to: '+919812300103', custom_parameters: { campaign: 'emi-nov', raaga_call_id: human.json.call_id } });
       const humanCall = simulated(human.json.provider_call_id);
       expect(started.call_sid).toBe(humanCall.id);
       // REST control by Raaga's call id: the call hangs up.
@@ -338,7 +338,7 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
 
   it('a placed call gathers digits by its call_id without an agent, then hangs up', async () => {
     const acct = await account('plivo');
-    const placed = await placeCall(acct.key, { provider: 'plivo', to: '+919812300201', from: FROM.plivo, greeting: 'नमस्ते' });
+    const placed = await placeCall(acct.key, { provider: 'plivo', to: '+919812300201', from: FROM.plivo, greeting: 'नमस्ते', status_webhook: `${receiverUrl}/hooks/gather` });
     const call = simulated(placed.json.provider_call_id);
     await eventually(() => call.peer !== undefined, 'the callee answered');
     const gather = await callControl(server, acct.key, placed.json.call_id, 'gather', { prompt: 'अपना पिन डालें, फिर हैश दबाएँ।', finish_on_key: '#', timeout_ms: 30_000 });
@@ -347,9 +347,28 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
     for (const digit of ['4', '8', '2', '#']) call.peer!.sendDtmf(digit);
     const result = await gatherResult(server, acct.key, placed.json.call_id, gather.json.gather_id, 20_000);
     expect(result.json).toMatchObject({ status: 'done', digits: '482', reason: 'finish_key' });
+    // The result reaches the status webhook too, signed, between the call's status events.
+    await eventually(() => delivered(placed.json.call_id).some((d) => d.json.type === 'gather'), 'the gather webhook');
+    const typed = delivered(placed.json.call_id).find((d) => d.json.type === 'gather')!;
+    expect(typed.json).toMatchObject({ event_id: `${placed.json.call_id}.gather.${gather.json.gather_id}`, gather_id: gather.json.gather_id, digits: '482', reason: 'finish_key', provider: 'plivo' });
+    expect(validSignature(typed)).toBe(true);
     expect((await callControl(server, acct.key, placed.json.call_id, 'hangup', { drain: false })).status).toBe(202);
     await call.ended;
     expect(call.updates.map((u) => u.method)).toEqual(['DELETE']);
+    await eventually(() => delivered(placed.json.call_id).some((d) => d.json.status === 'completed'), 'completed');
+    expect(delivered(placed.json.call_id).map((d) => d.json.type === 'gather' ? 'gather' : d.json.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'gather', 'completed']);
+  });
+
+  it('a placed call transfers by its call_id: Twilio gets the <Dial> with an action back to Raaga', async () => {
+    const acct = await account('twilio');
+    const placed = await placeCall(acct.key, { provider: 'twilio', to: '+919812300601', from: FROM.twilio, greeting: 'आपको हमारे प्रतिनिधि से जोड़ा जा रहा है।' });
+    const call = simulated(placed.json.provider_call_id);
+    await eventually(() => call.peer !== undefined, 'the callee answered');
+    const moved = await callControl(server, acct.key, placed.json.call_id, 'transfer', { to: '+918000000099', caller_id: FROM.twilio, timeout_s: 20 });
+    expect(moved.status).toBe(202);
+    await call.ended;
+    const update = new URLSearchParams(call.updates[0]!.body);
+    expect(update.get('Twiml')).toMatch(new RegExp(`<Dial callerId="\\${FROM.twilio}" timeout="20" action="[^"]*/v1/telephony/twilio/dial-action/${acct.id}[^"]*" method="POST">\\+918000000099</Dial>`));
   });
 
   it('a burst beyond the pace is queued, and one beyond the longest wait is refused with Retry-After', async () => {

@@ -99,6 +99,7 @@ export function mediaStreamDeps(ctx: ApiContext, telephony: TelephonyContext): M
     callTokenSecret: telephony.callTokenSecret,
     calls: telephony.calls,
     metrics: ctx.metrics,
+    outbound: telephony.outbound,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type AnsweredBy,
   type NewOutboundCallEvent,
   type OutboundCall,
+  type OutboundCallEvent,
   type OutboundCallState,
   type OutboundProvider,
 } from '../../store/outbound-call.js';
@@ -20,7 +21,8 @@ import { callerIdRefusal, callingHoursRefusal, doNotCallRefusal, type Compliance
 import { DialError, type DialFailure, type DialUrls, type ProviderDialer } from './dialer.js';
 import { exotelDialer } from './exotel-dialer.js';
 import { plivoDialer } from './plivo-dialer.js';
-import type { StatusWebhooks } from './status-webhooks.js';
+import { gatherPayload, statusPayload, type StatusWebhooks } from './status-webhooks.js';
+import { OUTBOUND_CALL_PARAMETER } from '../call-parameters.js';
 import { twilioDialer } from './twilio-dialer.js';
 
 export const DIALERS: Readonly<Record<OutboundProvider, ProviderDialer>> = { twilio: twilioDialer, exotel: exotelDialer, plivo: plivoDialer };
@@ -189,7 +191,14 @@ export class OutboundCalls {
     const { call } = state;
     await this.record(accountId, callId, { status: 'answered', atMs: this.deps.now(), streamCallId: facts.streamCallId, ...(facts.answeredBy ? { answeredBy: facts.answeredBy } : {}) });
     const machine = facts.answeredBy === 'machine' || facts.answeredBy === 'fax';
-    const layer: Record<string, string> = { ...call.settings, direction: 'outbound', from: call.from, to: call.to, ...(facts.answeredBy ? { answered_by: facts.answeredBy } : {}) };
+    const layer: Record<string, string> = {
+      ...call.settings,
+      direction: 'outbound',
+      from: call.from,
+      to: call.to,
+      [OUTBOUND_CALL_PARAMETER]: call.id,
+      ...(facts.answeredBy ? { answered_by: facts.answeredBy } : {}),
+    };
     if (machine && call.amd.onMachine === 'hangup') return { call, action: 'hangup' as const, layer };
     if (machine && call.amd.onMachine === 'leave_message') {
       delete layer.agent_url;
@@ -197,6 +206,14 @@ export class OutboundCalls {
       layer.greeting_interruptible = 'false';
     }
     return { call, action: 'stream' as const, layer };
+  }
+
+  /** A gather on the call ended: its result goes to the call's status webhook, in order with the status events. */
+  async gathered(accountId: string, callId: string, result: { readonly gatherId: string; readonly digits: string; readonly reason: string }): Promise<void> {
+    const state = await this.deps.store.getOutboundCall(accountId, callId);
+    const secret = state ? (await this.deps.store.getTelephonySettings(accountId))?.webhookSecret : undefined;
+    if (!state?.call.statusWebhook || secret === undefined) return;
+    void this.deps.webhooks.send(state.call.statusWebhook, secret, callId, gatherPayload(state.call, result, this.deps.now()));
   }
 
   /** The summary GET /v1/calls/{id} and POST /v1/calls answer with. */
@@ -244,11 +261,11 @@ export class OutboundCalls {
     return new ApiError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
   }
 
-  async #notify(call: OutboundCall, settings: TelephonySettings | null, event: Parameters<StatusWebhooks['send']>[3]): Promise<void> {
+  async #notify(call: OutboundCall, settings: TelephonySettings | null, event: OutboundCallEvent): Promise<void> {
     const secret = settings?.webhookSecret;
     if (call.statusWebhook === undefined || secret === undefined) return;
     // Not awaited: a slow or failing receiver must not hold the provider's callback or the caller's request.
-    void this.deps.webhooks.send(call.statusWebhook, secret, call, event);
+    void this.deps.webhooks.send(call.statusWebhook, secret, call.id, statusPayload(call, event));
   }
 
   /** Characters billed to the call's media stream (usage records of the call's stream id, since it was placed). */

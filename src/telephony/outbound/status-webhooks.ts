@@ -16,10 +16,11 @@ export function signWebhook(secret: string, body: string, timestampS: number): s
   return `t=${timestampS},v1=${createHmac('sha256', secret).update(`${timestampS}.${body}`).digest('hex')}`;
 }
 
-/** The webhook body of one event: the call's identity and the event's facts (absent facts left out). */
-export function webhookPayload(call: OutboundCall, event: OutboundCallEvent): Record<string, unknown> {
+/** The webhook body of a status event: the call's identity and the event's facts (absent facts left out). */
+export function statusPayload(call: OutboundCall, event: OutboundCallEvent): Record<string, unknown> {
   return {
     event_id: `${call.id}.${event.sequence}`,
+    type: 'status',
     call_id: call.id,
     sequence: event.sequence,
     status: event.status,
@@ -37,12 +38,29 @@ export function webhookPayload(call: OutboundCall, event: OutboundCallEvent): Re
   };
 }
 
+/** The webhook body of a gather's result on the call (no-agent IVR: the keys the callee typed). */
+export function gatherPayload(call: OutboundCall, result: { readonly gatherId: string; readonly digits: string; readonly reason: string }, atMs: number): Record<string, unknown> {
+  return {
+    event_id: `${call.id}.gather.${result.gatherId}`,
+    type: 'gather',
+    call_id: call.id,
+    gather_id: result.gatherId,
+    digits: result.digits,
+    reason: result.reason,
+    at: new Date(atMs).toISOString(),
+    provider: call.provider,
+    to: call.to,
+    from: call.from,
+    reference_id: call.referenceId ?? null,
+  };
+}
+
 export interface WebhookDeliveryDeps {
   readonly retryBaseMs: number;
   /** Epoch ms, for the signature's timestamp. */
   readonly now: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
-  readonly onGiveUp?: (callId: string, sequence: number, lastError: string) => void;
+  readonly onGiveUp?: (eventId: string, lastError: string) => void;
 }
 
 export class StatusWebhooks {
@@ -54,13 +72,13 @@ export class StatusWebhooks {
     this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
   }
 
-  /** Queues the event behind the call's earlier ones; resolves once delivered or given up. */
-  send(url: string, secret: string, call: OutboundCall, event: OutboundCallEvent): Promise<void> {
-    const previous = this.#tails.get(call.id) ?? Promise.resolve();
-    const delivery = previous.then(() => this.#deliver(url, secret, call, event));
-    this.#tails.set(call.id, delivery);
+  /** Queues the event (a statusPayload or gatherPayload) behind the call's earlier ones; resolves once delivered or given up. */
+  send(url: string, secret: string, callId: string, payload: Record<string, unknown>): Promise<void> {
+    const previous = this.#tails.get(callId) ?? Promise.resolve();
+    const delivery = previous.then(() => this.#deliver(url, secret, payload));
+    this.#tails.set(callId, delivery);
     void delivery.then(() => {
-      if (this.#tails.get(call.id) === delivery) this.#tails.delete(call.id);
+      if (this.#tails.get(callId) === delivery) this.#tails.delete(callId);
     });
     return delivery;
   }
@@ -70,8 +88,8 @@ export class StatusWebhooks {
     while (this.#tails.size > 0) await Promise.all(this.#tails.values());
   }
 
-  async #deliver(url: string, secret: string, call: OutboundCall, event: OutboundCallEvent): Promise<void> {
-    const body = JSON.stringify(webhookPayload(call, event));
+  async #deliver(url: string, secret: string, payload: Record<string, unknown>): Promise<void> {
+    const body = JSON.stringify(payload);
     let lastError = '';
     for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
       try {
@@ -95,6 +113,6 @@ export class StatusWebhooks {
       }
       if (attempt < WEBHOOK_ATTEMPTS) await this.#sleep(this.deps.retryBaseMs * 2 ** (attempt - 1));
     }
-    this.deps.onGiveUp?.(call.id, event.sequence, lastError);
+    this.deps.onGiveUp?.(String(payload.event_id), lastError);
   }
 }

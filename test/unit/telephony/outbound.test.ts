@@ -14,7 +14,7 @@ import type { OutboundCall } from '../../../src/store/outbound-call.js';
 import { callerIdRefusal, callingHoursRefusal, DoNotCallList, doNotCallRefusal } from '../../../src/telephony/outbound/compliance.js';
 import { exotelDialer } from '../../../src/telephony/outbound/exotel-dialer.js';
 import { plivoDialer } from '../../../src/telephony/outbound/plivo-dialer.js';
-import { signWebhook, StatusWebhooks, WEBHOOK_ATTEMPTS } from '../../../src/telephony/outbound/status-webhooks.js';
+import { signWebhook, statusPayload, StatusWebhooks, WEBHOOK_ATTEMPTS } from '../../../src/telephony/outbound/status-webhooks.js';
 import { twilioDialer } from '../../../src/telephony/outbound/twilio-dialer.js';
 
 const settings = (extra: object) => ({ accountId: 'acct_1', updatedAtMs: 0, ...extra });
@@ -132,14 +132,14 @@ describe('status webhooks', () => {
     await once(server, 'listening');
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     const waits: number[] = [];
-    const gaveUp: [string, number, string][] = [];
+    const gaveUp: [string, string][] = [];
     const webhooks = new StatusWebhooks({ retryBaseMs: 100, now: () => 0, sleep: async (ms) => void waits.push(ms), onGiveUp: (...args) => void gaveUp.push(args) });
-    void webhooks.send(url, 'secret-secret-secret', call, { status: 'queued', atMs: 0, sequence: 1 });
-    void webhooks.send(url, 'secret-secret-secret', call, { status: 'initiated', atMs: 1, sequence: 2, providerCallId: 'r' });
+    void webhooks.send(url, 'secret-secret-secret', call.id, statusPayload(call, { status: 'queued', atMs: 0, sequence: 1 }));
+    void webhooks.send(url, 'secret-secret-secret', call.id, statusPayload(call, { status: 'initiated', atMs: 1, sequence: 2, providerCallId: 'r' }));
     await webhooks.idle();
     server.close();
     expect(attempts).toEqual([...Array<number>(WEBHOOK_ATTEMPTS).fill(1), 2]);
     expect(waits).toEqual([100, 200, 400, 800, 1600, 3200, 6400]);
-    expect(gaveUp).toEqual([['call_abcdefghijkl', 1, 'status 500']]);
+    expect(gaveUp).toEqual([['call_abcdefghijkl.1', 'status 500']]);
   });
 });
