@@ -86,6 +86,8 @@ export const ConfigSchema = z.object({
   OUTBOUND_DNC_FILE: z.string().min(1).optional(),
   /** First wait before a failed status webhook is sent again; each retry waits twice as long (8 attempts in all). */
   OUTBOUND_WEBHOOK_RETRY_BASE_MS: intFromEnv(10, 600_000).default(2000),
+  /** How often each instance looks for status webhook events a receiver has not taken yet (and sends them again). */
+  OUTBOUND_WEBHOOK_SWEEP_MS: intFromEnv(100, 3_600_000).default(60_000),
   /** A provider's create-call request that takes longer counts as `provider_unavailable` (no call placed). */
   OUTBOUND_DIAL_TIMEOUT_MS: intFromEnv(500, 60_000).default(10_000),
   /** A POST /v1/calls waits at most this long for its calls-per-second slot; beyond it, 429. */
@@ -168,6 +170,7 @@ export interface TelephonyConfig {
 export interface OutboundConfig {
   readonly dncFile: string | undefined;
   readonly webhookRetryBaseMs: number;
+  readonly webhookSweepMs: number;
   readonly maxDialWaitMs: number;
   readonly dialTimeoutMs: number;
 }
@@ -253,7 +256,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
       audioSocket: audioSocketConfig(e),
-      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS },
+      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, webhookSweepMs: e.OUTBOUND_WEBHOOK_SWEEP_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS },
     },
   };
 }

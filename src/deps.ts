@@ -88,7 +88,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     webhooks: new StatusWebhooks({
       retryBaseMs: outboundConfig.webhookRetryBaseMs,
       now: Date.now,
-      onGiveUp: (eventId, lastError) => logger.error({ eventId, lastError }, 'status webhook given up after every retry; the event stays in GET /v1/calls/{id}'),
+      onGiveUp: (eventId, lastError) => logger.warn({ eventId, lastError }, 'status webhook not taken after every retry; the sweep sends it again later'),
     }),
     doNotCall: new DoNotCallList(outboundConfig.dncFile),
     urlSecret: secret,
@@ -97,6 +97,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     now: Date.now,
     log: (fields, message) => logger.info(fields, message),
   });
+  outbound.startSweeping(outboundConfig.webhookSweepMs);
   const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad, outbound };
   return [context, () => batcher?.stats];
 }
@@ -200,6 +201,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     metricsToken: config.metricsToken,
     telephony,
     async close() {
+      telephony.outbound.close();
       await telephony.calls.close();
       await engine.close();
       await store.close();

@@ -28,7 +28,7 @@ import {
   type UsageRecord,
 } from '../../src/store/store.js';
 import { assertTelephonySettings } from '../../src/store/telephony-settings.js';
-import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState } from '../../src/store/outbound-call.js';
+import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState, WebhookBacklogEntry } from '../../src/store/outbound-call.js';
 
 export interface JsonFileStoreOptions {
   /** Injected clock (epoch ms) so tests move time instead of sleeping. */
@@ -270,7 +270,7 @@ export class JsonFileStore implements Store {
 
   // ---- outbound calls: in memory only (the baseline predates them; the admission bench does not use them) ----
 
-  private readonly outbound = new Map<string, { call: OutboundCall; events: OutboundCallEvent[] }>();
+  private readonly outbound = new Map<string, { call: OutboundCall; events: OutboundCallEvent[]; webhookDeliveredThrough: number }>();
   private readonly dialSlots = new Map<string, number>();
 
   async createOutboundCall(call: OutboundCall): Promise<{ readonly created: boolean; readonly state: OutboundCallState }> {
@@ -278,7 +278,7 @@ export class JsonFileStore implements Store {
     if (!this.accounts.has(call.accountId)) throw new AccountNotFoundError(call.accountId);
     const existing = [...this.outbound.values()].find((o) => o.call.accountId === call.accountId && call.idempotencyKey !== undefined && o.call.idempotencyKey === call.idempotencyKey);
     if (existing) return { created: false, state: structuredClone(existing) };
-    const state = { call, events: [{ status: 'queued' as const, atMs: call.createdAtMs, sequence: 1 }] };
+    const state = { call, events: [{ status: 'queued' as const, atMs: call.createdAtMs, sequence: 1 }], webhookDeliveredThrough: 0 };
     this.outbound.set(call.id, state);
     return { created: true, state: structuredClone(state) };
   }
@@ -303,6 +303,17 @@ export class JsonFileStore implements Store {
     if (slot - now > maxWaitMs) return null;
     this.dialSlots.set(key, slot + intervalMs);
     return slot - now;
+  }
+
+  async advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void> {
+    const state = this.outbound.get(callId);
+    if (state && state.call.accountId === accountId) state.webhookDeliveredThrough = Math.max(state.webhookDeliveredThrough, sequence);
+  }
+
+  async webhookBacklog(): Promise<readonly WebhookBacklogEntry[]> {
+    return [...this.outbound.values()]
+      .filter((o) => o.call.statusWebhook !== undefined && o.webhookDeliveredThrough < o.events.length)
+      .map((o) => ({ accountId: o.call.accountId, callId: o.call.id }));
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------

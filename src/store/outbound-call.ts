@@ -73,6 +73,14 @@ export interface OutboundCallState {
   readonly call: OutboundCall;
   /** In sequence order. */
   readonly events: readonly OutboundCallEvent[];
+  /** Status events 1..this were delivered to the call's webhook (or given up for good); 0: none yet. */
+  readonly webhookDeliveredThrough: number;
+}
+
+/** A call whose webhook still owes events, as the sweeper finds it. */
+export interface WebhookBacklogEntry {
+  readonly accountId: string;
+  readonly callId: string;
 }
 
 /** The furthest status reached (a terminal one over any other), with the facts the events carried. */

@@ -7,7 +7,7 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
-import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState } from './outbound-call.js';
+import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState, type WebhookBacklogEntry } from './outbound-call.js';
 import { randomId } from './random-id.js';
 import {
   ADMIT_LUA,
@@ -18,6 +18,7 @@ import {
   CREATE_OUTBOUND_CALL_LUA,
   RECORD_OUTBOUND_EVENT_LUA,
   RESERVE_DIAL_SLOT_LUA,
+  ADVANCE_WEBHOOK_CURSOR_LUA,
   RATE_STATUS_LUA,
   RENEW_SLOT_LUA,
   REVOKE_KEY_LUA,
@@ -101,6 +102,7 @@ type Commands = Redis & {
   raagaCreateOutboundCall: ScriptFn;
   raagaRecordOutboundEvent: ScriptFn;
   raagaReserveDialSlot: ScriptFn;
+  raagaAdvanceWebhookCursor: ScriptFn;
 };
 
 const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string, number]> = [
@@ -116,7 +118,12 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaCreateOutboundCall', CREATE_OUTBOUND_CALL_LUA, 4],
   ['raagaRecordOutboundEvent', RECORD_OUTBOUND_EVENT_LUA, 2],
   ['raagaReserveDialSlot', RESERVE_DIAL_SLOT_LUA, 1],
+  ['raagaAdvanceWebhookCursor', ADVANCE_WEBHOOK_CURSOR_LUA, 2],
 ];
+
+function backlogMember(accountId: string, callId: string): string {
+  return `${accountId} ${callId}`;
+}
 
 export class RedisStore implements Store {
   private readonly keys: KeyLayout;
@@ -415,33 +422,70 @@ export class RedisStore implements Store {
       if (existing) return { created: false, state: existing };
       throw new Error(`outbound call ${reply[1] ?? '?'} of idempotency key expired while read; retry`);
     }
-    return { created: true, state: { call, events: [queued] } };
+    if (call.statusWebhook !== undefined) await this.redis.zadd(this.keys.webhookBacklog, this.nowMs(), backlogMember(accountId, call.id));
+    return { created: true, state: { call, events: [queued], webhookDeliveredThrough: 0 } };
   }
 
   async getOutboundCall(accountId: string, callId: string): Promise<OutboundCallState | null> {
     this.assertOpen();
     if (!ACCOUNT_ID_PATTERN.test(accountId)) return null;
-    const [json, events] = await Promise.all([this.redis.get(this.keys.outboundCall(accountId, callId)), this.redis.hvals(this.keys.outboundEvents(accountId, callId))]);
+    const [json, events, cursor] = await Promise.all([
+      this.redis.get(this.keys.outboundCall(accountId, callId)),
+      this.redis.hvals(this.keys.outboundEvents(accountId, callId)),
+      this.redis.get(this.keys.webhookCursor(accountId, callId)),
+    ]);
     if (json === null) return null;
     const parsed = events.map((value) => {
       const bar = value.indexOf('|');
       return { ...(JSON.parse(value.slice(bar + 1)) as OutboundCallEvent), sequence: Number(value.slice(0, bar)) };
     });
-    return { call: JSON.parse(json) as OutboundCall, events: parsed.sort((a, b) => a.sequence - b.sequence) };
+    return { call: JSON.parse(json) as OutboundCall, events: parsed.sort((a, b) => a.sequence - b.sequence), webhookDeliveredThrough: Number(cursor ?? 0) };
   }
 
   async recordOutboundCallEvent(accountId: string, callId: string, event: NewOutboundCallEvent): Promise<OutboundCallEvent | null> {
     this.assertOpen();
-    const sequence = Number(
-      await this.redis.raagaRecordOutboundEvent(this.keys.outboundCall(accountId, callId), this.keys.outboundEvents(accountId, callId), event.status, JSON.stringify(event)),
-    );
-    return sequence > 0 ? { ...event, sequence } : null;
+    const [sequence = 0, hooked = 0] = (await this.redis.raagaRecordOutboundEvent(
+      this.keys.outboundCall(accountId, callId),
+      this.keys.outboundEvents(accountId, callId),
+      event.status,
+      JSON.stringify(event),
+    )) as number[];
+    if (sequence === 0) return null;
+    // Another slot than the account's: a separate command. Written after the event, so a crash in between leaves an
+    // event the backlog does not know (its webhook then relies on the recording instance alone).
+    if (hooked === 1) await this.redis.zadd(this.keys.webhookBacklog, this.nowMs(), backlogMember(accountId, callId));
+    return { ...event, sequence };
   }
 
   async reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null> {
     this.assertOpen();
     const wait = Number(await this.redis.raagaReserveDialSlot(this.keys.dialSlot(accountId, provider), this.nowArg(), intervalMs, maxWaitMs));
     return wait < 0 ? null : wait;
+  }
+
+  async advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void> {
+    this.assertOpen();
+    const [cursor = 0, recorded = 0] = (await this.redis.raagaAdvanceWebhookCursor(
+      this.keys.outboundEvents(accountId, callId),
+      this.keys.webhookCursor(accountId, callId),
+      sequence,
+      OUTBOUND_CALL_RETENTION_MS,
+    )) as number[];
+    if (cursor >= recorded) await this.redis.zrem(this.keys.webhookBacklog, backlogMember(accountId, callId));
+  }
+
+  async webhookBacklog(recordedBeforeMs: number, limit: number): Promise<readonly WebhookBacklogEntry[]> {
+    this.assertOpen();
+    const members = await this.redis.zrangebyscore(this.keys.webhookBacklog, '-inf', recordedBeforeMs, 'LIMIT', 0, limit);
+    const entries: WebhookBacklogEntry[] = [];
+    for (const member of members) {
+      const [accountId = '', callId = ''] = member.split(' ');
+      const [cursor, recorded] = await Promise.all([this.redis.get(this.keys.webhookCursor(accountId, callId)), this.redis.hlen(this.keys.outboundEvents(accountId, callId))]);
+      // Delivered meanwhile, or expired with its call: nothing owed.
+      if (recorded === 0 || Number(cursor ?? 0) >= recorded) await this.redis.zrem(this.keys.webhookBacklog, member);
+      else entries.push({ accountId, callId });
+    }
+    return entries;
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
@@ -507,6 +551,10 @@ export class RedisStore implements Store {
 
   private async syncClock(): Promise<void> {
     if (!this.closed) await this.clock.sync();
+  }
+
+  private nowMs(): number {
+    return this.now?.() ?? Date.now();
   }
 
   private nowArg(): string {

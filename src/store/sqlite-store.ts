@@ -7,7 +7,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { AdmissionBook, type AdmissionState } from './admission-state.js';
-import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState } from './outbound-call.js';
+import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState, type WebhookBacklogEntry } from './outbound-call.js';
 import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
@@ -341,10 +341,10 @@ export class SqliteStore implements Store {
       }
       // An expired call with the same key gives way (its key is free again after the retention).
       if (call.idempotencyKey !== undefined) this.sql.freeIdempotencyKey.run(call.accountId, call.idempotencyKey);
-      this.sql.insertOutboundCall.run(call.id, call.accountId, call.idempotencyKey ?? null, call.createdAtMs, JSON.stringify(call));
+      this.sql.insertOutboundCall.run(call.id, call.accountId, call.idempotencyKey ?? null, call.createdAtMs, JSON.stringify(call), call.statusWebhook === undefined ? 0 : 1, this.now());
       const queued: OutboundCallEvent = { status: 'queued', atMs: call.createdAtMs, sequence: 1 };
       this.sql.insertOutboundEvent.run(call.id, queued.status, queued.sequence, JSON.stringify(queued));
-      return { created: true, state: { call, events: [queued] } };
+      return { created: true, state: { call, events: [queued], webhookDeliveredThrough: 0 } };
     }).immediate();
   }
 
@@ -360,6 +360,7 @@ export class SqliteStore implements Store {
       if (!state || state.events.some((e) => e.status === event.status)) return null;
       const recorded: OutboundCallEvent = { ...event, sequence: state.events.length + 1 };
       this.sql.insertOutboundEvent.run(callId, recorded.status, recorded.sequence, JSON.stringify(recorded));
+      this.sql.outboundRecorded.run(recorded.sequence, this.now(), callId);
       return recorded;
     }).immediate();
   }
@@ -376,11 +377,22 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  async advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void> {
+    this.assertOpen();
+    this.sql.advanceWebhook.run(sequence, callId, accountId);
+  }
+
+  async webhookBacklog(recordedBeforeMs: number, limit: number): Promise<readonly WebhookBacklogEntry[]> {
+    this.assertOpen();
+    const rows = this.sql.webhookBacklog.all(recordedBeforeMs, limit) as { account_id: string; id: string }[];
+    return rows.map((row) => ({ accountId: row.account_id, callId: row.id }));
+  }
+
   private outboundCall(accountId: string, callId: string): OutboundCallState | null {
-    const row = this.sql.outboundCall.get(callId, accountId, this.now() - OUTBOUND_CALL_RETENTION_MS) as { json: string } | undefined;
+    const row = this.sql.outboundCall.get(callId, accountId, this.now() - OUTBOUND_CALL_RETENTION_MS) as { json: string; webhook_through: number } | undefined;
     if (!row) return null;
     const events = (this.sql.outboundEvents.all(callId) as { json: string }[]).map((e) => JSON.parse(e.json) as OutboundCallEvent);
-    return { call: JSON.parse(row.json) as OutboundCall, events };
+    return { call: JSON.parse(row.json) as OutboundCall, events, webhookDeliveredThrough: row.webhook_through };
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
@@ -463,10 +475,17 @@ function prepareStatements(db: SqliteDatabase) {
     ),
     usageInRange: prepare('SELECT * FROM usage WHERE account_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY id'),
     pruneUsage: prepare('DELETE FROM usage WHERE at_ms < ?'),
-    outboundCall: prepare('SELECT json FROM outbound_calls WHERE id = ? AND account_id = ? AND created_at_ms >= ?'),
+    outboundCall: prepare('SELECT json, webhook_through FROM outbound_calls WHERE id = ? AND account_id = ? AND created_at_ms >= ?'),
+    outboundRecorded: prepare('UPDATE outbound_calls SET last_sequence = ?, last_recorded_at_ms = ? WHERE id = ?'),
+    advanceWebhook: prepare('UPDATE outbound_calls SET webhook_through = max(webhook_through, ?) WHERE id = ? AND account_id = ?'),
+    webhookBacklog: prepare(
+      'SELECT account_id, id FROM outbound_calls WHERE has_webhook = 1 AND webhook_through < last_sequence AND last_recorded_at_ms <= ? ORDER BY last_recorded_at_ms LIMIT ?',
+    ),
     outboundCallByKey: prepare('SELECT id FROM outbound_calls WHERE account_id = ? AND idempotency_key = ? AND created_at_ms >= ?'),
     freeIdempotencyKey: prepare('UPDATE outbound_calls SET idempotency_key = NULL WHERE account_id = ? AND idempotency_key = ?'),
-    insertOutboundCall: prepare('INSERT INTO outbound_calls (id, account_id, idempotency_key, created_at_ms, json) VALUES (?, ?, ?, ?, ?)'),
+    insertOutboundCall: prepare(
+      'INSERT INTO outbound_calls (id, account_id, idempotency_key, created_at_ms, json, has_webhook, last_sequence, last_recorded_at_ms) VALUES (?, ?, ?, ?, ?, ?, 1, ?)',
+    ),
     outboundEvents: prepare('SELECT json FROM outbound_call_events WHERE call_id = ? ORDER BY sequence'),
     insertOutboundEvent: prepare('INSERT INTO outbound_call_events (call_id, status, sequence, json) VALUES (?, ?, ?, ?)'),
     pruneOutboundCalls: prepare('DELETE FROM outbound_calls WHERE created_at_ms < ?'),

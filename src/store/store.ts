@@ -3,7 +3,7 @@
 // SqliteStore implements it for one machine; RedisStore for many. Both pass test/helpers/store-contract.ts.
 // Every settlement writes its usage record in the same atomic step as the debit, so ledger and balance agree.
 
-import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState } from './outbound-call.js';
+import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState, WebhookBacklogEntry } from './outbound-call.js';
 
 export type Plan = 'free' | 'developer' | 'growth';
 
@@ -281,6 +281,13 @@ export interface Store {
    * instance: returns how long to wait before placing it, or null (nothing booked) when that exceeds `maxWaitMs`.
    */
   reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null>;
+  /** Records that the call's status events up to `sequence` reached its webhook (or were given up for good); never moves back. */
+  advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void>;
+  /**
+   * Calls with a status webhook that still owe it events and whose newest event was recorded at or before
+   * `recordedBeforeMs` (the instance that recorded them has had its chance), oldest first, at most `limit`.
+   */
+  webhookBacklog(recordedBeforeMs: number, limit: number): Promise<readonly WebhookBacklogEntry[]>;
 
   /** Throws when the store cannot serve (for `/readyz`). */
   ping(): Promise<void>;

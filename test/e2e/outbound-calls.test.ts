@@ -7,7 +7,8 @@
 
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ let receiverUrl = '';
 let dncDir = '';
 /** Every delivery attempt the webhook receiver got: its path, headers and body. */
 const deliveries: { path: string; signature: string; attempt: string; body: string; json: Record<string, unknown>; answered: number }[] = [];
+/** Receiver paths that refuse every attempt (503) while listed. */
+const down = new Set<string>();
 /** Per event_id: how many more attempts the receiver refuses (503). */
 const refuse = new Map<string, number>();
 /** The do-not-call webhook's answer per number (absent: allowed; 'down': no answer, 500). */
@@ -56,7 +59,7 @@ beforeAll(async () => {
       const json = JSON.parse(body) as Record<string, unknown>;
       // The /flaky receiver refuses the first two attempts of every event.
       if (req.url === '/flaky' && !refuse.has(String(json.event_id))) refuse.set(String(json.event_id), 2);
-      const left = refuse.get(String(json.event_id)) ?? 0;
+      const left = down.has(req.url ?? '') ? 1 : (refuse.get(String(json.event_id)) ?? 0);
       const answered = left > 0 ? 503 : 204;
       if (left > 0) refuse.set(String(json.event_id), left - 1);
       deliveries.push({ path: req.url ?? '', signature: String(req.headers['raaga-signature']), attempt: String(req.headers['raaga-attempt']), body, json, answered });
@@ -66,8 +69,6 @@ beforeAll(async () => {
   receiver.listen(0, '127.0.0.1');
   await once(receiver, 'listening');
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
   dncDir = mkdtempSync(join(tmpdir(), 'raaga-dnc-'));
   writeFileSync(join(dncDir, 'dnc.txt'), '# numbers that asked not to be called\n+919777777777\n');
   server = await startTestServer({ TTS_WORKERS: '2', OUTBOUND_DNC_FILE: join(dncDir, 'dnc.txt'), OUTBOUND_WEBHOOK_RETRY_BASE_MS: '20', OUTBOUND_MAX_DIAL_WAIT_MS: '20000', OUTBOUND_DIAL_TIMEOUT_MS: '3000' });
@@ -96,8 +97,8 @@ async function account(provider: Provider, extra: Partial<TelephonySettings> = {
   return { id: created.id, key: created.keys[0] as string };
 }
 
-async function placeCall(key: string, body: Record<string, unknown>) {
-  const response = await fetch(`${server.url}/v1/calls`, { method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function placeCall(key: string, body: Record<string, unknown>, baseUrl = server.url) {
+  const response = await fetch(`${baseUrl}/v1/calls`, { method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, headers: response.headers, json: (await response.json()) as any };
 }
 
@@ -399,5 +400,53 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
     // Each event was refused twice, then taken at its third attempt.
     expect(accepted.map((d) => d.attempt)).toEqual(['3', '3', '3', '3', '3']);
     expect(deliveries.filter((d) => d.json.call_id === placed.json.call_id && d.answered === 503)).toHaveLength(10);
+  });
+});
+
+describe('status webhooks survive the instance', () => {
+  it('events a receiver did not take are sent, in order, by the next instance on the same store', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'raaga-webhooks-'));
+    const env = { TTS_WORKERS: '1', OUTBOUND_WEBHOOK_RETRY_BASE_MS: '10', OUTBOUND_WEBHOOK_SWEEP_MS: '200' };
+    // The first instance never sweeps in this test's time: only its own retries run, and the receiver refuses them.
+    const first = await startTestServer({ ...env, OUTBOUND_WEBHOOK_SWEEP_MS: '3600000' }, { dataDir, vad: null });
+    const firstApis = await ProviderApis.start(ACCOUNTS, first.url);
+    let second: TestServer | undefined;
+    try {
+      const created = await first.account('growth', 100_000);
+      await first.deps.store.putTelephonySettings({ accountId: created.id, ...providerSettings('plivo'), plivoApiBaseUrl: firstApis.baseUrl, webhookSecret: WEBHOOK_SECRET, updatedAtMs: 1 });
+      down.add('/outage');
+      const placed = await placeCall(created.keys[0] as string, { provider: 'plivo', to: '+919812300701', from: FROM.plivo, greeting: 'नमस्ते', hangup_after_greeting: true, status_webhook: `${receiverUrl}/outage` }, first.url);
+      expect(placed.status).toBe(202);
+      await firstApis.calls.find((c) => c.id === placed.json.provider_call_id)!.ended;
+      const recorded = async (server: TestServer) => (await server.deps.store.getOutboundCall(created.id, placed.json.call_id))!;
+      await eventually(async () => (await recorded(first)).events.some((e) => e.status === 'completed'), 'the call completed on the first instance');
+      // The first event was refused every attempt; the rest wait behind it, none overtakes it, and this instance
+      // does not start over for each new event.
+      await eventually(() => deliveries.filter((d) => d.json.call_id === placed.json.call_id).length >= 8, 'eight refused attempts');
+      await first.deps.telephony!.outbound.close();
+      const refused = deliveries.filter((d) => d.json.call_id === placed.json.call_id);
+      expect(refused.map((d) => d.json.sequence)).toEqual(Array(8).fill(1));
+      await first.close({ keepData: true });
+      const store = await import('../../src/store/sqlite-store.js');
+      const reader = await store.SqliteStore.open({ dataDir });
+      expect((await reader.getOutboundCall(created.id, placed.json.call_id))?.webhookDeliveredThrough).toBe(0);
+      await reader.close();
+    } finally {
+      await firstApis.close();
+    }
+    down.delete('/outage');
+    second = await startTestServer(env, { dataDir, vad: null });
+    try {
+      const accepted = () => deliveries.filter((d) => d.path === '/outage' && d.answered === 204);
+      await eventually(() => accepted().length === 5, 'every event, from the second instance', 20_000);
+      expect(accepted().map((d) => d.json.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);
+      expect(accepted().every(validSignature)).toBe(true);
+      const callId = String(accepted()[0]!.json.call_id);
+      const accountId = (await second.deps.store.listAccounts()).at(-1)!.id;
+      await eventually(async () => (await second!.deps.store.getOutboundCall(accountId, callId))?.webhookDeliveredThrough === 5, 'the cursor at the end');
+      expect(await second.deps.store.webhookBacklog(Date.now(), 10)).toEqual([]);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -436,7 +436,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await store.createAccount({ id: 'acct_p', plan: 'growth', credits: 1 });
         const first = call('call_' + 'a'.repeat(24), 'acct_o', 'order-17', clock.now());
         const created = await store.createOutboundCall(first);
-        expect(created).toEqual({ created: true, state: { call: first, events: [{ status: 'queued', atMs: clock.now(), sequence: 1 }] } });
+        expect(created).toEqual({ created: true, state: { call: first, events: [{ status: 'queued', atMs: clock.now(), sequence: 1 }], webhookDeliveredThrough: 0 } });
         const again = await store.createOutboundCall(call('call_' + 'b'.repeat(24), 'acct_o', 'order-17', clock.now()));
         expect(again).toEqual({ created: false, state: created.state });
         expect(await store.getOutboundCall('acct_o', 'call_' + 'b'.repeat(24))).toBeNull();
@@ -475,6 +475,37 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
           answeredAtMs: t + 2,
           endedAtMs: t + 3,
         });
+      });
+
+      it("keeps each call's webhook cursor, and lists the calls that owe their webhook events, oldest first", async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        await store.createAccount({ id: 'acct_w', plan: 'growth', credits: 1 });
+        const hooked = 'call_' + 'w'.repeat(24);
+        const other = 'call_' + 'x'.repeat(24);
+        const silent = 'call_' + 'y'.repeat(24);
+        await store.createOutboundCall(call(hooked, 'acct_w', undefined, clock.now()));
+        clock.advance(10);
+        await store.createOutboundCall(call(other, 'acct_w', undefined, clock.now()));
+        await store.createOutboundCall({ ...call(silent, 'acct_w', undefined, clock.now()), statusWebhook: undefined });
+        const t = clock.now();
+        // Both hooked calls owe their queued event; the one without a webhook owes nothing.
+        expect(await store.webhookBacklog(t, 10)).toEqual([{ accountId: 'acct_w', callId: hooked }, { accountId: 'acct_w', callId: other }]);
+        expect(await store.webhookBacklog(t, 1)).toEqual([{ accountId: 'acct_w', callId: hooked }]);
+        await store.advanceWebhookCursor('acct_w', hooked, 1);
+        expect((await store.getOutboundCall('acct_w', hooked))?.webhookDeliveredThrough).toBe(1);
+        expect(await store.webhookBacklog(t, 10)).toEqual([{ accountId: 'acct_w', callId: other }]);
+        // A new event puts the call back, as recorded now: not yet older than a cut-off before it.
+        clock.advance(1000);
+        await store.recordOutboundCallEvent('acct_w', hooked, { status: 'ringing', atMs: clock.now() });
+        expect(await store.webhookBacklog(t, 10)).toEqual([{ accountId: 'acct_w', callId: other }]);
+        expect(await store.webhookBacklog(clock.now(), 10)).toEqual([{ accountId: 'acct_w', callId: other }, { accountId: 'acct_w', callId: hooked }]);
+        // The cursor never moves back.
+        await store.advanceWebhookCursor('acct_w', hooked, 2);
+        await store.advanceWebhookCursor('acct_w', hooked, 1);
+        expect((await store.getOutboundCall('acct_w', hooked))?.webhookDeliveredThrough).toBe(2);
+        await store.advanceWebhookCursor('acct_w', other, 1);
+        expect(await store.webhookBacklog(clock.now(), 10)).toEqual([]);
       });
 
       it('paces call placing per account and provider, and books nothing past the longest wait', async () => {

@@ -60,6 +60,16 @@ export class KeyLayout {
     return `${this.prefix}{${accountId}}:outbound-events:${callId}`;
   }
 
+  /** String: the last status event sequence delivered to the call's webhook. */
+  webhookCursor(accountId: string, callId: string): string {
+    return `${this.prefix}{${accountId}}:outbound-webhook:${callId}`;
+  }
+
+  /** Sorted set of every account: member `<account> <call>` owing its webhook events, score = when the last was recorded (ms). */
+  get webhookBacklog(): string {
+    return `${this.prefix}webhook-backlog`;
+  }
+
   /** String: the call id an idempotency key (by its sha256, so any key is a safe name) placed. */
   idempotencyKey(accountId: string, keyHash: string): string {
     return `${this.prefix}{${accountId}}:outbound-key:${keyHash}`;

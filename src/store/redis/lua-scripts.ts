@@ -243,14 +243,26 @@ return {1}`;
 
 /**
  * Appends a status event once per status. KEYS: call, events. ARGV: status, event JSON. Stores `<sequence>|<json>`
- * and returns the sequence, or 0 when the call is unknown (or expired) or already has this status.
+ * and returns {sequence, 1 when the call has a status webhook}, or {0, 0} when the call is unknown (or expired) or
+ * already has this status.
  */
 export const RECORD_OUTBOUND_EVENT_LUA = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+local call = redis.call('GET', KEYS[1])
+if not call then return {0, 0} end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {0, 0} end
 local sequence = redis.call('HLEN', KEYS[2]) + 1
 redis.call('HSET', KEYS[2], ARGV[1], sequence .. '|' .. ARGV[2])
-return sequence`;
+local hooked = string.find(call, '"statusWebhook":"', 1, true) and 1 or 0
+return {sequence, hooked}`;
+
+/**
+ * Moves a call's webhook cursor forward (never back). KEYS: events, cursor. ARGV: sequence, retention ms.
+ * Returns {cursor, events recorded}: the caller drops the call from the backlog once they meet.
+ */
+export const ADVANCE_WEBHOOK_CURSOR_LUA = `
+local cursor = math.max(tonumber(redis.call('GET', KEYS[2]) or '0'), tonumber(ARGV[1]))
+redis.call('SET', KEYS[2], cursor, 'PX', ARGV[2])
+return {cursor, redis.call('HLEN', KEYS[1])}`;
 
 /**
  * Books the next call-placing slot. KEYS: the account's slot key for the provider. ARGV: now (or ''), interval ms,

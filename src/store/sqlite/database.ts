@@ -76,9 +76,14 @@ CREATE TABLE outbound_calls (
   idempotency_key TEXT,
   created_at_ms INTEGER NOT NULL,
   json TEXT NOT NULL,
+  has_webhook INTEGER NOT NULL CHECK (has_webhook IN (0, 1)),
+  last_sequence INTEGER NOT NULL,
+  last_recorded_at_ms INTEGER NOT NULL,
+  webhook_through INTEGER NOT NULL DEFAULT 0,
   UNIQUE (account_id, idempotency_key)
 ) STRICT;
 CREATE INDEX outbound_calls_by_time ON outbound_calls (created_at_ms);
+CREATE INDEX outbound_webhook_backlog ON outbound_calls (last_recorded_at_ms) WHERE has_webhook = 1 AND webhook_through < last_sequence;
 CREATE TABLE outbound_call_events (
   call_id TEXT NOT NULL REFERENCES outbound_calls (id) ON DELETE CASCADE,
   status TEXT NOT NULL,

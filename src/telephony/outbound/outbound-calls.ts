@@ -47,7 +47,10 @@ export interface PlaceCallRequest {
 }
 
 export interface OutboundCallsDeps {
-  readonly store: Pick<Store, 'getTelephonySettings' | 'createOutboundCall' | 'getOutboundCall' | 'recordOutboundCallEvent' | 'reserveDialSlot' | 'listUsage'>;
+  readonly store: Pick<
+    Store,
+    'getTelephonySettings' | 'createOutboundCall' | 'getOutboundCall' | 'recordOutboundCallEvent' | 'reserveDialSlot' | 'listUsage' | 'advanceWebhookCursor' | 'webhookBacklog'
+  >;
   readonly webhooks: StatusWebhooks;
   readonly doNotCall: DoNotCallList;
   /** HMAC key of the tokens in the URLs providers call back on (the call-token secret). */
@@ -78,8 +81,14 @@ const REFUSAL_CODES: Readonly<Record<ComplianceRefusal['rule'], ErrorCode>> = {
 
 export type PlaceCallResult = { readonly state: OutboundCallState; readonly replayed: boolean };
 
+/** An event its webhook has not taken for this long is given up for good (it stays in GET /v1/calls/{id}). */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 3600_000;
+
 export class OutboundCalls {
   readonly #sleep: (ms: number) => Promise<void>;
+  #sweeper: NodeJS.Timeout | undefined;
+  /** Calls whose receiver refused a whole delivery here: left to the sweep (any instance's), in order. */
+  readonly #stalled = new Set<string>();
 
   constructor(private readonly deps: OutboundCallsDeps) {
     this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -126,7 +135,7 @@ export class OutboundCalls {
     };
     const { created, state } = await this.deps.store.createOutboundCall(call);
     if (!created) return { state: this.#replay(state, call.requestHash), replayed: true };
-    await this.#notify(state.call, settings, state.events[0]!);
+    void this.#deliverOwed(account.id, call.id);
 
     const refusal = callerIdRefusal(settings, call.from) ?? callingHoursRefusal(settings, this.deps.now()) ?? (await doNotCallRefusal(this.deps.doNotCall, settings, call));
     if (refusal !== undefined) {
@@ -173,12 +182,8 @@ export class OutboundCalls {
       if (state) stored = { ...event, charactersUsed: await this.#charactersUsed(state, event) };
     }
     const recorded = await this.deps.store.recordOutboundCallEvent(accountId, callId, stored);
-    if (!recorded) return;
-    const state = await this.deps.store.getOutboundCall(accountId, callId);
-    if (!state) return;
-    // Every event after the provider took the call names it, whichever callback carried the id.
-    const providerCallId = recorded.providerCallId ?? summarizeOutboundCall(state).providerCallId;
-    await this.#notify(state.call, await this.deps.store.getTelephonySettings(accountId), providerCallId === undefined ? recorded : { ...recorded, providerCallId });
+    // Not awaited: a slow or failing receiver must not hold the provider's callback or the caller's request.
+    if (recorded) void this.#deliverOwed(accountId, callId);
   }
 
   /**
@@ -208,12 +213,45 @@ export class OutboundCalls {
     return { call, action: 'stream' as const, layer };
   }
 
-  /** A gather on the call ended: its result goes to the call's status webhook, in order with the status events. */
+  /**
+   * A gather on the call ended: its result goes to the call's status webhook, queued with the status events. It is
+   * not stored, so it is sent with this instance's retries only (the result also reaches the agent and the long-poll).
+   */
   async gathered(accountId: string, callId: string, result: { readonly gatherId: string; readonly digits: string; readonly reason: string }): Promise<void> {
-    const state = await this.deps.store.getOutboundCall(accountId, callId);
-    const secret = state ? (await this.deps.store.getTelephonySettings(accountId))?.webhookSecret : undefined;
-    if (!state?.call.statusWebhook || secret === undefined) return;
-    void this.deps.webhooks.send(state.call.statusWebhook, secret, callId, gatherPayload(state.call, result, this.deps.now()));
+    const atMs = this.deps.now();
+    await this.deps.webhooks.serially(callId, async () => {
+      const target = await this.#webhookOf(accountId, callId);
+      if (target) await this.deps.webhooks.post(target.url, target.secret, gatherPayload(target.state.call, result, atMs));
+    });
+  }
+
+  /**
+   * Sends what calls' webhooks still owe once the instance that recorded it had its chance (its retries are over, or
+   * it stopped): oldest first, each call in sequence order from its cursor. Events older than WEBHOOK_RETRY_WINDOW_MS
+   * are given up for good. Returns how many calls it looked at.
+   */
+  async sweep(limit = 50): Promise<number> {
+    const backlog = await this.deps.store.webhookBacklog(this.deps.now() - this.deps.webhooks.retrySpanMs * 2, limit);
+    for (const { accountId, callId } of backlog) {
+      if (this.deps.webhooks.busy(callId)) continue;
+      this.#stalled.delete(callId);
+      await this.#deliverOwed(accountId, callId);
+    }
+    return backlog.length;
+  }
+
+  /** Sweeps every `intervalMs` until close(). */
+  startSweeping(intervalMs: number): void {
+    this.#sweeper ??= setInterval(() => {
+      void this.sweep().catch((error: unknown) => this.deps.log?.({ err: String(error) }, 'webhook sweep failed; next one retries'));
+    }, intervalMs);
+    this.#sweeper.unref();
+  }
+
+  /** Stops sweeping and retrying (what is owed stays owed, for the next instance). */
+  close(): void {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.deps.webhooks.close();
   }
 
   /** The summary GET /v1/calls/{id} and POST /v1/calls answer with. */
@@ -261,11 +299,40 @@ export class OutboundCalls {
     return new ApiError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
   }
 
-  async #notify(call: OutboundCall, settings: TelephonySettings | null, event: OutboundCallEvent): Promise<void> {
-    const secret = settings?.webhookSecret;
-    if (call.statusWebhook === undefined || secret === undefined) return;
-    // Not awaited: a slow or failing receiver must not hold the provider's callback or the caller's request.
-    void this.deps.webhooks.send(call.statusWebhook, secret, call.id, statusPayload(call, event));
+  async #webhookOf(accountId: string, callId: string) {
+    const state = await this.deps.store.getOutboundCall(accountId, callId);
+    const url = state?.call.statusWebhook;
+    const secret = url === undefined ? undefined : (await this.deps.store.getTelephonySettings(accountId))?.webhookSecret;
+    return state && url !== undefined && secret !== undefined ? { state, url, secret } : undefined;
+  }
+
+  /**
+   * Sends the call's status events past its webhook cursor, in order, moving the cursor after each one taken. The
+   * first one the receiver does not take stops the run: the rest wait for the sweeper, so none overtakes it.
+   */
+  #deliverOwed(accountId: string, callId: string): Promise<void> {
+    return this.deps.webhooks.serially(callId, async () => {
+      // A receiver that refused this call's last run gets nothing more from this instance until a sweep.
+      if (this.#stalled.has(callId)) return;
+      const target = await this.#webhookOf(accountId, callId);
+      if (!target) return;
+      const { state, url, secret } = target;
+      const providerCallId = summarizeOutboundCall(state).providerCallId;
+      for (const event of state.events) {
+        if (event.sequence <= state.webhookDeliveredThrough) continue;
+        if (this.deps.now() - event.atMs > WEBHOOK_RETRY_WINDOW_MS) {
+          this.deps.log?.({ callId, sequence: event.sequence }, 'status webhook event older than the retry window given up for good');
+        } else {
+          // Every event after the provider took the call names it, whichever callback carried the id.
+          const named = event.providerCallId === undefined && providerCallId !== undefined && event.sequence > 1 ? { ...event, providerCallId } : event;
+          if (!(await this.deps.webhooks.post(url, secret, statusPayload(state.call, named)))) {
+            this.#stalled.add(callId);
+            return;
+          }
+        }
+        await this.deps.store.advanceWebhookCursor(accountId, callId, event.sequence);
+      }
+    });
   }
 
   /** Characters billed to the call's media stream (usage records of the call's stream id, since it was placed). */

@@ -1,9 +1,8 @@
-// The account's status webhook: each recorded event of an outbound call, POSTed as JSON and signed
+// The account's status webhook: each event of an outbound call, POSTed as JSON and signed
 // `Raaga-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(webhook secret, "<t>.<body>")>` (docs/outbound-calls.md has
-// the check). Events of one call go out in sequence order: the next waits until the previous one was delivered or
-// given up. A failed delivery (no 2xx, a timeout) is retried with doubling waits, 8 attempts in all; after that it is
-// logged and counted, and GET /v1/calls/{id} still has the event. Deliveries are in this process's memory: an
-// instance that stops mid-retry loses the retries it had left (the call record keeps every event).
+// the check). This is the transport: one delivery with its retries (doubling waits, WEBHOOK_ATTEMPTS in all), and a
+// per-call queue so a call's events go out one after another. What is owed and in which order is OutboundCalls'
+// business (the store's webhook cursor), so an event a receiver did not take is sent again later, by any instance.
 
 import { createHmac } from 'node:crypto';
 import type { OutboundCall, OutboundCallEvent } from '../../store/outbound-call.js';
@@ -60,38 +59,56 @@ export interface WebhookDeliveryDeps {
   /** Epoch ms, for the signature's timestamp. */
   readonly now: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** A delivery failed every attempt (it stays owed: the sweeper sends it again later). */
   readonly onGiveUp?: (eventId: string, lastError: string) => void;
 }
 
 export class StatusWebhooks {
-  /** Per call: the delivery of its latest event, which the next one waits for. */
+  /** Per call: the latest queued task, which the next one waits for. */
   readonly #tails = new Map<string, Promise<void>>();
   readonly #sleep: (ms: number) => Promise<void>;
+  #closed = false;
 
   constructor(private readonly deps: WebhookDeliveryDeps) {
     this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
   }
 
-  /** Queues the event (a statusPayload or gatherPayload) behind the call's earlier ones; resolves once delivered or given up. */
-  send(url: string, secret: string, callId: string, payload: Record<string, unknown>): Promise<void> {
-    const previous = this.#tails.get(callId) ?? Promise.resolve();
-    const delivery = previous.then(() => this.#deliver(url, secret, payload));
-    this.#tails.set(callId, delivery);
-    void delivery.then(() => {
-      if (this.#tails.get(callId) === delivery) this.#tails.delete(callId);
-    });
-    return delivery;
+  /** How long one delivery keeps retrying at most (its waits; request timeouts come on top). */
+  get retrySpanMs(): number {
+    return this.deps.retryBaseMs * (2 ** (WEBHOOK_ATTEMPTS - 1) - 1);
   }
 
-  /** Resolves when every queued delivery is done (shutdown, tests). */
+  /** Runs `task` after the call's earlier tasks; resolves when it is done. */
+  serially(callId: string, task: () => Promise<void>): Promise<void> {
+    const previous = this.#tails.get(callId) ?? Promise.resolve();
+    const run = previous.then(task).catch(() => undefined);
+    this.#tails.set(callId, run);
+    void run.then(() => {
+      if (this.#tails.get(callId) === run) this.#tails.delete(callId);
+    });
+    return run;
+  }
+
+  /** True while the call has a task queued or running on this instance. */
+  busy(callId: string): boolean {
+    return this.#tails.has(callId);
+  }
+
+  /** Resolves when every queued task is done (shutdown, tests). */
   async idle(): Promise<void> {
     while (this.#tails.size > 0) await Promise.all(this.#tails.values());
   }
 
-  async #deliver(url: string, secret: string, payload: Record<string, unknown>): Promise<void> {
+  /** Stops retrying: deliveries in progress end after their current attempt, as not delivered. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** POSTs the payload, retrying with doubling waits; true once a 2xx took it. */
+  async post(url: string, secret: string, payload: Record<string, unknown>): Promise<boolean> {
     const body = JSON.stringify(payload);
     let lastError = '';
-    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !this.#closed; attempt++) {
       try {
         const response = await fetch(url, {
           method: 'POST',
@@ -106,13 +123,14 @@ export class StatusWebhooks {
           signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
         });
         await response.body?.cancel();
-        if (response.status >= 200 && response.status < 300) return;
+        if (response.status >= 200 && response.status < 300) return true;
         lastError = `status ${response.status}`;
       } catch (error) {
         lastError = (error as Error).name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS} ms` : 'unreachable';
       }
-      if (attempt < WEBHOOK_ATTEMPTS) await this.#sleep(this.deps.retryBaseMs * 2 ** (attempt - 1));
+      if (attempt < WEBHOOK_ATTEMPTS && !this.#closed) await this.#sleep(this.deps.retryBaseMs * 2 ** (attempt - 1));
     }
-    this.deps.onGiveUp?.(String(payload.event_id), lastError);
+    this.deps.onGiveUp?.(String(payload.event_id), lastError || 'shutting down');
+    return false;
   }
 }

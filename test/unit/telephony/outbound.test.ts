@@ -117,7 +117,7 @@ describe('status webhooks', () => {
     expect(signWebhook('secret-secret-secret', body, 1_764_000_000)).toBe(`t=1764000000,v1=${createHmac('sha256', 'secret-secret-secret').update(`1764000000.${body}`).digest('hex')}`);
   });
 
-  it(`gives up after ${WEBHOOK_ATTEMPTS} attempts with doubling waits, then delivers the next event`, async () => {
+  it(`gives up after ${WEBHOOK_ATTEMPTS} attempts with doubling waits; the call's next task runs after it`, async () => {
     const attempts: number[] = [];
     const server = createServer((req, res) => {
       let body = '';
@@ -134,9 +134,12 @@ describe('status webhooks', () => {
     const waits: number[] = [];
     const gaveUp: [string, string][] = [];
     const webhooks = new StatusWebhooks({ retryBaseMs: 100, now: () => 0, sleep: async (ms) => void waits.push(ms), onGiveUp: (...args) => void gaveUp.push(args) });
-    void webhooks.send(url, 'secret-secret-secret', call.id, statusPayload(call, { status: 'queued', atMs: 0, sequence: 1 }));
-    void webhooks.send(url, 'secret-secret-secret', call.id, statusPayload(call, { status: 'initiated', atMs: 1, sequence: 2, providerCallId: 'r' }));
+    const results: boolean[] = [];
+    for (const sequence of [1, 2]) {
+      void webhooks.serially(call.id, async () => void results.push(await webhooks.post(url, 'secret-secret-secret', statusPayload(call, { status: sequence === 1 ? 'queued' : 'initiated', atMs: 0, sequence }))));
+    }
     await webhooks.idle();
+    expect(results).toEqual([false, true]);
     server.close();
     expect(attempts).toEqual([...Array<number>(WEBHOOK_ATTEMPTS).fill(1), 2]);
     expect(waits).toEqual([100, 200, 400, 800, 1600, 3200, 6400]);
