@@ -16,7 +16,7 @@ import {
   type OutboundCallState,
   type OutboundProvider,
 } from '../../store/outbound-call.js';
-import type { Account, Store, TelephonySettings } from '../../store/store.js';
+import type { Account, Store } from '../../store/store.js';
 import { callerIdRefusal, callingHoursRefusal, doNotCallRefusal, type ComplianceRefusal, type DoNotCallList } from './compliance.js';
 import { DialError, type DialFailure, type DialUrls, type ProviderDialer } from './dialer.js';
 import { exotelDialer } from './exotel-dialer.js';
@@ -87,8 +87,8 @@ export const WEBHOOK_RETRY_WINDOW_MS = 24 * 3600_000;
 export class OutboundCalls {
   readonly #sleep: (ms: number) => Promise<void>;
   #sweeper: NodeJS.Timeout | undefined;
-  /** Calls whose receiver refused a whole delivery here: left to the sweep (any instance's), in order. */
-  readonly #stalled = new Set<string>();
+  /** Calls whose receiver refused a whole delivery here (and when): left to the sweep, any instance's, in order. */
+  readonly #stalled = new Map<string, number>();
 
   constructor(private readonly deps: OutboundCallsDeps) {
     this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -140,7 +140,7 @@ export class OutboundCalls {
     const refusal = callerIdRefusal(settings, call.from) ?? callingHoursRefusal(settings, this.deps.now()) ?? (await doNotCallRefusal(this.deps.doNotCall, settings, call));
     if (refusal !== undefined) {
       const retryAfterSeconds = refusal.rule === 'calling_hours' ? refusal.retryAfterSeconds : undefined;
-      throw await this.#fail(call, settings, REFUSAL_CODES[refusal.rule], `The call was not placed: ${refusal.message}`, retryAfterSeconds);
+      throw await this.#fail(call, REFUSAL_CODES[refusal.rule], `The call was not placed: ${refusal.message}`, retryAfterSeconds);
     }
     const cps = Number(settings?.dialCallsPerSecond ?? DEFAULT_DIAL_CPS[call.provider]);
     const intervalMs = Math.ceil(1000 / cps);
@@ -148,7 +148,6 @@ export class OutboundCalls {
     if (waitMs === null) {
       throw await this.#fail(
         call,
-        settings,
         'rate_limit_exceeded',
         `More calls are queued for ${call.provider} than this account places in ${this.deps.maxDialWaitMs / 1000} s at ${cps} per second; retry later with a new idempotency key.`,
         Math.max(1, Math.ceil(this.deps.maxDialWaitMs / 1000)),
@@ -160,7 +159,7 @@ export class OutboundCalls {
       providerCallId = await dialer.place(call, settings!, urlsFor(call), this.deps.dialTimeoutMs);
     } catch (error) {
       if (!(error instanceof DialError)) throw error;
-      throw await this.#fail(call, settings, FAILURE_CODES[error.failure], error.message);
+      throw await this.#fail(call, FAILURE_CODES[error.failure], error.message);
     }
     await this.record(account.id, call.id, { status: 'initiated', atMs: this.deps.now(), providerCallId });
     this.deps.log?.({ callId: call.id, provider: call.provider, providerCallId, queuedMs: waitMs }, 'outbound call placed');
@@ -231,7 +230,10 @@ export class OutboundCalls {
    * are given up for good. Returns how many calls it looked at.
    */
   async sweep(limit = 50): Promise<number> {
-    const backlog = await this.deps.store.webhookBacklog(this.deps.now() - this.deps.webhooks.retrySpanMs * 2, limit);
+    const now = this.deps.now();
+    // Another instance may have swept a call stalled here; past the retry window nobody sends it anything.
+    for (const [callId, sinceMs] of this.#stalled) if (now - sinceMs > WEBHOOK_RETRY_WINDOW_MS) this.#stalled.delete(callId);
+    const backlog = await this.deps.store.webhookBacklog(now - this.deps.webhooks.retrySpanMs * 2, limit);
     for (const { accountId, callId } of backlog) {
       if (this.deps.webhooks.busy(callId)) continue;
       this.#stalled.delete(callId);
@@ -292,10 +294,10 @@ export class OutboundCalls {
     return state;
   }
 
-  async #fail(call: OutboundCall, settings: TelephonySettings | null, code: ErrorCode, reason: string, retryAfterSeconds?: number): Promise<ApiError> {
+  async #fail(call: OutboundCall, code: ErrorCode, reason: string, retryAfterSeconds?: number): Promise<ApiError> {
     const message = `${reason} (${call.id})`;
     await this.record(call.accountId, call.id, { status: 'failed', atMs: this.deps.now(), hangupCause: 'not_placed', error: { code, message } });
-    this.deps.log?.({ callId: call.id, provider: call.provider, code, hasSettings: settings !== null }, 'outbound call not placed');
+    this.deps.log?.({ callId: call.id, provider: call.provider, code }, 'outbound call not placed');
     return new ApiError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
   }
 
@@ -326,7 +328,7 @@ export class OutboundCalls {
           // Every event after the provider took the call names it, whichever callback carried the id.
           const named = event.providerCallId === undefined && providerCallId !== undefined && event.sequence > 1 ? { ...event, providerCallId } : event;
           if (!(await this.deps.webhooks.post(url, secret, statusPayload(state.call, named)))) {
-            this.#stalled.add(callId);
+            this.#stalled.set(callId, this.deps.now());
             return;
           }
         }
