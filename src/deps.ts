@@ -48,6 +48,8 @@ export interface DepsOverrides {
   readonly catalog?: VoiceCatalog;
   /** Voice activity detection for calls; null: none (speech barge-in off). Default: Silero VAD. */
   readonly vad?: VoiceActivityDetectorFactory | null;
+  /** Epoch ms for outbound calls (calling hours, records, webhook signatures). Default: Date.now. */
+  readonly wallClock?: () => number;
 }
 
 /**
@@ -83,18 +85,19 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     vad = factory;
   }
   const { outbound: outboundConfig } = config.telephony;
+  const now = overrides.wallClock ?? Date.now;
   const outbound = new OutboundCalls({
     store,
     webhooks: new StatusWebhooks({
       retryBaseMs: outboundConfig.webhookRetryBaseMs,
-      now: Date.now,
+      now,
       onGiveUp: (eventId, lastError) => logger.warn({ eventId, lastError }, 'status webhook not taken after every retry; the sweep sends it again later'),
     }),
     doNotCall: new DoNotCallList(outboundConfig.dncFile),
     urlSecret: secret,
     maxDialWaitMs: outboundConfig.maxDialWaitMs,
     dialTimeoutMs: outboundConfig.dialTimeoutMs,
-    now: Date.now,
+    now,
     log: (fields, message) => logger.info(fields, message),
   });
   outbound.startSweeping(outboundConfig.webhookSweepMs);

@@ -198,7 +198,6 @@ export class ProviderApis {
       await status({ CallStatus: callee, CallDuration: '0' });
       return;
     }
-    const startedAt = Date.now();
     // With MachineDetection Twilio asks for the URL once it decided, AnsweredBy included.
     const answerFields = { ...base, CallStatus: 'in-progress', ...(form.MachineDetection ? { AnsweredBy: callee === 'machine' ? 'machine_end_beep' : 'human' } : {}) };
     const response = await this.post(call, form.Url!, answerFields, { 'x-twilio-signature': twilio.getExpectedTwilioSignature(authToken, form.Url!, answerFields) });
@@ -209,7 +208,7 @@ export class ProviderApis {
       call.peer = await CallPeer.connect({ url: this.local(streamUrl, true), callSid: sid, accountSid, customParameters: parameters, signature: { authToken, url: streamUrl } });
       await call.peer.closed;
     }
-    await status({ CallStatus: 'completed', CallDuration: String(Math.round((Date.now() - startedAt) / 1000)) });
+    await status({ CallStatus: 'completed', CallDuration: talkSeconds(call) });
   }
 
   private async playExotel(sid: string, form: Record<string, string>): Promise<void> {
@@ -223,11 +222,10 @@ export class ProviderApis {
       await status({ EventType: 'terminal', Status: callee, ConversationDuration: '0' });
       return;
     }
-    const startedAt = Date.now();
     call.peer = await CallPeer.connect({ url: this.local(form.StreamUrl!, true), dialect: new ExotelPeerDialect(), callSid: sid });
     if (events.includes('answered')) await status({ EventType: 'answered', Status: 'in-progress' });
     await call.peer.closed;
-    await status({ EventType: 'terminal', Status: 'completed', ConversationDuration: String(Math.round((Date.now() - startedAt) / 1000)) });
+    await status({ EventType: 'terminal', Status: 'completed', ConversationDuration: talkSeconds(call) });
   }
 
   private async playPlivo(requestUuid: string, callUuid: string, json: Record<string, unknown>): Promise<void> {
@@ -241,7 +239,6 @@ export class ProviderApis {
       await signed(String(json.hangup_url), { ...base, CallStatus: callee, Event: 'Hangup', HangupCause: callee === 'busy' ? 'USER_BUSY' : 'NO_ANSWER', Duration: '0' });
       return;
     }
-    const startedAt = Date.now();
     const response = await signed(String(json.answer_url), { ...base, CallStatus: 'in-progress', Event: 'StartApp' });
     call.answer = await response.text();
     const stream = /<Stream\b[^>]*\bbidirectional="true"[^>]*>([^<]+)<\/Stream>/.exec(call.answer);
@@ -250,8 +247,13 @@ export class ProviderApis {
       call.peer = await CallPeer.connect({ url: this.local(streamUrl, true), dialect: new PlivoPeerDialect(), headers: plivoSignatureHeaders(authToken, 'GET', streamUrl, {}), callSid: callUuid });
       await call.peer.closed;
     }
-    await signed(String(json.hangup_url), { ...base, CallStatus: 'completed', Event: 'Hangup', HangupCause: 'NORMAL_CLEARING', Duration: String(Math.round((Date.now() - startedAt) / 1000)) });
+    await signed(String(json.hangup_url), { ...base, CallStatus: 'completed', Event: 'Hangup', HangupCause: 'NORMAL_CLEARING', Duration: talkSeconds(call) });
   }
+}
+
+/** The call's length as the provider reports it: the media it played out (whole seconds), not time waited. */
+function talkSeconds(call: SimulatedCall): string {
+  return String(Math.round((call.peer?.playedMulaw().length ?? 0) / 8000));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -205,7 +205,7 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       const { provider, accountId, callId, token } = request.params;
       if (!isOutboundProvider(provider) || !outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
       const form = formOf(request.body);
-      const event = DIALERS[provider].readStatus(form, Date.now());
+      const event = DIALERS[provider].readStatus(form, outbound.now());
       request.log.info({ provider, accountId, callId, status: event?.status ?? null }, 'outbound call status');
       if (event) await storeCall(() => outbound.record(accountId, callId, event));
       return reply.code(204).send();

@@ -94,6 +94,11 @@ export class OutboundCalls {
     this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /** Epoch ms on the clock outbound calls are recorded by (what a provider's callback is stamped with). */
+  now(): number {
+    return this.deps.now();
+  }
+
   /** The token in every URL a provider calls back on for this call: proof the URL came from Raaga. */
   urlToken(accountId: string, callId: string): string {
     return createHmac('sha256', this.deps.urlSecret).update(`outbound.${accountId}.${callId}`).digest('base64url').slice(0, 32);
