@@ -92,6 +92,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
       retryBaseMs: outboundConfig.webhookRetryBaseMs,
       now,
       onGiveUp: (eventId, lastError) => logger.warn({ eventId, lastError }, 'status webhook not taken after every retry; the sweep sends it again later'),
+      onTaskError: (callId, error) => logger.warn({ callId, err: error }, 'status webhook delivery stopped by an error; the sweep sends what is owed later'),
     }),
     doNotCall: new DoNotCallList(outboundConfig.dncFile),
     urlSecret: secret,

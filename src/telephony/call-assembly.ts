@@ -63,10 +63,11 @@ export type AssembledCall =
   | { readonly kind: 'not-started'; readonly call: CallSession; readonly reason: string };
 
 /** A call Raaga placed reports its gathers to the call's status webhook (by the call id its answer step added). */
-function outboundGatherReporter(deps: CallAssemblyDeps, accountId: string, callId: string | undefined): CallSessionDeps['onGathered'] {
+function outboundGatherReporter(deps: CallAssemblyDeps, accountId: string, callId: string | undefined, logger: CallLogger): CallSessionDeps['onGathered'] {
   const outbound = deps.outbound;
   if (!outbound || callId === undefined || !OUTBOUND_CALL_ID_PATTERN.test(callId)) return undefined;
-  return (result) => void outbound.gathered(accountId, callId, result).catch(() => undefined);
+  return (result) =>
+    void outbound.gathered(accountId, callId, result).catch((error: unknown) => logger.warn({ err: String(error), gatherId: result.gatherId }, 'gather result not sent to the status webhook'));
 }
 
 /** Builds and starts the call; on 'live' the greeting is speaking and the agent is being dialled. */
@@ -90,7 +91,7 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
       playoutAheadMs: deps.config.playoutAheadMs,
       metrics: deps.metrics,
       promptCache: p.cache,
-      onGathered: outboundGatherReporter(deps, account.id, custom[OUTBOUND_CALL_PARAMETER]),
+      onGathered: outboundGatherReporter(deps, account.id, custom[OUTBOUND_CALL_PARAMETER], request.logger),
     },
     account,
     {

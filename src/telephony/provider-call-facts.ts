@@ -21,9 +21,14 @@ function answeredBy(value: string | undefined): AnsweredBy | undefined {
   return value.startsWith('machine') ? 'machine' : 'unknown';
 }
 
+/** Who answered, by Twilio's AnsweredBy (machine detection), normalised; undefined without detection. */
+export function twilioAnsweredBy(form: Form): AnsweredBy | undefined {
+  return answeredBy(form.AnsweredBy);
+}
+
 /** The `direction` and `answered_by` settings from a Twilio voice webhook's fields (absent ones left out). */
 export function twilioCallFacts(form: Form): Record<string, string> {
-  return facts(direction(form.Direction), answeredBy(form.AnsweredBy));
+  return facts(direction(form.Direction), twilioAnsweredBy(form));
 }
 
 /** The `direction` setting from a Plivo answer URL's fields. */

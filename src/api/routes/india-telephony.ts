@@ -7,8 +7,6 @@ import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { asteriskProvider } from '../../telephony/asterisk/asterisk-provider.js';
-import { resolveCallParameters } from '../../telephony/call-parameters.js';
-import { signCallToken } from '../../telephony/call-token.js';
 import { exotelProvider } from '../../telephony/exotel/exotel-provider.js';
 import { TRANSFER_FIELDS } from '../../telephony/agent/agent-protocol.js';
 import { plivoDialXml, plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
@@ -21,7 +19,7 @@ import { plivoCallFacts } from '../../telephony/provider-call-facts.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
-import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
+import { checkedCallParameters, mintCallToken, PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
 import { storeCall } from '../../core/admission.js';
 import { summarizeOutboundCall } from '../../store/outbound-call.js';
 
@@ -30,7 +28,11 @@ const PlivoTransferQuerySchema = z.object(TRANSFER_FIELDS);
 
 export const EXOTEL_PREFIX = '/v1/telephony/exotel';
 export const EXOTEL_MEDIA_PATH = `${EXOTEL_PREFIX}/media`;
+/** The stream URL of a call Raaga placed through Exotel: `${EXOTEL_OUTBOUND_PATH}/{account}/{call_id}/{token}`. */
+export const EXOTEL_OUTBOUND_PATH = `${EXOTEL_PREFIX}/outbound`;
 export const PLIVO_PREFIX = '/v1/telephony/plivo';
+/** The answer URL of a call Raaga placed through Plivo: `${PLIVO_OUTBOUND_PATH}/{account}/{call_id}/{token}`. */
+export const PLIVO_OUTBOUND_PATH = `${PLIVO_PREFIX}/outbound`;
 export const ASTERISK_MEDIA_PATH = '/v1/telephony/asterisk/media';
 
 type AccountParams = { accountId: string };
@@ -73,10 +75,8 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
    */
   const plivoStreamAnswer = async (request: FastifyRequest, checked: ProviderAccount, callUuid: string, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Promise<string> => {
     const accountId = checked.account.id;
-    const resolved = resolveCallParameters(telephony.config, layers);
-    if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
-    await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
-    const token = signCallToken(telephony.callTokenSecret, { accountId, callSid: callUuid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+    await checkedCallParameters(ctx, telephony, checked.account, layers);
+    const token = mintCallToken(telephony, accountId, callUuid);
     const settings = new URLSearchParams(Object.assign({}, ...layers.slice(1))).toString();
     const base = origin(request);
     return plivoStreamXml({
@@ -118,7 +118,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
     // An outbound call Raaga placed (POST /v1/calls), answered: its settings come from the call record; the URL's
     // token proves Raaga made it, and Plivo's signature is checked as on the answer URL.
     scope.post<{ Params: AccountParams & { callId: string; token: string }; Body: Form }>(
-      `${PLIVO_PREFIX}/outbound/:accountId/:callId/:token`,
+      `${PLIVO_OUTBOUND_PATH}/:accountId/:callId/:token`,
       { logLevel: 'warn', schema: PROVIDER_ONLY },
       async (request, reply) => {
         const { accountId, callId, token } = request.params;
@@ -207,7 +207,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
     };
 
     registerMediaEndpoints(scope, ctx, telephony, [
-      { provider: exotelProvider, paths: [`${EXOTEL_PREFIX}/outbound/:accountId/:callId/:token`], admit: admitExotelOutbound },
+      { provider: exotelProvider, paths: [`${EXOTEL_OUTBOUND_PATH}/:accountId/:callId/:token`], admit: admitExotelOutbound },
       { provider: exotelProvider, paths: [`${EXOTEL_MEDIA_PATH}/:accountId`], admit: admitBasic('exotel', (s) => s?.exotelCredentials) },
       { provider: plivoProvider(), paths: [`${PLIVO_PREFIX}/media/:accountId/:token`], admit: admitPlivo },
       { provider: asteriskProvider, paths: [`${ASTERISK_MEDIA_PATH}/:accountId`], admit: admitBasic('asterisk', (s) => s?.asteriskCredentials) },

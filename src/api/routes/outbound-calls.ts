@@ -11,7 +11,7 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import { AMD_MODES, IDEMPOTENCY_KEY_PATTERN, isOutboundProvider, ON_MACHINE_ACTIONS, OUTBOUND_PROVIDERS, OUTBOUND_STATUSES, type OutboundCall } from '../../store/outbound-call.js';
 import { E164 } from '../../store/telephony-settings.js';
 import { integerIn } from '../../telephony/agent/agent-protocol.js';
-import { CREDENTIAL_PARAMETERS, resolveCallParameters } from '../../telephony/call-parameters.js';
+import { CREDENTIAL_PARAMETERS } from '../../telephony/call-parameters.js';
 import type { DialUrls } from '../../telephony/outbound/dialer.js';
 import { DIALERS, OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
@@ -19,9 +19,9 @@ import { formOf, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
-import { EXOTEL_PREFIX, PLIVO_PREFIX } from './india-telephony.js';
-import { PROVIDER_ONLY } from './telephony-media.js';
-import { TWILIO_PREFIX } from './twilio-telephony.js';
+import { EXOTEL_OUTBOUND_PATH, PLIVO_OUTBOUND_PATH } from './india-telephony.js';
+import { checkedCallParameters, PROVIDER_ONLY } from './telephony-media.js';
+import { TWILIO_OUTBOUND_PATH } from './twilio-telephony.js';
 
 const PhoneNumber = z.string({ error: 'is required' }).regex(new RegExp(`^${E164.source}$`), 'must be an E.164 number such as +919812345678');
 
@@ -91,11 +91,11 @@ type StatusParams = { provider: string; accountId: string; callId: string; token
 /** The URLs a provider calls back on for this call (answer, status, and Exotel's stream). */
 function dialUrls(origin: string, outbound: OutboundCalls, call: OutboundCall): DialUrls {
   const tail = `${encodeURIComponent(call.accountId)}/${call.id}/${outbound.urlToken(call.accountId, call.id)}`;
-  const answerPrefix = call.provider === 'plivo' ? PLIVO_PREFIX : TWILIO_PREFIX;
+  const answerPath = call.provider === 'plivo' ? PLIVO_OUTBOUND_PATH : TWILIO_OUTBOUND_PATH;
   return {
-    answer: `${origin}${answerPrefix}/outbound/${tail}`,
+    answer: `${origin}${answerPath}/${tail}`,
     status: `${origin}/v1/telephony/${call.provider}/outbound-status/${tail}`,
-    stream: `${origin.replace(/^http/, 'ws')}${EXOTEL_PREFIX}/outbound/${tail}`,
+    stream: `${origin.replace(/^http/, 'ws')}${EXOTEL_OUTBOUND_PATH}/${tail}`,
   };
 }
 
@@ -152,9 +152,7 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       if (settings.hangup_after_greeting === 'true' && !settings.greeting) throw new ApiError('validation_error', "Field 'hangup_after_greeting' needs a 'greeting' to play first.");
       // Checked now, so a bad voice or setting is this request's error and not a silent call later.
       const stored = await storeCall(() => ctx.store.getTelephonySettings(account.id));
-      const resolved = resolveCallParameters(telephony.config, [stored?.defaults, settings]);
-      if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
-      await ctx.voices.resolve(account, resolved.value.voice, resolved.value.language);
+      await checkedCallParameters(ctx, telephony, account, [stored?.defaults, settings]);
       const placeRequest: PlaceCallRequest = {
         provider: body.provider,
         to: body.to,

@@ -18,7 +18,7 @@ import type { SimulatedProvider } from '../../telephony/peer/dial-provider-names
 import { CallerTrack, type CallerClip } from '../../telephony/peer/caller-audio.js';
 import { CallPeer } from '../../telephony/peer/call-peer.js';
 import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
-import { signCallToken } from '../../telephony/call-token.js';
+import { mintCallToken } from './telephony-media.js';
 import { streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { MEDIA_PATH } from './twilio-telephony.js';
 import { storeCall } from '../../core/admission.js';
@@ -159,7 +159,7 @@ async function simulateCall(
     // What the voice webhook would answer, minted here: the account is already authenticated by its API key, so the
     // simulation works whether or not the account configured Twilio credentials.
     const callSid = `CA${randomBytes(16).toString('hex')}`;
-    const token = signCallToken(telephony.callTokenSecret, { accountId: account.id, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+    const token = mintCallToken(telephony, account.id, callSid);
     const authToken = settings?.twilioAuthToken ?? undefined;
     peer = await CallPeer.connect({
       url: `${base.replace(/^http/, 'ws')}${MEDIA_PATH}`,

@@ -8,6 +8,8 @@ import { storeCall } from '../../core/admission.js';
 import { ApiError, errorEnvelope } from '../../errors.js';
 import { monotonicClock } from '../../session/clock.js';
 import { ACCOUNT_ID_PATTERN, type Account, type TelephonySettings } from '../../store/store.js';
+import { resolveCallParameters } from '../../telephony/call-parameters.js';
+import { signCallToken } from '../../telephony/call-token.js';
 import { MediaStream, type MediaStreamDeps } from '../../telephony/media-stream.js';
 import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
 import type { ProviderName, StreamAdmission, StreamProvider } from '../../telephony/stream-provider.js';
@@ -39,6 +41,22 @@ export async function providerAccount(ctx: ApiContext, provider: ProviderName, a
     return undefined;
   }
   return { account, settings };
+}
+
+/**
+ * An answered call's settings over `layers` (account defaults first), checked as a call would use them: a bad
+ * setting is 422 validation_error and an unknown voice 422 voice_language_not_found, before any stream opens.
+ */
+export async function checkedCallParameters(ctx: ApiContext, telephony: TelephonyContext, account: Account, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>) {
+  const resolved = resolveCallParameters(telephony.config, layers);
+  if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
+  await ctx.voices.resolve(account, resolved.value.voice, resolved.value.language);
+  return resolved;
+}
+
+/** The call token an answer step hands the stream: this account pays for this call id, for CALL_TOKEN_TTL_MS. */
+export function mintCallToken(telephony: TelephonyContext, accountId: string, callSid: string): string {
+  return signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
 }
 
 export interface MediaEndpoint {

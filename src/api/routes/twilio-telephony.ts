@@ -5,8 +5,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import { resolveCallParameters, TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
-import { signCallToken } from '../../telephony/call-token.js';
+import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
 import { constantTimeEqual } from '../../telephony/provider-credentials.js';
 import type { StreamAdmission } from '../../telephony/stream-provider.js';
 import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
@@ -14,18 +13,19 @@ import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { dialActionUrl, TWILIO_DIAL_ACTION_PATH } from '../../telephony/twilio/twilio-call-control.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
 import { dialTwiml, hangupTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
-import { twilioCallFacts } from '../../telephony/provider-call-facts.js';
+import { twilioAnsweredBy, twilioCallFacts } from '../../telephony/provider-call-facts.js';
 import { CALL_ID_PATTERN } from '../../store/call-control-bus.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
-import { PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
+import { checkedCallParameters, mintCallToken, PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
 import { storeCall } from '../../core/admission.js';
 import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
-import type { AnsweredBy } from '../../store/outbound-call.js';
 
 export const TWILIO_PREFIX = '/v1/telephony/twilio';
 export const MEDIA_PATH = `${TWILIO_PREFIX}/media`;
+/** The answer URL of a call Raaga placed: `${TWILIO_OUTBOUND_PATH}/{account}/{call_id}/{token}`. */
+export const TWILIO_OUTBOUND_PATH = `${TWILIO_PREFIX}/outbound`;
 export const SMARTFLO_MEDIA_PATH = '/v1/telephony/smartflo/media';
 
 type AccountParams = { accountId: string };
@@ -59,10 +59,8 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
    */
   const streamAnswer = async (request: FastifyRequest, checked: ProviderAccount, callSid: string, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Promise<string> => {
     const accountId = checked.account.id;
-    const resolved = resolveCallParameters(telephony.config, layers);
-    if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
-    await ctx.voices.resolve(checked.account, resolved.value.voice, resolved.value.language);
-    const token = signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+    const resolved = await checkedCallParameters(ctx, telephony, checked.account, layers);
+    const token = mintCallToken(telephony, accountId, callSid);
     const parameters = { ...compact(resolved.settings), ...resolved.value.custom, [TOKEN_PARAMETER]: token };
     const base = origin(request);
     const signed = providerRequestsAllowed('twilio', checked.settings);
@@ -109,7 +107,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     // proves Raaga made the URL (an account with only an API key has no auth token to sign with), and with AMD
     // Twilio asks only once it decided who answered.
     scope.post<{ Params: AccountParams & { callId: string; token: string }; Body: Form }>(
-      `${TWILIO_PREFIX}/outbound/:accountId/:callId/:token`,
+      `${TWILIO_OUTBOUND_PATH}/:accountId/:callId/:token`,
       { logLevel: 'warn', schema: PROVIDER_ONLY },
       async (request, reply) => {
         const { accountId, callId, token } = request.params;
@@ -125,7 +123,7 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
         }
         const callSid = form.CallSid;
         if (!callSid || !CALL_ID_PATTERN.test(callSid)) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is the answer URL of a Twilio call Raaga placed.');
-        const answer = await outbound.answered(accountId, callId, { streamCallId: callSid, answeredBy: twilioCallFacts(form).answered_by as AnsweredBy | undefined });
+        const answer = await outbound.answered(accountId, callId, { streamCallId: callSid, answeredBy: twilioAnsweredBy(form) });
         if (!answer) return reply.code(404).send();
         request.log.info({ accountId, callId, callSid, action: answer.action, answeredBy: form.AnsweredBy }, 'twilio outbound call answered');
         if (answer.action === 'hangup') return reply.type('text/xml; charset=utf-8').send(hangupTwiml());

@@ -12,7 +12,6 @@ import {
   type AnsweredBy,
   type NewOutboundCallEvent,
   type OutboundCall,
-  type OutboundCallEvent,
   type OutboundCallState,
   type OutboundProvider,
 } from '../../store/outbound-call.js';

@@ -59,6 +59,8 @@ export interface WebhookDeliveryDeps {
   /** Epoch ms, for the signature's timestamp. */
   readonly now: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** A queued task failed (the store did not answer, say): what it owed stays owed for the sweep. */
+  readonly onTaskError?: (callId: string, error: unknown) => void;
   /** A delivery failed every attempt (it stays owed: the sweeper sends it again later). */
   readonly onGiveUp?: (eventId: string, lastError: string) => void;
 }
@@ -78,10 +80,10 @@ export class StatusWebhooks {
     return this.deps.retryBaseMs * (2 ** (WEBHOOK_ATTEMPTS - 1) - 1);
   }
 
-  /** Runs `task` after the call's earlier tasks; resolves when it is done. */
+  /** Runs `task` after the call's earlier tasks; resolves when it is done. A task that throws is reported, not fatal. */
   serially(callId: string, task: () => Promise<void>): Promise<void> {
     const previous = this.#tails.get(callId) ?? Promise.resolve();
-    const run = previous.then(task).catch(() => undefined);
+    const run = previous.then(task).catch((error: unknown) => this.deps.onTaskError?.(callId, error));
     this.#tails.set(callId, run);
     void run.then(() => {
       if (this.#tails.get(callId) === run) this.#tails.delete(callId);
