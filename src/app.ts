@@ -2,9 +2,11 @@
 // so tests build the same app the server runs.
 
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import './api/fastify-types.js';
+import { ApiError } from './errors.js';
 import { authenticate } from './api/auth.js';
 import type { ApiContext } from './api/context.js';
 import { AudioSocketListener } from './api/audiosocket-listener.js';
@@ -43,7 +45,28 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // fastify's own answer while closing is a bare 503 in its own shape, written around the hooks: on a WebSocket
+    // upgrade nothing then destroys the socket, which holds shutdown open forever. The hook below answers instead.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
+
+  const connections = new Set<Socket>();
+  openConnections.set(app, connections);
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  app.decorate('shuttingDown', false);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!app.shuttingDown) return;
+    // The retry must not come back on this connection: behind a load balancer it reaches another instance.
+    reply.header('Connection', 'close');
+    // A refused WebSocket upgrade's socket belongs to no HTTP server any more: only this ends it.
+    if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroy());
+    throw new ApiError('server_shutting_down', 'This server is shutting down and takes no new requests; retry (another instance, or this one once it is back).', {
+      retryAfterSeconds: 1,
+    });
+  });
 
   // Bodies are JSON only; fastify's default text/plain parser would let other types reach validation.
   app.removeContentTypeParser('text/plain');
@@ -111,6 +134,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
 /** Connections still open this long after the grace period are cut, so shutdown always ends. */
 const FORCE_CLOSE_AFTER_GRACE_MS = 2_000;
+/**
+ * Every connection each app's HTTP server accepted and has not closed, WebSockets included: node's server forgets a
+ * socket once it is upgraded, so its closeAllConnections() cannot cut a call or a WebSocket session.
+ */
+const openConnections = new WeakMap<FastifyInstance, Set<Socket>>();
 const IDLE_SWEEP_MS = 200;
 
 /**
@@ -119,8 +147,12 @@ const IDLE_SWEEP_MS = 200;
  * would hold the server open until its keep-alive timeout (72 s), so idle connections are swept until done.
  */
 export async function closeApp(app: FastifyInstance, graceMs: number, onGraceExpired: () => void): Promise<void> {
+  app.shuttingDown = true;
   const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
-  const force = setTimeout(() => app.server.closeAllConnections(), graceMs + FORCE_CLOSE_AFTER_GRACE_MS);
+  const force = setTimeout(() => {
+    app.server.closeAllConnections();
+    for (const socket of openConnections.get(app) ?? []) socket.destroy();
+  }, graceMs + FORCE_CLOSE_AFTER_GRACE_MS);
   const grace = setTimeout(onGraceExpired, graceMs);
   for (const timer of [sweep, force, grace]) timer.unref();
   try {

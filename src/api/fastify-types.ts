@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The Asterisk AudioSocket listener when AUDIOSOCKET_PORT is set; started with `listen()` after the app's. */
     audioSocket: AudioSocketListener | null;
+    /** Set by closeApp: from then on every request is answered 503 server_shutting_down. */
+    shuttingDown: boolean;
   }
 }
 

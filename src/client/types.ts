@@ -66,6 +66,7 @@ export type ErrorCode =
   | 'tts_workers_busy'
   | 'tts_workers_unconfigured'
   | 'store_unavailable'
+  | 'server_shutting_down'
   | 'provider_unavailable'
   | 'dnc_check_unavailable';
 
