@@ -142,17 +142,33 @@ try {
     let allPassed = true;
     for (const calls of LEVELS) {
       // The bot speaks one long non-interruptible text; the caller keeps talking, so VAD runs the model throughout.
-      const placed = await Promise.all(
+      const attempts = await Promise.allSettled(
         Array.from({ length: calls }, async (_, i) => {
           await new Promise((r) => setTimeout(r, (i * STAGGER_MS) / calls));
           const { language, text } = ENDLESS[i % ENDLESS.length]!;
           const cached = cachedPrompts && i % 2 === 0;
           const call = await placeCall({ barge_in: 'speech', language, ...(cached ? {} : { cache: 'false' }) }, new CallerTrack(talk));
-          await say(call, { text, interruptible: false });
-          return call;
+          try {
+            await say(call, { text, interruptible: false });
+            await call.peer.waitFor('first_media_in', 15_000);
+            return call;
+          } catch (error) {
+            await call.peer.stop();
+            throw error;
+          }
         }),
       );
-      await Promise.all(placed.map((c) => c.peer.waitFor('first_media_in', 15_000)));
+      const placed = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
+      const refused = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [String(attempt.reason)] : []));
+      if (refused.length > 0) {
+        // A level whose calls cannot all start (refused, or no audio within 15 s) has failed: say why, end the rest.
+        levels.push({ calls, ok: false, callsNotStarted: refused.length, firstReason: refused[0], loadAverage1m: { end: round(loadavg()[0] ?? 0, 2) } });
+        console.log(`${cachedPrompts ? 'half cached' : 'uncached'} ${calls} calls: ${JSON.stringify(levels.at(-1))}`);
+        await Promise.all(placed.map((c) => c.peer.stop()));
+        allPassed = false;
+        if (process.env.BENCH_KEEP_GOING !== '1') break;
+        continue;
+      }
       await new Promise((r) => setTimeout(r, 1500)); // ramp settles
       await eventLoopLagMs();
       const underrunsBefore = placed.map((c) => c.peer.summary().playout.underruns);

@@ -26,6 +26,7 @@ export const ConfigSchema = z.object({
   /** 0 = one worker per core. */
   TTS_WORKERS: intFromEnv(0, 64).default(0),
   TTS_QUEUE_SIZE: intFromEnv(1, 10_000).default(64),
+  TTS_WORKER_NICE: intFromEnv(0, 19).default(10),
   /** Neural voice pack workers; 0 = cores / ONNX_THREADS (so workers x threads never exceeds the cores). */
   ONNX_WORKERS: intFromEnv(0, 64).default(0),
   /** onnxruntime intra-op threads per ONNX worker. */
@@ -120,6 +121,8 @@ export interface Config {
   readonly modelsDir: string;
   readonly ttsWorkers: number;
   readonly ttsQueueSize: number;
+  /** Nice value of the synthesis worker threads (Linux: per thread), so the event loop wins a contended core. */
+  readonly ttsWorkerNice: number;
   readonly onnxWorkers: number;
   readonly onnxThreads: number;
   readonly maxBodyBytes: number;
@@ -224,6 +227,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     modelsDir: e.RAAGA_MODELS_DIR,
     ttsWorkers: e.TTS_WORKERS === 0 ? availableParallelism() : e.TTS_WORKERS,
     ttsQueueSize: e.TTS_QUEUE_SIZE,
+    ttsWorkerNice: e.TTS_WORKER_NICE,
     onnxWorkers: e.ONNX_WORKERS === 0 ? Math.max(1, Math.floor(availableParallelism() / e.ONNX_THREADS)) : e.ONNX_WORKERS,
     onnxThreads: e.ONNX_THREADS,
     maxBodyBytes: e.MAX_BODY_BYTES,

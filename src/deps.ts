@@ -132,6 +132,7 @@ function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): Tts
   const embedded = new EspeakEngine({
     workers: config.ttsWorkers,
     maxQueue: config.ttsQueueSize,
+    niceness: config.ttsWorkerNice,
     voices: catalog.embeddedVoices(),
     languageIds: catalog.embeddedLanguageIds(),
     onEvent: (event) => logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'engine worker event'),
@@ -151,6 +152,7 @@ function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): Tts
     workers: config.onnxWorkers,
     intraOpNumThreads: config.onnxThreads,
     maxQueue: config.ttsQueueSize,
+    niceness: config.ttsWorkerNice,
     onEvent: (event) => {
       if (event.type === 'pack-failed') {
         logger.warn({ pack: event.modelPath, voice: event.voiceName, language: event.language, reason: event.reason }, 'voice pack failed to load; its pair uses the embedded engine');

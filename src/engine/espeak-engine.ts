@@ -19,6 +19,8 @@ export interface EspeakEngineOptions {
   /** eSpeak language id per service language, from the voice bank manifest; defaults to the built-in map. */
   readonly languageIds?: Partial<Record<LanguageCode, string>>;
   readonly startTimeoutMs?: number;
+  /** The workers' nice value (TTS_WORKER_NICE); 0 or absent: the process's priority. */
+  readonly niceness?: number;
   /** Worker lifecycle events (ready, exit, failed start) for the caller's logger. */
   readonly onEvent?: (event: WorkerPoolEvent) => void;
 }
@@ -57,6 +59,7 @@ export class EspeakEngine implements TtsEngine {
       workerData,
       size: options.workers,
       maxQueue: options.maxQueue,
+      ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
       ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });

@@ -22,6 +22,8 @@ export interface WorkerPoolOptions {
   /** A worker that is not ready in this time counts as failed to start. */
   readonly startTimeoutMs?: number;
   readonly onEvent?: (event: WorkerPoolEvent) => void;
+  /** The workers' nice value (0: as the process); see TTS_WORKER_NICE. */
+  readonly niceness?: number;
 }
 
 type SlotState = 'starting' | 'idle' | 'busy' | 'down';
@@ -181,7 +183,7 @@ export class WorkerPool<TPayload, TResult> {
     let lastError: string | undefined;
     let worker: Worker;
     try {
-      worker = new Worker(BOOTSTRAP, { workerData: { ...this.options.workerData, entry: this.options.entry.href } });
+      worker = new Worker(BOOTSTRAP, { workerData: { ...this.options.workerData, entry: this.options.entry.href, niceness: this.options.niceness ?? 0 } });
     } catch (error) {
       this.startFailed(slot, error instanceof Error ? error.message : String(error));
       return;

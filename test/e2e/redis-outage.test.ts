@@ -26,7 +26,6 @@ describe.skipIf(!spawnable.ok)('Redis outage under a running server', () => {
 
   const body = JSON.stringify({ model_id: 'raaga-v1', voice: 'aarav', language: 'hi-IN', text: TEXT, output_format: 'pcm' });
   async function timed(path: string, key?: string) {
-    const started = Date.now();
     const response = await fetch(`${server!.url}${path}`, key ? { method: 'POST', headers: authHeaders(key), body } : {});
     const json = (await response.json()) as { error?: { code: string; message: string }; checks?: { store: string } };
     return { status: response.status, json, retryAfter: response.headers.get('retry-after') };

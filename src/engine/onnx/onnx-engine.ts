@@ -42,6 +42,8 @@ export interface OnnxEngineOptions {
   readonly intraOpNumThreads: number;
   readonly maxQueue: number;
   readonly startTimeoutMs?: number;
+  /** The workers' nice value (TTS_WORKER_NICE); 0 or absent: the process's priority. */
+  readonly niceness?: number;
   readonly onEvent?: (event: OnnxEngineEvent) => void;
 }
 
@@ -71,6 +73,7 @@ export class OnnxEngine implements TtsEngine {
       size: options.workers,
       maxQueue: options.maxQueue,
       startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+      ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
       onEvent: (event) => this.onPoolEvent(event),
     });
   }

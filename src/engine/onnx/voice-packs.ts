@@ -30,6 +30,8 @@ export interface VoicePackEngineOptions {
   readonly intraOpNumThreads: number;
   readonly maxQueue: number;
   readonly startTimeoutMs?: number;
+  /** The workers' nice value (TTS_WORKER_NICE). */
+  readonly niceness?: number;
   readonly onEvent?: (event: VoicePackEvent) => void;
 }
 
@@ -77,6 +79,7 @@ export function withVoicePacks(fallback: TtsEngine, options: VoicePackEngineOpti
     workers: options.workers,
     intraOpNumThreads: options.intraOpNumThreads,
     maxQueue: options.maxQueue,
+    ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
     ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
     onEvent: (event) => {
       if (event.type === 'voice-failed') failRoutes(event.modelPath, event.error);

@@ -1,6 +1,7 @@
 // The engine's worker pool under pressure, on real eSpeak workers: queue bound, cancellation of queued and
 // running jobs, replacement of a killed worker, start failure and close.
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
 import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
@@ -48,7 +49,31 @@ async function startEngine(workers: number, maxQueue: number, log = new EventLog
   return engine;
 }
 
+/** Each thread of this process and its nice value (Linux /proc: field 19 of each task's stat). */
+function threadNiceValues(): Map<string, number> {
+  return new Map(
+    readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    }),
+  );
+}
+
 describe('worker pool', () => {
+  it.runIf(process.platform === 'linux')('runs its workers at the nice value asked for, and leaves every other thread alone', async () => {
+    const before = threadNiceValues();
+    const engine = new EspeakEngine({ workers: 2, maxQueue: 4, voices: catalog.embeddedVoices(), niceness: 7 });
+    open.push(engine);
+    await engine.start();
+    const after = threadNiceValues();
+    // Each worker thread, and any thread it starts (from the sources, tsx's module-hooks thread), runs at 7.
+    const started = [...after].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    expect(started.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(started)).toEqual(new Set([7]));
+    for (const [tid, nice] of before) if (after.has(tid)) expect(after.get(tid)).toBe(nice);
+    expect((await engine.synthesize(job(), never())).samples.length).toBeGreaterThan(0);
+  });
+
   it('refuses the job beyond running + maxQueue with EngineBusyError, at once', async () => {
     const engine = await startEngine(1, 2);
     const accepted = [engine.synthesize(job(), never()), engine.synthesize(job(), never()), engine.synthesize(job(), never())];

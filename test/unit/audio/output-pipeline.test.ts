@@ -7,7 +7,7 @@ import type { SampleRateHz } from '../../../src/audio/formats.js';
 import { OutputPipeline } from '../../../src/audio/output-pipeline.js';
 import { bytesLEToPcm16, pcm16ToFloat } from '../../../src/audio/pcm.js';
 import { parseWav } from '../../../src/audio/wav.js';
-import { concat, concatBytes, decodeMp3, dominantFrequency, maxAbsDiff, rms, tone } from './signal-helpers.js';
+import { concat, concatBytes, decodeMp3, maxAbsDiff, rms, tone } from './signal-helpers.js';
 
 const ENGINE_HZ = 22050;
 const RATES: SampleRateHz[] = [8000, 16000, 24000, 48000];
