@@ -26,7 +26,7 @@ export const ConfigSchema = z.object({
   /** 0 = one worker per core. */
   TTS_WORKERS: intFromEnv(0, 64).default(0),
   TTS_QUEUE_SIZE: intFromEnv(1, 10_000).default(64),
-  TTS_WORKER_NICE: intFromEnv(0, 19).default(10),
+  TTS_WORKER_NICE: intFromEnv(0, 19).default(0),
   /** Neural voice pack workers; 0 = cores / ONNX_THREADS (so workers x threads never exceeds the cores). */
   ONNX_WORKERS: intFromEnv(0, 64).default(0),
   /** onnxruntime intra-op threads per ONNX worker. */
@@ -121,7 +121,10 @@ export interface Config {
   readonly modelsDir: string;
   readonly ttsWorkers: number;
   readonly ttsQueueSize: number;
-  /** Nice value of the synthesis worker threads (Linux: per thread), so the event loop wins a contended core. */
+  /**
+   * Nice value of the synthesis worker threads (Linux: per thread), so the event loop wins a contended core. 0 by
+   * default: niced workers also lose to every other process at nice 0, and on a shared machine synthesis starves.
+   */
   readonly ttsWorkerNice: number;
   readonly onnxWorkers: number;
   readonly onnxThreads: number;
