@@ -1,7 +1,8 @@
 // Placing outbound calls and following them, provider-neutral: POST /v1/calls becomes a stored call (its idempotency
 // key claimed), compliance checks, a calls-per-second slot, the provider's create request; every status the
-// provider reports becomes one event, signed to the account's webhook in order; the answer step hands the stream
-// the call's settings. The provider-specific parts are the dialers (request builder + callback reader).
+// provider reports becomes one event, which WebhookDelivery signs to the account's webhook in order; the answer step
+// hands the stream the call's settings. The provider-specific parts are the dialers (request builder + callback
+// reader).
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, type ErrorCode } from '../../errors.js';
@@ -20,7 +21,8 @@ import { callerIdRefusal, callingHoursRefusal, doNotCallRefusal, type Compliance
 import { DialError, type DialFailure, type DialUrls, type ProviderDialer } from './dialer.js';
 import { exotelDialer } from './exotel-dialer.js';
 import { plivoDialer } from './plivo-dialer.js';
-import { gatherPayload, statusPayload, type StatusWebhooks } from './status-webhooks.js';
+import type { StatusWebhooks } from './status-webhooks.js';
+import { WebhookDelivery } from './webhook-delivery.js';
 import { OUTBOUND_CALL_PARAMETER } from '../call-parameters.js';
 import { twilioDialer } from './twilio-dialer.js';
 
@@ -80,17 +82,13 @@ const REFUSAL_CODES: Readonly<Record<ComplianceRefusal['rule'], ErrorCode>> = {
 
 export type PlaceCallResult = { readonly state: OutboundCallState; readonly replayed: boolean };
 
-/** An event its webhook has not taken for this long is given up for good (it stays in GET /v1/calls/{id}). */
-export const WEBHOOK_RETRY_WINDOW_MS = 24 * 3600_000;
-
 export class OutboundCalls {
   readonly #sleep: (ms: number) => Promise<void>;
-  #sweeper: NodeJS.Timeout | undefined;
-  /** Calls whose receiver refused a whole delivery here (and when): left to the sweep, any instance's, in order. */
-  readonly #stalled = new Map<string, number>();
+  readonly #delivery: WebhookDelivery;
 
   constructor(private readonly deps: OutboundCallsDeps) {
     this.#sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#delivery = new WebhookDelivery(deps);
   }
 
   /** Epoch ms on the clock outbound calls are recorded by (what a provider's callback is stamped with). */
@@ -139,7 +137,7 @@ export class OutboundCalls {
     };
     const { created, state } = await this.deps.store.createOutboundCall(call);
     if (!created) return { state: this.#replay(state, call.requestHash), replayed: true };
-    void this.#deliverOwed(account.id, call.id);
+    void this.#delivery.deliverOwed(account.id, call.id);
 
     const refusal = callerIdRefusal(settings, call.from) ?? callingHoursRefusal(settings, this.deps.now()) ?? (await doNotCallRefusal(this.deps.doNotCall, settings, call));
     if (refusal !== undefined) {
@@ -186,7 +184,7 @@ export class OutboundCalls {
     }
     const recorded = await this.deps.store.recordOutboundCallEvent(accountId, callId, stored);
     // Not awaited: a slow or failing receiver must not hold the provider's callback or the caller's request.
-    if (recorded) void this.#deliverOwed(accountId, callId);
+    if (recorded) void this.#delivery.deliverOwed(accountId, callId);
   }
 
   /**
@@ -216,48 +214,19 @@ export class OutboundCalls {
     return { call, action: 'stream' as const, layer };
   }
 
-  /**
-   * A gather on the call ended: its result goes to the call's status webhook, queued with the status events. It is
-   * not stored, so it is sent with this instance's retries only (the result also reaches the agent and the long-poll).
-   */
-  async gathered(accountId: string, callId: string, result: { readonly gatherId: string; readonly digits: string; readonly reason: string }): Promise<void> {
-    const atMs = this.deps.now();
-    await this.deps.webhooks.serially(callId, async () => {
-      const target = await this.#webhookOf(accountId, callId);
-      if (target) await this.deps.webhooks.post(target.url, target.secret, gatherPayload(target.state.call, result, atMs));
-    });
+  /** A gather on the call ended: its result goes to the call's status webhook (see WebhookDelivery.gathered). */
+  gathered(accountId: string, callId: string, result: { readonly gatherId: string; readonly digits: string; readonly reason: string }): Promise<void> {
+    return this.#delivery.gathered(accountId, callId, result);
   }
 
-  /**
-   * Sends what calls' webhooks still owe once the instance that recorded it had its chance (its retries are over, or
-   * it stopped): oldest first, each call in sequence order from its cursor. Events older than WEBHOOK_RETRY_WINDOW_MS
-   * are given up for good. Returns how many calls it looked at.
-   */
-  async sweep(limit = 50): Promise<number> {
-    const now = this.deps.now();
-    // Another instance may have swept a call stalled here; past the retry window nobody sends it anything.
-    for (const [callId, sinceMs] of this.#stalled) if (now - sinceMs > WEBHOOK_RETRY_WINDOW_MS) this.#stalled.delete(callId);
-    const backlog = await this.deps.store.webhookBacklog(now - this.deps.webhooks.retrySpanMs * 2, limit);
-    for (const { accountId, callId } of backlog) {
-      if (this.deps.webhooks.busy(callId)) continue;
-      this.#stalled.delete(callId);
-      await this.#deliverOwed(accountId, callId);
-    }
-    return backlog.length;
-  }
-
-  /** Sweeps every `intervalMs` until close(). */
+  /** Sweeps the webhook backlog every `intervalMs` until close(). */
   startSweeping(intervalMs: number): void {
-    this.#sweeper ??= setInterval(() => {
-      void this.sweep().catch((error: unknown) => this.deps.log?.({ err: String(error) }, 'webhook sweep failed; next one retries'));
-    }, intervalMs);
-    this.#sweeper.unref();
+    this.#delivery.startSweeping(intervalMs);
   }
 
   /** Stops sweeping and retrying (what is owed stays owed, for the next instance). */
   close(): void {
-    if (this.#sweeper) clearInterval(this.#sweeper);
-    this.deps.webhooks.close();
+    this.#delivery.close();
   }
 
   /** The summary GET /v1/calls/{id} and POST /v1/calls answer with. */
@@ -303,42 +272,6 @@ export class OutboundCalls {
     await this.record(call.accountId, call.id, { status: 'failed', atMs: this.deps.now(), hangupCause: 'not_placed', error: { code, message } });
     this.deps.log?.({ callId: call.id, provider: call.provider, code }, 'outbound call not placed');
     return new ApiError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
-  }
-
-  async #webhookOf(accountId: string, callId: string) {
-    const state = await this.deps.store.getOutboundCall(accountId, callId);
-    const url = state?.call.statusWebhook;
-    const secret = url === undefined ? undefined : (await this.deps.store.getTelephonySettings(accountId))?.webhookSecret;
-    return state && url !== undefined && secret !== undefined ? { state, url, secret } : undefined;
-  }
-
-  /**
-   * Sends the call's status events past its webhook cursor, in order, moving the cursor after each one taken. The
-   * first one the receiver does not take stops the run: the rest wait for the sweeper, so none overtakes it.
-   */
-  #deliverOwed(accountId: string, callId: string): Promise<void> {
-    return this.deps.webhooks.serially(callId, async () => {
-      // A receiver that refused this call's last run gets nothing more from this instance until a sweep.
-      if (this.#stalled.has(callId)) return;
-      const target = await this.#webhookOf(accountId, callId);
-      if (!target) return;
-      const { state, url, secret } = target;
-      const providerCallId = summarizeOutboundCall(state).providerCallId;
-      for (const event of state.events) {
-        if (event.sequence <= state.webhookDeliveredThrough) continue;
-        if (this.deps.now() - event.atMs > WEBHOOK_RETRY_WINDOW_MS) {
-          this.deps.log?.({ callId, sequence: event.sequence }, 'status webhook event older than the retry window given up for good');
-        } else {
-          // Every event after the provider took the call names it, whichever callback carried the id.
-          const named = event.providerCallId === undefined && providerCallId !== undefined && event.sequence > 1 ? { ...event, providerCallId } : event;
-          if (!(await this.deps.webhooks.post(url, secret, statusPayload(state.call, named)))) {
-            this.#stalled.set(callId, this.deps.now());
-            return;
-          }
-        }
-        await this.deps.store.advanceWebhookCursor(accountId, callId, event.sequence);
-      }
-    });
   }
 
   /** Characters billed to the call's media stream (usage records of the call's stream id, since it was placed). */
