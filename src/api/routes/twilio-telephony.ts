@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
-import { constantTimeEqual } from '../../telephony/provider-credentials.js';
+import { constantTimeEqual, providerRequestsAllowed } from '../../telephony/provider-credentials.js';
 import type { StreamAdmission } from '../../telephony/stream-provider.js';
 import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
 import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
@@ -15,12 +15,11 @@ import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twi
 import { dialTwiml, hangupTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
 import { twilioAnsweredBy, twilioCallFacts } from '../../telephony/provider-call-facts.js';
 import { CALL_ID_PATTERN } from '../../store/call-control-bus.js';
+import { storeCall } from '../../core/admission.js';
 import type { ApiContext } from '../context.js';
 import { compact, formOf, withoutProviderFields, type Form } from '../form-fields.js';
 import { publicOrigin } from '../public-origin.js';
 import { checkedCallParameters, mintCallToken, PROVIDER_ONLY, providerAccount, queryOf, registerMediaEndpoints, type ProviderAccount } from './telephony-media.js';
-import { storeCall } from '../../core/admission.js';
-import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
 
 export const TWILIO_PREFIX = '/v1/telephony/twilio';
 export const MEDIA_PATH = `${TWILIO_PREFIX}/media`;
