@@ -16,6 +16,18 @@ export const DAY_MS = 86_400_000;
 /** How long usage records are kept unless configured (USAGE_RETENTION_DAYS): a year of invoices and a month to spare. */
 export const DEFAULT_USAGE_RETENTION_DAYS = 400;
 
+/** Comma-separated addresses or CIDR blocks, each checked. */
+function networkBlocks(fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((list, context) => {
+      const blocks = list.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+      for (const block of blocks) if (!isNetworkBlock(block)) context.addIssue({ code: 'custom', message: `${block} is not an address or CIDR block (10.0.0.0/8, ::1/128)` });
+      return blocks;
+    });
+}
+
 export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: intFromEnv(0, 65535).default(8080),
@@ -100,14 +112,12 @@ export const ConfigSchema = z.object({
   /** The account AudioSocket calls are billed to (AudioSocket carries only a call UUID). */
   AUDIOSOCKET_ACCOUNT: z.string().regex(/^acct_[A-Za-z0-9_-]{1,64}$/, 'must be an account id (acct_…)').optional(),
   /** Networks allowed to open AudioSocket connections: comma-separated addresses or CIDR blocks. */
-  AUDIOSOCKET_ALLOW: z
-    .string()
-    .default('127.0.0.1/32,::1/128')
-    .transform((list, context) => {
-      const blocks = list.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
-      for (const block of blocks) if (!isNetworkBlock(block)) context.addIssue({ code: 'custom', message: `${block} is not an address or CIDR block (10.0.0.0/8, ::1/128)` });
-      return blocks;
-    }),
+  AUDIOSOCKET_ALLOW: networkBlocks('127.0.0.1/32,::1/128'),
+  /**
+   * Networks that agent URLs, status webhooks and do-not-call webhooks may reach although they are not public
+   * (loopback, RFC 1918, link-local, unique-local, CGNAT): comma-separated addresses or CIDR blocks. Empty: none.
+   */
+  ALLOWED_PRIVATE_DESTINATIONS: networkBlocks(''),
   /** Spoken when the agent's WebSocket fails or closes mid-call, before hanging up; empty: hang up at once. */
   TELEPHONY_AGENT_FALLBACK_MESSAGE: z.string().max(1000).default('Sorry, we are having technical trouble. Please call again later.'),
 });
@@ -167,6 +177,8 @@ export interface TelephonyConfig {
   readonly startTimeoutMs: number;
   readonly agentConnectTimeoutMs: number;
   readonly agentFallbackMessage: string;
+  /** Non-public networks tenant-pointed connections may reach (ALLOWED_PRIVATE_DESTINATIONS); see destination-policy.ts. */
+  readonly allowedPrivateDestinations: readonly string[];
   /** Undefined: no AudioSocket listener. */
   readonly audioSocket: AudioSocketConfig | undefined;
   readonly outbound: OutboundConfig;
@@ -262,6 +274,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       startTimeoutMs: e.TELEPHONY_START_TIMEOUT_MS,
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
+      allowedPrivateDestinations: e.ALLOWED_PRIVATE_DESTINATIONS,
       audioSocket: audioSocketConfig(e),
       outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, webhookSweepMs: e.OUTBOUND_WEBHOOK_SWEEP_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS },
     },

@@ -29,6 +29,7 @@ import { SileroVad } from './engine/vad/silero-vad.js';
 import { InProcessCallControlBus, type CallControlBus } from './store/call-control-bus.js';
 import { RedisCallControlBus } from './store/redis/call-control-bus.js';
 import { loadCallTokenSecret } from './telephony/call-token.js';
+import { DestinationPolicy, type Resolver } from './telephony/destination/destination-policy.js';
 import { DoNotCallList } from './telephony/outbound/compliance.js';
 import { OutboundCalls } from './telephony/outbound/outbound-calls.js';
 import { StatusWebhooks } from './telephony/outbound/status-webhooks.js';
@@ -50,6 +51,8 @@ export interface DepsOverrides {
   readonly vad?: VoiceActivityDetectorFactory | null;
   /** Epoch ms for outbound calls (calling hours, records, webhook signatures). Default: Date.now. */
   readonly wallClock?: () => number;
+  /** How tenant-given hosts resolve (tests: a name that resolves inside the network). Default: the system resolver. */
+  readonly resolveHost?: Resolver;
 }
 
 /**
@@ -86,10 +89,13 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
   }
   const { outbound: outboundConfig } = config.telephony;
   const now = overrides.wallClock ?? Date.now;
+  const destinations = new DestinationPolicy(config.telephony.allowedPrivateDestinations, overrides.resolveHost);
   const outbound = new OutboundCalls({
     store,
+    destinations,
     webhooks: new StatusWebhooks({
       retryBaseMs: outboundConfig.webhookRetryBaseMs,
+      destinations,
       now,
       onGiveUp: (eventId, lastError) => logger.warn({ eventId, lastError }, 'status webhook not taken after every retry; the sweep sends it again later'),
       onTaskError: (callId, error) => logger.warn({ callId, err: error }, 'status webhook delivery stopped by an error; the sweep sends what is owed later'),
@@ -102,7 +108,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     log: (fields, message) => logger.info(fields, message),
   });
   outbound.startSweeping(outboundConfig.webhookSweepMs);
-  const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad, outbound };
+  const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad, outbound, destinations };
   return [context, () => batcher?.stats];
 }
 

@@ -4,7 +4,7 @@
 import { buildApp, closeApp } from './app.js';
 import { ConfigError, parseConfig } from './config.js';
 import { applyAccountsFile } from './core/accounts/accounts-file.js';
-import { ensureDevAccount } from './core/accounts/dev-account.js';
+import { accountsAllowingUnsigned, ensureDevAccount } from './core/accounts/dev-account.js';
 import { buildDeps } from './deps.js';
 import { createLogger } from './log.js';
 import { describeStore } from './store/open-store.js';
@@ -33,6 +33,14 @@ async function main(): Promise<void> {
     logger.info({ ...summary, file: config.accountsFile }, 'accounts file applied');
   }
   const devKey = await ensureDevAccount(deps.store);
+  const unsigned = await accountsAllowingUnsigned(deps.store);
+  if (unsigned.length > 0) {
+    // Anyone who can reach the port can run calls billed to these accounts: say so at every start.
+    logger.warn(
+      { accounts: unsigned },
+      'accounts accept provider webhooks and media streams without provider credentials (allow-unsigned); set their credentials with raaga telephony set and --allow-unsigned false before exposing this server',
+    );
+  }
 
   const started = Date.now();
   await deps.engine.start();

@@ -310,6 +310,12 @@ export class JsonFileStore implements Store {
     if (state && state.call.accountId === accountId) state.webhookDeliveredThrough = Math.max(state.webhookDeliveredThrough, sequence);
   }
 
+  async holdKey(_namespace: string, _key: string, owner: string): Promise<string> {
+    return owner; // the bench admits and settles only; nothing here is held
+  }
+
+  async releaseKey(): Promise<void> {}
+
   async webhookBacklog(): Promise<readonly WebhookBacklogEntry[]> {
     return [...this.outbound.values()]
       .filter((o) => o.call.statusWebhook !== undefined && o.webhookDeliveredThrough < o.events.length)

@@ -69,6 +69,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       RAAGA_ACCOUNTS_FILE: join(dir, 'accounts.json'),
       METRICS_TOKEN,
       REDIS_URL: '',
+      // The bench's agents and webhook receivers listen on loopback.
+      ALLOWED_PRIVATE_DESTINATIONS: '127.0.0.0/8',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

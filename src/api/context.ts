@@ -12,6 +12,7 @@ import type { TelephonyConfig } from '../config.js';
 import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
 import type { CallControlBus } from '../store/call-control-bus.js';
 import type { OutboundCalls } from '../telephony/outbound/outbound-calls.js';
+import type { DestinationPolicy } from '../telephony/destination/destination-policy.js';
 
 /** Phone calls (src/telephony/): what the Twilio routes and REST call control need. */
 export interface TelephonyContext {
@@ -24,6 +25,8 @@ export interface TelephonyContext {
   readonly vad?: VoiceActivityDetectorFactory | undefined;
   /** Outbound calls (POST /v1/calls): placing, status events and webhooks, the answer step. */
   readonly outbound: OutboundCalls;
+  /** Where agent URLs and webhooks may point (ALLOWED_PRIVATE_DESTINATIONS); every tenant-given URL is checked by it. */
+  readonly destinations: DestinationPolicy;
   /** Monotonic clock for playout pacing and stream timeouts (tests inject a fake). */
   readonly clock?: Clock;
 }

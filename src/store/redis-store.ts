@@ -13,6 +13,8 @@ import {
   ADMIT_LUA,
   ADMIT_RESULT,
   CLAIM_LUA,
+  HOLD_KEY_LUA,
+  RELEASE_KEY_LUA,
   CREATE_ACCOUNT_LUA,
   PUT_VOICE_LUA,
   CREATE_OUTBOUND_CALL_LUA,
@@ -40,6 +42,7 @@ import {
   type AdmissionRequest,
   type AdmissionResult,
   type CustomVoice,
+  type HeldKeyNamespace,
   type KeyHashRecord,
   type NewAccount,
   type Plan,
@@ -103,6 +106,8 @@ type Commands = Redis & {
   raagaRecordOutboundEvent: ScriptFn;
   raagaReserveDialSlot: ScriptFn;
   raagaAdvanceWebhookCursor: ScriptFn;
+  raagaHoldKey: ScriptFn;
+  raagaReleaseKey: ScriptFn;
 };
 
 const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string, number]> = [
@@ -119,6 +124,8 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaRecordOutboundEvent', RECORD_OUTBOUND_EVENT_LUA, 2],
   ['raagaReserveDialSlot', RESERVE_DIAL_SLOT_LUA, 1],
   ['raagaAdvanceWebhookCursor', ADVANCE_WEBHOOK_CURSOR_LUA, 2],
+  ['raagaHoldKey', HOLD_KEY_LUA, 1],
+  ['raagaReleaseKey', RELEASE_KEY_LUA, 1],
 ];
 
 function backlogMember(accountId: string, callId: string): string {
@@ -461,6 +468,16 @@ export class RedisStore implements Store {
     this.assertOpen();
     const wait = Number(await this.redis.raagaReserveDialSlot(this.keys.dialSlot(accountId, provider), this.nowArg(), intervalMs, maxWaitMs));
     return wait < 0 ? null : wait;
+  }
+
+  async holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string> {
+    this.assertOpen();
+    return String(await this.redis.raagaHoldKey(this.keys.heldKey(namespace, key), owner, Math.max(1, Math.round(ttlMs)), this.nowArg()));
+  }
+
+  async releaseKey(namespace: HeldKeyNamespace, key: string, owner: string): Promise<void> {
+    this.assertOpen();
+    await this.redis.raagaReleaseKey(this.keys.heldKey(namespace, key), owner);
   }
 
   async advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void> {

@@ -19,6 +19,7 @@ import {
   type AdmissionRequest,
   type AdmissionResult,
   type CustomVoice,
+  type HeldKeyNamespace,
   type KeyHashRecord,
   type NewAccount,
   type Plan,
@@ -377,6 +378,23 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  async holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string> {
+    this.assertOpen();
+    const now = this.now();
+    return this.db.transaction(() => {
+      this.sql.dropExpiredKeys.run(now);
+      const holder = (this.sql.heldKey.get(namespace, key) as { owner: string } | undefined)?.owner;
+      if (holder !== undefined && holder !== owner) return holder;
+      this.sql.holdKey.run(namespace, key, owner, now + ttlMs);
+      return owner;
+    }).immediate();
+  }
+
+  async releaseKey(namespace: HeldKeyNamespace, key: string, owner: string): Promise<void> {
+    this.assertOpen();
+    this.sql.releaseKey.run(namespace, key, owner);
+  }
+
   async advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void> {
     this.assertOpen();
     this.sql.advanceWebhook.run(sequence, callId, accountId);
@@ -491,6 +509,10 @@ function prepareStatements(db: SqliteDatabase) {
     pruneOutboundCalls: prepare('DELETE FROM outbound_calls WHERE created_at_ms < ?'),
     dialSlot: prepare('SELECT next_at_ms FROM dial_slots WHERE account_id = ? AND provider = ?'),
     putDialSlot: prepare('INSERT OR REPLACE INTO dial_slots (account_id, provider, next_at_ms) VALUES (?, ?, ?)'),
+    dropExpiredKeys: prepare('DELETE FROM held_keys WHERE expires_at_ms <= ?'),
+    heldKey: prepare('SELECT owner FROM held_keys WHERE namespace = ? AND key = ?'),
+    holdKey: prepare('INSERT OR REPLACE INTO held_keys (namespace, key, owner, expires_at_ms) VALUES (?, ?, ?, ?)'),
+    releaseKey: prepare('DELETE FROM held_keys WHERE namespace = ? AND key = ? AND owner = ?'),
   };
 }
 

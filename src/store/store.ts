@@ -214,6 +214,10 @@ export class AccountExistsError extends Error {
   }
 }
 
+/** What `holdKey` keeps unique: see telephony/call-assembly.ts and stream-authentication.ts. */
+export const HELD_KEY_NAMESPACES = ['call-id', 'call-token', 'plivo-nonce'] as const;
+export type HeldKeyNamespace = (typeof HELD_KEY_NAMESPACES)[number];
+
 export interface Store {
   /**
    * Checks are in order rate → slot → credits; nothing is recorded unless all pass (one atomic step).
@@ -288,6 +292,15 @@ export interface Store {
    * `recordedBeforeMs` (the instance that recorded them has had its chance), oldest first, at most `limit`.
    */
   webhookBacklog(recordedBeforeMs: number, limit: number): Promise<readonly WebhookBacklogEntry[]>;
+
+  /**
+   * Holds `key` of `namespace` for `owner` during `ttlMs`, unless another owner holds it; returns the holder after
+   * the attempt (`owner` when it got or already had the key: its hold is then renewed). What must stay unique across
+   * every instance for a while: a live call id's account, a call token already used, a Plivo nonce already seen.
+   */
+  holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string>;
+  /** Lets go of `key` if `owner` holds it (nothing otherwise). */
+  releaseKey(namespace: HeldKeyNamespace, key: string, owner: string): Promise<void>;
 
   /** Throws when the store cannot serve (for `/readyz`). */
   ping(): Promise<void>;

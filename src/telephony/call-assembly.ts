@@ -15,7 +15,8 @@ import type { CallCommand, CallCommandResult, CallControlBus } from '../store/ca
 import { OUTBOUND_CALL_ID_PATTERN } from '../store/outbound-call.js';
 import type { Account, TelephonySettings } from '../store/store.js';
 import { AgentLink } from './agent/agent-link.js';
-import { CREDENTIAL_PARAMETERS, OUTBOUND_CALL_PARAMETER, resolveCallParameters } from './call-parameters.js';
+import type { CheckedDestination, DestinationPolicy } from './destination/destination-policy.js';
+import { AGENT_URL_SCHEMES, CREDENTIAL_PARAMETERS, OUTBOUND_CALL_PARAMETER, resolveCallParameters } from './call-parameters.js';
 import type { OutboundCalls } from './outbound/outbound-calls.js';
 import type { StreamStart } from './stream-events.js';
 import type { ProviderName } from './stream-provider.js';
@@ -36,6 +37,8 @@ export interface CallAssemblyDeps {
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly config: TelephonyConfig;
   readonly calls: CallControlBus;
+  /** Where an agent_url may point; checked before the call starts, and the link connects to the checked address. */
+  readonly destinations: DestinationPolicy;
   /** Passed to each call (active calls, barge-ins, first audio); absent: not measured. */
   readonly metrics?: CallSessionDeps['metrics'];
   /** Outbound calls: a placed call's gather results go to its status webhook. */
@@ -76,6 +79,12 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
   const resolved = resolveCallParameters(deps.config, [request.settings?.defaults, request.query, start.parameters]);
   if (!resolved.ok) return { kind: 'refused', reason: resolved.message };
   const p = resolved.value;
+  let agent: CheckedDestination | undefined;
+  if (p.agentUrl !== undefined) {
+    const checked = await deps.destinations.check(p.agentUrl, AGENT_URL_SCHEMES);
+    if (!checked.ok) return { kind: 'refused', reason: `call parameter 'agent_url' ${checked.reason}` };
+    agent = checked;
+  }
   // The agent sees what the provider carried (settings included), never a credential.
   const custom = Object.fromEntries(Object.entries({ ...request.query, ...start.parameters }).filter(([name]) => !CREDENTIAL_PARAMETERS.has(name)));
   const call = new CallSession(
@@ -125,10 +134,11 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
   if (!started.ok) return { kind: 'not-started', call, reason: started.reason };
   const unregister = await deps.calls.register(start.callId, account.id, (command) => runCommand(call, command, deps.clock));
   request.logger.info({ voice: p.voice, language: p.language, bargeIn: p.bargeIn, agent: p.agentUrl !== undefined }, 'call started');
-  if (p.agentUrl && !call.ended) {
+  if (agent && !call.ended) {
     new AgentLink(call, {
-      url: p.agentUrl,
+      destination: agent,
       connectTimeoutMs: deps.config.agentConnectTimeoutMs,
+      clock: deps.clock,
       callSid: start.callId,
       wantsAudio: p.agentAudio,
       logger: request.logger,

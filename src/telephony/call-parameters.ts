@@ -15,6 +15,8 @@ export const API_KEY_PARAMETER = 'raaga_api_key';
 export const CREDENTIAL_PARAMETERS: ReadonlySet<string> = new Set([TOKEN_PARAMETER, API_KEY_PARAMETER]);
 /** Names the Raaga call (`call_…`) a stream belongs to when Raaga placed it; the agent sees it in custom_parameters. */
 export const OUTBOUND_CALL_PARAMETER = 'raaga_call_id';
+/** An agent is dialled over WebSocket; where it may point is the destination policy's call (destination-policy.ts). */
+export const AGENT_URL_SCHEMES: readonly string[] = ['ws', 'wss'];
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 

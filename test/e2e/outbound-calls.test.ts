@@ -45,6 +45,8 @@ const down = new Set<string>();
 const refuse = new Map<string, number>();
 /** The do-not-call webhook's answer per number (absent: allowed; 'down': no answer, 500). */
 const dncAnswers = new Map<string, boolean | 'down'>();
+/** Per do-not-call request: its signature header, and how many status events of its reference_id had arrived then. */
+const dncRequests: { to: string; signature: string | undefined; body: string; statusEventsBefore: number }[] = [];
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -52,7 +54,9 @@ beforeAll(async () => {
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       if (req.url === '/dnc') {
-        const to = (JSON.parse(body) as { to: string }).to;
+        const { to, reference_id: referenceId } = JSON.parse(body) as { to: string; reference_id: string | null };
+        const statusEventsBefore = deliveries.filter((d) => referenceId !== null && d.json.reference_id === referenceId).length;
+        dncRequests.push({ to, signature: req.headers['raaga-signature'] as string | undefined, body, statusEventsBefore });
         const answer = dncAnswers.get(to) ?? true;
         if (answer === 'down') return void res.writeHead(500).end();
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ allowed: answer }));
@@ -288,6 +292,17 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
     dncAnswers.set('+919777700001', false);
     dncAnswers.set('+919777700002', 'down');
     expect((await placeCall(dnc.key, { provider: 'exotel', to: '+919777700001', from: FROM.exotel })).json.error).toMatchObject({ code: 'do_not_call' });
+    // A refused call's webhook hears nothing before the refusal is known (M1): the check ran with no event sent.
+    const refused = await placeCall(dnc.key, { provider: 'exotel', to: '+919777700001', from: FROM.exotel, status_webhook: `${receiverUrl}/hooks`, reference_id: 'm1-refused' });
+    expect(refused.json.error).toMatchObject({ code: 'do_not_call' });
+    const check = dncRequests.find((request) => request.body.includes('m1-refused'))!;
+    expect(check.statusEventsBefore).toBe(0);
+    // The do-not-call request is signed like a status webhook, with the account's secret.
+    const [t, v1] = (check.signature ?? '').split(',').map((part) => part.split('=')[1]);
+    expect(v1).toBe(createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${check.body}`).digest('hex'));
+    const refusedCall = String(refused.json.error.message).match(/\((call_[a-z0-9]+)\)/)?.[1] as string;
+    await eventually(() => delivered(refusedCall).length === 2, 'queued and failed, after the refusal');
+    expect(delivered(refusedCall).map((d) => d.json.status)).toEqual(['queued', 'failed']);
     const down = await placeCall(dnc.key, { provider: 'exotel', to: '+919777700002', from: FROM.exotel });
     expect(down.status).toBe(503);
     expect(down.json.error).toMatchObject({ code: 'dnc_check_unavailable' });

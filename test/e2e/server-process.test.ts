@@ -36,11 +36,28 @@ it('first run without accounts creates a development account and prints a workin
   const voices = await fetch(`${server.url}/v1/voices`, { headers: { authorization: `Bearer ${key}` } });
   expect(voices.status).toBe(200);
   expect(server.output()).not.toMatch(/"level":50/); // no error logs
+  // The development account takes no unsigned provider requests: a stranger's voice webhook is refused.
+  const unsigned = await fetch(`${server.url}/v1/telephony/twilio/voice/acct_dev`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `CallSid=CA${'d'.repeat(32)}`,
+  });
+  expect(unsigned.status).toBe(403);
+  expect(server.output()).not.toMatch(/without provider credentials/);
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
+  // An account that opts in to unsigned requests is named in a warning at every start.
+  const store = await SqliteStore.open({ dataDir });
+  await store.putTelephonySettings({ accountId: 'acct_dev', allowUnsigned: true, updatedAtMs: 1 });
+  await store.close();
   // A second start with the same data dir does not make another account or print a key.
   const again = await startServer({ RAAGA_DATA_DIR: dataDir });
   expect(again.output()).not.toMatch(/API key:/);
+  const warning = again
+    .output()
+    .split('\n')
+    .find((line) => line.includes('without provider credentials'));
+  expect(JSON.parse(warning ?? '{}')).toMatchObject({ level: 40, accounts: ['acct_dev'] });
   again.child.kill('SIGTERM');
   expect(await again.exited).toBe(0);
 });

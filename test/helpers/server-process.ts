@@ -33,7 +33,7 @@ export async function startServerProcess(env: Record<string, string>, options: S
   // The compiled server, as `npm start` runs it (`npm test` builds dist/ first).
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
-    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ...env },
+    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ALLOWED_PRIVATE_DESTINATIONS: '127.0.0.0/8,::1/128', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

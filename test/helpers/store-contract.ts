@@ -508,6 +508,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(await store.webhookBacklog(clock.now(), 10)).toEqual([]);
       });
 
+      it('holds a key for one owner until it is released or its time is up', async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        expect(await store.holdKey('call-id', 'CA1', 'acct_a', 60_000)).toBe('acct_a');
+        // Another owner gets the holder back and nothing changes; the holder itself renews its hold.
+        expect(await store.holdKey('call-id', 'CA1', 'acct_b', 60_000)).toBe('acct_a');
+        clock.advance(50_000);
+        expect(await store.holdKey('call-id', 'CA1', 'acct_a', 60_000)).toBe('acct_a');
+        clock.advance(50_000);
+        expect(await store.holdKey('call-id', 'CA1', 'acct_b', 60_000)).toBe('acct_a');
+        // Namespaces and keys are separate.
+        expect(await store.holdKey('call-token', 'CA1', 'acct_b', 60_000)).toBe('acct_b');
+        expect(await store.holdKey('call-id', 'CA2', 'acct_b', 60_000)).toBe('acct_b');
+        // Only the holder releases.
+        await store.releaseKey('call-id', 'CA1', 'acct_b');
+        expect(await store.holdKey('call-id', 'CA1', 'acct_b', 60_000)).toBe('acct_a');
+        await store.releaseKey('call-id', 'CA1', 'acct_a');
+        expect(await store.holdKey('call-id', 'CA1', 'acct_b', 60_000)).toBe('acct_b');
+        // A hold whose time is up is free.
+        clock.advance(60_001);
+        expect(await store.holdKey('call-id', 'CA1', 'acct_c', 1000)).toBe('acct_c');
+      });
+
       it('paces call placing per account and provider, and books nothing past the longest wait', async () => {
         current = await makeStore();
         const { store, clock } = current;

@@ -23,6 +23,8 @@ export interface TestServer {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+export const LOOPBACK_DESTINATIONS = '127.0.0.0/8,::1/128';
+
 export async function startTestServer(
   env: Record<string, string> = {},
   overrides: DepsOverrides & { dataDir?: string; webSocket?: WebSocketSettings; logger?: Logger; app?: (deps: Deps) => Partial<AppDeps> } = {},
@@ -30,7 +32,18 @@ export async function startTestServer(
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'raaga-test-')));
   // The prompt cache is off unless a test turns it on: a suite that repeats a text would otherwise test the cache's
   // replay instead of synthesis (test/e2e/prompt-cache.test.ts covers the cache on every endpoint).
-  const config: Config = parseConfig({ TTS_WORKERS: '2', LOG_LEVEL: 'silent', PROMPT_CACHE_MAX_BYTES: '0', ...env, RAAGA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
+  // Agents and webhook receivers in tests listen on loopback, which the destination policy refuses unless allowed;
+  // the security tests pass ALLOWED_PRIVATE_DESTINATIONS: '' to see the default.
+  const config: Config = parseConfig({
+    TTS_WORKERS: '2',
+    LOG_LEVEL: 'silent',
+    PROMPT_CACHE_MAX_BYTES: '0',
+    ALLOWED_PRIVATE_DESTINATIONS: LOOPBACK_DESTINATIONS,
+    ...env,
+    RAAGA_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
   const deps = await buildDeps(config, overrides.logger ?? pino({ level: 'silent' }), overrides);
   await deps.engine.start();
   // `app` swaps parts the app is built from (e.g. a synthesis service with other limits).

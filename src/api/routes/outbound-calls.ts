@@ -11,7 +11,8 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import { AMD_MODES, IDEMPOTENCY_KEY_PATTERN, isOutboundProvider, ON_MACHINE_ACTIONS, OUTBOUND_PROVIDERS, OUTBOUND_STATUSES, type OutboundCall } from '../../store/outbound-call.js';
 import { E164 } from '../../store/telephony-settings.js';
 import { integerIn } from '../../telephony/agent/agent-protocol.js';
-import { CREDENTIAL_PARAMETERS } from '../../telephony/call-parameters.js';
+import { AGENT_URL_SCHEMES, CREDENTIAL_PARAMETERS } from '../../telephony/call-parameters.js';
+import { STATUS_WEBHOOK_SCHEMES } from '../../telephony/outbound/status-webhooks.js';
 import type { DialUrls } from '../../telephony/outbound/dialer.js';
 import { DIALERS, OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
@@ -150,6 +151,15 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       const fields = { voice: body.voice, language: body.language, speed: body.speed, greeting: body.greeting, greeting_interruptible: body.greeting_interruptible, hangup_after_greeting: body.hangup_after_greeting, agent_url: body.agent_url };
       for (const [name, value] of Object.entries(fields)) if (value !== undefined) settings[name] = String(value);
       if (settings.hangup_after_greeting === 'true' && !settings.greeting) throw new ApiError('validation_error', "Field 'hangup_after_greeting' needs a 'greeting' to play first.");
+      // Where the call's agent and webhook point is checked now (and again at every connection).
+      for (const [field, url, schemes] of [
+        ['agent_url', body.agent_url, AGENT_URL_SCHEMES],
+        ['status_webhook', body.status_webhook, STATUS_WEBHOOK_SCHEMES],
+      ] as const) {
+        if (url === undefined) continue;
+        const checked = await telephony.destinations.check(url, schemes);
+        if (!checked.ok) throw new ApiError('validation_error', `Field '${field}' ${checked.reason}.`);
+      }
       // Checked now, so a bad voice or setting is this request's error and not a silent call later.
       const stored = await storeCall(() => ctx.store.getTelephonySettings(account.id));
       await checkedCallParameters(ctx, telephony, account, [stored?.defaults, settings]);

@@ -8,7 +8,7 @@ import { storeCall } from '../../core/admission.js';
 import { ApiError, errorEnvelope } from '../../errors.js';
 import { monotonicClock } from '../../session/clock.js';
 import { ACCOUNT_ID_PATTERN, type Account, type TelephonySettings } from '../../store/store.js';
-import { resolveCallParameters } from '../../telephony/call-parameters.js';
+import { AGENT_URL_SCHEMES, resolveCallParameters } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
 import { MediaStream, type MediaStreamDeps } from '../../telephony/media-stream.js';
 import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
@@ -51,6 +51,11 @@ export async function checkedCallParameters(ctx: ApiContext, telephony: Telephon
   const resolved = resolveCallParameters(telephony.config, layers);
   if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
   await ctx.voices.resolve(account, resolved.value.voice, resolved.value.language);
+  const { agentUrl } = resolved.value;
+  if (agentUrl !== undefined) {
+    const checked = await telephony.destinations.check(agentUrl, AGENT_URL_SCHEMES);
+    if (!checked.ok) throw new ApiError('validation_error', `call parameter 'agent_url' ${checked.reason}`);
+  }
   return resolved;
 }
 
@@ -116,6 +121,7 @@ export function mediaStreamDeps(ctx: ApiContext, telephony: TelephonyContext): M
     config: telephony.config,
     callTokenSecret: telephony.callTokenSecret,
     calls: telephony.calls,
+    destinations: telephony.destinations,
     metrics: ctx.metrics,
     outbound: telephony.outbound,
   };

@@ -1,5 +1,6 @@
 // First-run convenience: a developer account with one key when the store is empty, so a fresh checkout can
-// make a request (or a simulated phone call) without provisioning anything.
+// make a request (or a simulated phone call) without provisioning anything; and the accounts open to unsigned
+// provider requests, which every start warns about.
 
 import { generateApiKey, hashApiKey } from '../../store/api-key.js';
 import type { Store } from '../../store/store.js';
@@ -20,8 +21,16 @@ export async function ensureDevAccount(store: Store): Promise<DevAccount | null>
   const account = await store.createAccount({ id: DEV_ACCOUNT_ID, plan: 'developer', credits: DEV_ACCOUNT_CREDITS });
   const key = generateApiKey();
   await store.addKeyHash(account.id, hashApiKey(key));
-  // A local development convenience: provider webhooks and streams work without provider credentials
-  // (raaga call-sim, a tunnel to a trial number). Real accounts are secure by default.
-  await store.putTelephonySettings({ accountId: account.id, allowUnsigned: true, updatedAtMs: Date.now() });
+  // No telephony settings: like every account, its provider webhooks and streams need the provider's credentials
+  // (raaga telephony set). The playground's call simulator works through its API key, which mints a call token.
   return { accountId: account.id, credits: account.credits, key };
+}
+
+/** Ids of the accounts whose provider webhooks and streams are accepted without credentials (allowUnsigned). */
+export async function accountsAllowingUnsigned(store: Pick<Store, 'listAccounts' | 'getTelephonySettings'>): Promise<string[]> {
+  const ids: string[] = [];
+  for (const account of await store.listAccounts()) {
+    if ((await store.getTelephonySettings(account.id))?.allowUnsigned === true) ids.push(account.id);
+  }
+  return ids;
 }

@@ -80,6 +80,11 @@ export class KeyLayout {
     return `${this.prefix}{${accountId}}:dial-slot:${provider}`;
   }
 
+  /** String: the owner holding a key of a namespace (Store.holdKey), expiring with the hold. */
+  heldKey(namespace: string, key: string): string {
+    return `${this.prefix}held:${namespace}:{${key}}`;
+  }
+
   /** Set of every account id (for `listAccounts`); touched alone, so its slot does not matter. */
   get accountIds(): string {
     return `${this.prefix}accounts`;

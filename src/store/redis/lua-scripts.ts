@@ -275,3 +275,26 @@ if slot - now > tonumber(ARGV[3]) then return -1 end
 local next_at = slot + tonumber(ARGV[2])
 redis.call('SET', KEYS[1], next_at, 'PX', next_at - now + 1000)
 return slot - now`;
+
+/**
+ * Holds a key for an owner unless another holds it (Store.holdKey). KEYS: the held key. ARGV: owner, ttl ms, now
+ * (or ''). The value is `<expires ms>|<owner>` on the store's clock; PX only collects it afterwards. Returns the
+ * holder after the attempt; the owner's own hold is renewed.
+ */
+export const HOLD_KEY_LUA = `${NOW}
+local now = now_ms(ARGV[3])
+local ttl = tonumber(ARGV[2])
+local held = redis.call('GET', KEYS[1])
+if held then
+  local sep = string.find(held, '|', 1, true)
+  local holder = string.sub(held, sep + 1)
+  if tonumber(string.sub(held, 1, sep - 1)) > now and holder ~= ARGV[1] then return holder end
+end
+redis.call('SET', KEYS[1], (now + ttl) .. '|' .. ARGV[1], 'PX', ttl)
+return ARGV[1]`;
+
+/** Deletes the held key if the owner holds it. KEYS: the held key. ARGV: owner. */
+export const RELEASE_KEY_LUA = `
+local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, string.find(held, '|', 1, true) + 1) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;

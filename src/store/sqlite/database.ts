@@ -17,7 +17,7 @@ export const DATABASE_FILE_NAME = 'raaga.db';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** `PRAGMA user_version` of the schema below; a newer file is refused rather than misread. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE accounts (
@@ -99,6 +99,18 @@ CREATE TABLE dial_slots (
 ) STRICT;
 `;
 
+/** Version 3: keys held for a while by one owner (Store.holdKey). */
+const SCHEMA_V3 = `
+CREATE TABLE held_keys (
+  namespace TEXT NOT NULL,
+  key TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (namespace, key)
+) STRICT;
+CREATE INDEX held_keys_by_expiry ON held_keys (expires_at_ms);
+`;
+
 /**
  * Opens (creating when missing) the store database: in `dataDir`, or in memory when it is undefined (tests, and
  * a server run without a data directory). The file is created 0600 first: it holds key hashes and provider
@@ -134,8 +146,9 @@ function migrate(db: SqliteDatabase): void {
     if (version > SCHEMA_VERSION) {
       throw new Error(`the store database has schema version ${version}, newer than this Raaga (${SCHEMA_VERSION}); upgrade Raaga`);
     }
-    if (version === 0) db.exec(SCHEMA);
-    db.exec(SCHEMA_V2);
+    if (version < 1) db.exec(SCHEMA);
+    if (version < 2) db.exec(SCHEMA_V2);
+    if (version < 3) db.exec(SCHEMA_V3);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

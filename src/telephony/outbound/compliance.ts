@@ -4,10 +4,15 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import type { TelephonySettings } from '../../store/store.js';
+import type { DestinationPolicy } from '../destination/destination-policy.js';
+import { pinnedPost } from '../destination/pinned-post.js';
+import { SIGNATURE_HEADER, signWebhook, STATUS_WEBHOOK_SCHEMES } from './status-webhooks.js';
 
 export const DEFAULT_CALLING_TIME_ZONE = 'Asia/Kolkata';
 /** How long the account's do-not-call webhook may take; no answer in time refuses the call (fail closed). */
 export const DNC_WEBHOOK_TIMEOUT_MS = 3000;
+/** The webhook's answer is `{"allowed": true|false}`; anything longer is not an answer. */
+const DNC_ANSWER_MAX_BYTES = 4096;
 
 export type ComplianceRefusal =
   | { readonly rule: 'caller_id'; readonly message: string }
@@ -72,38 +77,60 @@ export class DoNotCallList {
   }
 }
 
+export interface DoNotCallCheckDeps {
+  readonly list: DoNotCallList;
+  readonly destinations: DestinationPolicy;
+  /** Epoch ms (the signature's timestamp). */
+  readonly now: () => number;
+  /** Waits on the outbound calls' clock: a failed check answers at its deadline (see doNotCallRefusal). */
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
 /**
- * The operator's list, then the account's webhook: POST {"to", "from", "reference_id"} answered 200 {"allowed": bool}.
- * Anything else (an error, a timeout, another shape) refuses the call: a check that did not run is not a pass.
+ * The operator's list, then the account's webhook: POST {"to", "from", "reference_id"}, signed like status webhooks
+ * when the account has a webhook secret, answered 200 {"allowed": bool}. Anything else (an error, a timeout, a
+ * redirect, another shape) refuses the call: a check that did not run is not a pass. A webhook that gave no answer
+ * is reported only once DNC_WEBHOOK_TIMEOUT_MS has passed, however fast it failed, so the refusal's timing does not
+ * tell a closed port from a silent one.
  */
 export async function doNotCallRefusal(
-  list: DoNotCallList,
+  deps: DoNotCallCheckDeps,
   settings: TelephonySettings | null,
   call: { readonly to: string; readonly from: string; readonly referenceId: string | undefined },
 ): Promise<ComplianceRefusal | undefined> {
   let listed: boolean;
   try {
-    listed = list.has(call.to);
+    listed = deps.list.has(call.to);
   } catch {
     return { rule: 'dnc_unavailable', message: "the server's do-not-call file cannot be read (its operator must fix OUTBOUND_DNC_FILE); the call was not placed." };
   }
   if (listed) return { rule: 'do_not_call', message: `${call.to} is on this server's do-not-call list.` };
   const url = settings?.dncWebhookUrl;
   if (url === undefined) return undefined;
-  let allowed: unknown;
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ to: call.to, from: call.from, reference_id: call.referenceId ?? null }),
-      signal: AbortSignal.timeout(DNC_WEBHOOK_TIMEOUT_MS),
-    });
-    if (response.ok) allowed = ((await response.json()) as { allowed?: unknown }).allowed;
-    else allowed = `status ${response.status}`;
-  } catch (error) {
-    allowed = (error as Error).name === 'TimeoutError' ? `no answer within ${DNC_WEBHOOK_TIMEOUT_MS} ms` : 'unreachable';
+  const startedAtMs = deps.now();
+  const deadline = deps.sleep(DNC_WEBHOOK_TIMEOUT_MS);
+  const body = JSON.stringify({ to: call.to, from: call.from, reference_id: call.referenceId ?? null });
+  const signature: Record<string, string> = settings?.webhookSecret === undefined ? {} : { [SIGNATURE_HEADER]: signWebhook(settings.webhookSecret, body, Math.floor(startedAtMs / 1000)) };
+  const result = await pinnedPost(deps.destinations, url, STATUS_WEBHOOK_SCHEMES, {
+    headers: { 'content-type': 'application/json', 'user-agent': 'Raaga-Webhooks/1', ...signature },
+    body,
+    timeoutMs: DNC_WEBHOOK_TIMEOUT_MS,
+    maxResponseBytes: DNC_ANSWER_MAX_BYTES,
+  });
+  if (!result.ok && result.failure === 'refused') {
+    return { rule: 'dnc_unavailable', message: `the account's do-not-call webhook URL ${result.reason}; the call was not placed.` };
   }
+  const allowed = result.ok && result.status === 200 ? allowedField(result.body) : undefined;
   if (allowed === true) return undefined;
   if (allowed === false) return { rule: 'do_not_call', message: `${call.to} may not be called: the account's do-not-call check refused it.` };
-  return { rule: 'dnc_unavailable', message: `the account's do-not-call webhook gave no answer (${typeof allowed === 'string' ? allowed : 'no boolean "allowed"'}); the call was not placed.` };
+  await deadline;
+  return { rule: 'dnc_unavailable', message: `the account's do-not-call webhook gave no answer of 200 {"allowed": true|false} within ${DNC_WEBHOOK_TIMEOUT_MS} ms; the call was not placed.` };
+}
+
+function allowedField(body: Buffer): unknown {
+  try {
+    return (JSON.parse(body.toString('utf8')) as { allowed?: unknown }).allowed;
+  } catch {
+    return undefined;
+  }
 }

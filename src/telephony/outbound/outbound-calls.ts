@@ -22,6 +22,7 @@ import { DialError, type DialFailure, type DialUrls, type ProviderDialer } from 
 import { exotelDialer } from './exotel-dialer.js';
 import { plivoDialer } from './plivo-dialer.js';
 import type { StatusWebhooks } from './status-webhooks.js';
+import type { DestinationPolicy } from '../destination/destination-policy.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { OUTBOUND_CALL_PARAMETER } from '../call-parameters.js';
 import { twilioDialer } from './twilio-dialer.js';
@@ -54,6 +55,8 @@ export interface OutboundCallsDeps {
   >;
   readonly webhooks: StatusWebhooks;
   readonly doNotCall: DoNotCallList;
+  /** Where tenant-given URLs may point (the do-not-call webhook here; status webhooks in StatusWebhooks). */
+  readonly destinations: DestinationPolicy;
   /** HMAC key of the tokens in the URLs providers call back on (the call-token secret). */
   readonly urlSecret: string;
   readonly maxDialWaitMs: number;
@@ -137,13 +140,15 @@ export class OutboundCalls {
     };
     const { created, state } = await this.deps.store.createOutboundCall(call);
     if (!created) return { state: this.#replay(state, call.requestHash), replayed: true };
-    void this.#delivery.deliverOwed(account.id, call.id);
 
-    const refusal = callerIdRefusal(settings, call.from) ?? callingHoursRefusal(settings, this.deps.now()) ?? (await doNotCallRefusal(this.deps.doNotCall, settings, call));
+    // The webhook hears of the call (queued, then failed or initiated) only once the compliance checks have spoken.
+    const dnc = { list: this.deps.doNotCall, destinations: this.deps.destinations, now: this.deps.now, sleep: this.#sleep };
+    const refusal = callerIdRefusal(settings, call.from) ?? callingHoursRefusal(settings, this.deps.now()) ?? (await doNotCallRefusal(dnc, settings, call));
     if (refusal !== undefined) {
       const retryAfterSeconds = refusal.rule === 'calling_hours' ? refusal.retryAfterSeconds : undefined;
       throw await this.#fail(call, REFUSAL_CODES[refusal.rule], `The call was not placed: ${refusal.message}`, retryAfterSeconds);
     }
+    void this.#delivery.deliverOwed(account.id, call.id);
     const cps = Number(settings?.dialCallsPerSecond ?? DEFAULT_DIAL_CPS[call.provider]);
     const intervalMs = Math.ceil(1000 / cps);
     const waitMs = await this.deps.store.reserveDialSlot(account.id, call.provider, intervalMs, this.deps.maxDialWaitMs);

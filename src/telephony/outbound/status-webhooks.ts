@@ -6,10 +6,16 @@
 
 import { createHmac } from 'node:crypto';
 import type { OutboundCall, OutboundCallEvent } from '../../store/outbound-call.js';
+import type { DestinationPolicy } from '../destination/destination-policy.js';
+import { pinnedPost } from '../destination/pinned-post.js';
 
 export const SIGNATURE_HEADER = 'raaga-signature';
+/** Status (and do-not-call) webhooks are plain HTTPS or HTTP POSTs; where they may point is the destination policy's call. */
+export const STATUS_WEBHOOK_SCHEMES: readonly string[] = ['http', 'https'];
 export const WEBHOOK_ATTEMPTS = 8;
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** A receiver's answer is read no further than this: its status code is all that counts. */
+const MAX_ANSWER_BYTES = 4096;
 
 export function signWebhook(secret: string, body: string, timestampS: number): string {
   return `t=${timestampS},v1=${createHmac('sha256', secret).update(`${timestampS}.${body}`).digest('hex')}`;
@@ -56,6 +62,8 @@ export function gatherPayload(call: OutboundCall, result: { readonly gatherId: s
 
 export interface WebhookDeliveryDeps {
   readonly retryBaseMs: number;
+  /** Checked at every attempt: a URL that now resolves inside the network is not posted to. */
+  readonly destinations: DestinationPolicy;
   /** Epoch ms, for the signature's timestamp. */
   readonly now: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -111,25 +119,21 @@ export class StatusWebhooks {
     const body = JSON.stringify(payload);
     let lastError = '';
     for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !this.#closed; attempt++) {
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Raaga-Webhooks/1',
-            [SIGNATURE_HEADER]: signWebhook(secret, body, Math.floor(this.deps.now() / 1000)),
-            'raaga-attempt': String(attempt),
-          },
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-        });
-        await response.body?.cancel();
-        if (response.status >= 200 && response.status < 300) return true;
-        lastError = `status ${response.status}`;
-      } catch (error) {
-        lastError = (error as Error).name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS} ms` : 'unreachable';
-      }
+      const result = await pinnedPost(this.deps.destinations, url, STATUS_WEBHOOK_SCHEMES, {
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Raaga-Webhooks/1',
+          [SIGNATURE_HEADER]: signWebhook(secret, body, Math.floor(this.deps.now() / 1000)),
+          'raaga-attempt': String(attempt),
+        },
+        body,
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+        maxResponseBytes: MAX_ANSWER_BYTES,
+      });
+      if (result.ok && result.status >= 200 && result.status < 300) return true;
+      lastError = result.ok ? `status ${result.status}` : result.failure === 'refused' ? `refused: ${result.reason}` : 'no answer';
+      // The policy's verdict does not change with retrying now; the sweep checks the destination again later.
+      if (!result.ok && result.failure === 'refused') break;
       if (attempt < WEBHOOK_ATTEMPTS && !this.#closed) await this.#sleep(this.deps.retryBaseMs * 2 ** (attempt - 1));
     }
     this.deps.onGiveUp?.(String(payload.event_id), lastError || 'shutting down');

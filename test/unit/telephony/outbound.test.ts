@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OutboundCall } from '../../../src/store/outbound-call.js';
 import { callerIdRefusal, callingHoursRefusal, DoNotCallList, doNotCallRefusal } from '../../../src/telephony/outbound/compliance.js';
+import { DestinationPolicy } from '../../../src/telephony/destination/destination-policy.js';
 import { exotelDialer } from '../../../src/telephony/outbound/exotel-dialer.js';
 import { plivoDialer } from '../../../src/telephony/outbound/plivo-dialer.js';
 import { signWebhook, statusPayload, StatusWebhooks, WEBHOOK_ATTEMPTS } from '../../../src/telephony/outbound/status-webhooks.js';
@@ -53,17 +54,18 @@ describe('caller IDs and the do-not-call list', () => {
     const path = join(dir, 'dnc.txt');
     writeFileSync(path, '+919000000001  # asked on 2026-11-01\n\n');
     const list = new DoNotCallList(path);
+    const dnc = { list, destinations: new DestinationPolicy(), now: () => 0, sleep: async () => undefined };
     const call = { to: '+919000000002', from: '+918000000001', referenceId: undefined };
     expect(list.has('+919000000001')).toBe(true);
-    expect(await doNotCallRefusal(list, null, call)).toBeUndefined();
+    expect(await doNotCallRefusal(dnc, null, call)).toBeUndefined();
     writeFileSync(path, '+919000000002\n');
     // A changed file is seen at the next check (its modification time moved on).
     const { utimesSync } = await import('node:fs');
     utimesSync(path, new Date('2100-01-01'), new Date('2100-01-01'));
-    expect(await doNotCallRefusal(list, null, call)).toMatchObject({ rule: 'do_not_call' });
+    expect(await doNotCallRefusal(dnc, null, call)).toMatchObject({ rule: 'do_not_call' });
     const { rmSync } = await import('node:fs');
     rmSync(path);
-    expect(await doNotCallRefusal(list, null, call)).toMatchObject({ rule: 'dnc_unavailable' });
+    expect(await doNotCallRefusal(dnc, null, call)).toMatchObject({ rule: 'dnc_unavailable' });
     expect(() => new DoNotCallList(join(dir, 'missing.txt'))).toThrow(/ENOENT/);
   });
 });
@@ -133,7 +135,7 @@ describe('status webhooks', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     const waits: number[] = [];
     const gaveUp: [string, string][] = [];
-    const webhooks = new StatusWebhooks({ retryBaseMs: 100, now: () => 0, sleep: async (ms) => void waits.push(ms), onGiveUp: (...args) => void gaveUp.push(args) });
+    const webhooks = new StatusWebhooks({ retryBaseMs: 100, destinations: new DestinationPolicy(['127.0.0.1/32']), now: () => 0, sleep: async (ms) => void waits.push(ms), onGiveUp: (...args) => void gaveUp.push(args) });
     const results: boolean[] = [];
     for (const sequence of [1, 2]) {
       void webhooks.serially(call.id, async () => void results.push(await webhooks.post(url, 'secret-secret-secret', statusPayload(call, { status: sequence === 1 ? 'queued' : 'initiated', atMs: 0, sequence }))));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountsFileError, applyAccountsFile } from '../../../../src/core/accounts/accounts-file.js';
-import { DEV_ACCOUNT_ID, ensureDevAccount } from '../../../../src/core/accounts/dev-account.js';
+import { accountsAllowingUnsigned, DEV_ACCOUNT_ID, ensureDevAccount } from '../../../../src/core/accounts/dev-account.js';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../../../src/store/api-key.js';
 import { SqliteStore } from '../../../../src/store/sqlite-store.js';
 import { PLAN_LIMITS } from '../../../../src/store/store.js';
@@ -124,6 +124,11 @@ describe('ensureDevAccount', () => {
       credits: 1_000_000,
     });
     expect(await ensureDevAccount(store)).toBeNull();
+    // Like every account, it takes provider requests only with the provider's credentials.
+    expect(await store.getTelephonySettings(DEV_ACCOUNT_ID)).toBeNull();
+    expect(await accountsAllowingUnsigned(store)).toEqual([]);
+    await store.putTelephonySettings({ accountId: DEV_ACCOUNT_ID, allowUnsigned: true, updatedAtMs: 1 });
+    expect(await accountsAllowingUnsigned(store)).toEqual([DEV_ACCOUNT_ID]);
 
     const other = new SqliteStore();
     await other.createAccount({ plan: 'free', credits: 0 });
