@@ -58,8 +58,11 @@ export function commandWaitMs(command: CallCommand): number {
 export type CallCommandHandler = (command: CallCommand) => CallCommandResult | Promise<CallCommandResult>;
 
 export interface CallControlBus {
-  /** Serves commands for a call held by this instance; resolves (subscribed) with the function that stops serving. */
-  register(callSid: string, accountId: string, handler: CallCommandHandler): Promise<() => void>;
+  /**
+   * Serves commands for a call held by this instance; resolves (subscribed) with the function that stops serving,
+   * or with null when another account's live call has this id here (a call's owner never loses control of it).
+   */
+  register(callSid: string, accountId: string, handler: CallCommandHandler): Promise<(() => void) | null>;
   /** Delivers to whichever instance holds the call; `not_found` when none does or it belongs to another account. */
   send(callSid: string, accountId: string, command: CallCommand): Promise<CallCommandResult>;
   /** Calls held by this instance (for shutdown and tests). */
@@ -78,7 +81,10 @@ interface Registration {
 export class InProcessCallControlBus implements CallControlBus {
   readonly #calls = new Map<string, Registration>();
 
-  async register(callSid: string, accountId: string, handler: CallCommandHandler): Promise<() => void> {
+  async register(callSid: string, accountId: string, handler: CallCommandHandler): Promise<(() => void) | null> {
+    const existing = this.#calls.get(callSid);
+    if (existing !== undefined && existing.accountId !== accountId) return null;
+    // The same account's newer stream for the call (a transfer that came back) takes over its commands.
     const registration = { accountId, handler };
     this.#calls.set(callSid, registration);
     return () => {

@@ -13,7 +13,7 @@ import { GATHER_RESULTS_KEPT } from '../session/dtmf-gather.js';
 import { sleep, type Clock } from '../session/clock.js';
 import type { CallCommand, CallCommandResult, CallControlBus } from '../store/call-control-bus.js';
 import { OUTBOUND_CALL_ID_PATTERN } from '../store/outbound-call.js';
-import type { Account, TelephonySettings } from '../store/store.js';
+import type { Account, Store, TelephonySettings } from '../store/store.js';
 import { AgentLink } from './agent/agent-link.js';
 import type { CheckedDestination, DestinationPolicy } from './destination/destination-policy.js';
 import { AGENT_URL_SCHEMES, CREDENTIAL_PARAMETERS, OUTBOUND_CALL_PARAMETER, resolveCallParameters } from './call-parameters.js';
@@ -28,7 +28,15 @@ export interface CallLogger {
   child(bindings: Record<string, unknown>): CallLogger;
 }
 
+/**
+ * How long a live call's id stays its account's in the store: beyond the longest call (time_limit_s tops out at 4 h).
+ * Released when the call ends; a crashed instance's holds lapse after this.
+ */
+export const CALL_ID_HOLD_MS = 6 * 3600_000;
+
 export interface CallAssemblyDeps {
+  /** A live call id belongs to one account across every instance (Store.holdKey). */
+  readonly store: Pick<Store, 'holdKey' | 'releaseKey'>;
   readonly admission: Pick<Admission, 'admit'>;
   readonly voices: Pick<VoiceResolver, 'resolve'>;
   readonly synthesis: Pick<SynthesisService, 'utterance'>;
@@ -62,6 +70,8 @@ export type AssembledCall =
   | { readonly kind: 'live'; readonly call: CallSession; readonly unregister: () => void }
   /** The call's settings were invalid: nothing was built. */
   | { readonly kind: 'refused'; readonly reason: string }
+  /** Another account's live call has this call id: refused before anything was built or billed. */
+  | { readonly kind: 'call-id-taken'; readonly reason: string }
   /** The session was built but stopped before it was live (no slot, unknown voice, store down). */
   | { readonly kind: 'not-started'; readonly call: CallSession; readonly reason: string };
 
@@ -85,6 +95,11 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
     if (!checked.ok) return { kind: 'refused', reason: `call parameter 'agent_url' ${checked.reason}` };
     agent = checked;
   }
+  // A call id is one account's while its call lives, on every instance: nobody else can steer or end it.
+  if ((await deps.store.holdKey('call-id', start.callId, account.id, CALL_ID_HOLD_MS)) !== account.id) {
+    return { kind: 'call-id-taken', reason: 'the call id belongs to a live call of another account' };
+  }
+  const releaseCallId = (): void => void deps.store.releaseKey('call-id', start.callId, account.id).catch(() => undefined);
   // The agent sees what the provider carried (settings included), never a credential.
   const custom = Object.fromEntries(Object.entries({ ...request.query, ...start.parameters }).filter(([name]) => !CREDENTIAL_PARAMETERS.has(name)));
   const call = new CallSession(
@@ -131,8 +146,20 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
     request.control,
   );
   const started = await call.start();
-  if (!started.ok) return { kind: 'not-started', call, reason: started.reason };
-  const unregister = await deps.calls.register(start.callId, account.id, (command) => runCommand(call, command, deps.clock));
+  if (!started.ok) {
+    releaseCallId();
+    return { kind: 'not-started', call, reason: started.reason };
+  }
+  const unregisterCommands = await deps.calls.register(start.callId, account.id, (command) => runCommand(call, command, deps.clock));
+  if (unregisterCommands === null) {
+    // Only when the store lost the hold (it lapsed, or Redis was swapped) and this instance still serves the other call.
+    releaseCallId();
+    return { kind: 'not-started', call, reason: 'the call id belongs to a live call of another account' };
+  }
+  const unregister = (): void => {
+    unregisterCommands();
+    releaseCallId();
+  };
   request.logger.info({ voice: p.voice, language: p.language, bargeIn: p.bargeIn, agent: p.agentUrl !== undefined }, 'call started');
   if (agent && !call.ended) {
     new AgentLink(call, {

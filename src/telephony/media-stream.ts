@@ -21,7 +21,7 @@ import { InboundFramer, isSupportedWireFormat } from './wire-audio.js';
 const AFTER_STREAM_ANSWERABLE_MS = 30_000;
 
 export interface MediaStreamDeps extends CallAssemblyDeps {
-  readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings'>;
+  readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings' | 'holdKey' | 'releaseKey'>;
   /** Wall clock (epoch ms) for call-token expiry. */
   readonly now: () => number;
   readonly callTokenSecret: string;
@@ -216,7 +216,7 @@ export class MediaStream implements CallMediaPort {
       }),
       logger: this.#log,
     });
-    if (assembled.kind === 'refused') return refused(assembled.reason);
+    if (assembled.kind === 'refused' || assembled.kind === 'call-id-taken') return refused(assembled.reason);
     this.#call = assembled.call;
     if (assembled.kind === 'not-started') {
       // Over the concurrency limit, unknown voice, store down: the call cannot speak, so the stream ends and the

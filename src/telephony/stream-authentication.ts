@@ -2,6 +2,7 @@
 // bound to this call (minted by our answer webhook, carried in the path or as a parameter), an API key parameter,
 // or the account of a path whose provider credentials were verified when the connection opened.
 
+import { randomUUID } from 'node:crypto';
 import { hashApiKey, isWellFormedApiKey } from '../store/api-key.js';
 import type { Account, Store, TelephonySettings } from '../store/store.js';
 import { API_KEY_PARAMETER, TOKEN_PARAMETER } from './call-parameters.js';
@@ -15,7 +16,7 @@ export interface StreamPayer {
 }
 
 export interface StreamAuthenticationDeps {
-  readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings'>;
+  readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings' | 'holdKey'>;
   readonly callTokenSecret: string;
   /** Wall clock (epoch ms) for token expiry. */
   readonly now: () => number;
@@ -39,8 +40,12 @@ async function payingAccount(deps: StreamAuthenticationDeps, admission: StreamAd
     const claims = verifyCallToken(deps.callTokenSecret, token, deps.now());
     if (!claims) return 'invalid or expired call token';
     if (claims.callSid !== start.callId) return 'call token was issued for another call';
+    // One stream per token, on every instance: a token read off a log or a proxy opens nothing more.
+    const stream = randomUUID();
+    if ((await deps.store.holdKey('call-token', token, stream, claims.expiresAtMs - deps.now() + 1)) !== stream) return 'call token was already used';
     return (await deps.store.getAccount(claims.accountId)) ?? 'the call token names an unknown account';
   }
+  if (admission.requiresCallToken) return `no ${TOKEN_PARAMETER} parameter: this stream URL takes only the call token of Raaga's own answer`;
   if (apiKey !== undefined) {
     if (!isWellFormedApiKey(apiKey)) return 'malformed API key parameter';
     return (await deps.store.findAccountByKeyHash(hashApiKey(apiKey))) ?? 'unknown or revoked API key';

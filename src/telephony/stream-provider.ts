@@ -18,6 +18,11 @@ export interface StreamAdmission {
    * secret), or the account opted in to unauthenticated streams: the path's account pays without a call token.
    */
   readonly accountVerified: boolean;
+  /**
+   * Only a call token (minted by Raaga's own answer step for this call) may pay: the connection's proof is the same
+   * for every call (Twilio's signature over a fixed URL), so on its own it would let one leaked header open any number.
+   */
+  readonly requiresCallToken?: boolean;
   /** A call token carried in the URL path (Plivo, whose extraHeaders cannot hold one). */
   readonly callToken: string | undefined;
   /** Call parameters from the connection URL's query (Exotel custom parameters, Asterisk v(...), Plivo). */

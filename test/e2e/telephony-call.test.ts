@@ -120,9 +120,17 @@ describe('voice webhook', () => {
     expect(((await response.json()) as any).error.message).toMatch(/PUBLIC_URL is not set/);
   });
 
-  it('unknown account: 404; a bad setting: 422 naming it; an unknown voice: 422 voice_language_not_found', async () => {
+  it('unknown account: the bare 403 of an account without credentials; a bad setting: 422 naming it; an unknown voice: 422', async () => {
     const missing = await fetch(webhookUrl('acct_nobody'), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
-    expect(missing.status).toBe(404);
+    const known = await server.account('free', 0);
+    const noCredentials = await fetch(webhookUrl(known.id), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
+    // Nothing tells the two apart (L8: account ids cannot be enumerated).
+    expect([missing.status, await missing.text(), [...missing.headers.keys()].filter((name) => name !== 'date' && name !== 'x-request-id')]).toEqual([
+      noCredentials.status,
+      await noCredentials.text(),
+      [...noCredentials.headers.keys()].filter((name) => name !== 'date' && name !== 'x-request-id'),
+    ]);
+    expect(missing.status).toBe(403);
     const { id } = await account();
     const bad = await fetch(webhookUrl(id, '?barge_in=loud'), { method: 'POST', headers: FORM_HEADERS, body: form(CALL_FORM) });
     expect(bad.status).toBe(422);

@@ -3,6 +3,7 @@
 // (Basic credentials from websocket_client.conf, call settings as URI parameters). The protocols live in
 // src/telephony/<provider>/; the media streams are the shared ones of telephony-media.ts.
 
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
@@ -11,7 +12,7 @@ import { exotelProvider } from '../../telephony/exotel/exotel-provider.js';
 import { TRANSFER_FIELDS } from '../../telephony/agent/agent-protocol.js';
 import { plivoDialXml, plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
 import { PLIVO_TRANSFER_PATH, plivoProvider } from '../../telephony/plivo/plivo-provider.js';
-import { isValidPlivoSignature } from '../../telephony/plivo/plivo-signature.js';
+import { isValidPlivoSignature, PLIVO_NONCE_WINDOW_MS } from '../../telephony/plivo/plivo-signature.js';
 import { matchesBasicCredentials } from '../../telephony/provider-credentials.js';
 import type { ProviderName, StreamAdmission } from '../../telephony/stream-provider.js';
 import type { TelephonySettings } from '../../store/store.js';
@@ -58,15 +59,24 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       return { accountId, accountVerified: true, callToken: undefined, query: queryOf(request) };
     };
 
-  /** Plivo's signature over the URL it requested (and the form fields of a POST), when the account has its token. */
-  const plivoSigned = (request: FastifyRequest, settings: TelephonySettings | null, params: Form): boolean => {
+  /**
+   * Plivo's signature over the URL it requested (and the form fields of a POST), when the account has its token. A
+   * signature carries no time, so its nonce is remembered (every instance, PLIVO_NONCE_WINDOW_MS) and a replay refused.
+   */
+  const plivoSigned = async (request: FastifyRequest, settings: TelephonySettings | null, params: Form): Promise<boolean> => {
     const authToken = settings?.plivoAuthToken;
     if (authToken === undefined) return true;
     const header = request.headers['x-plivo-signature-v3'] ?? request.headers['x-plivo-signature-ma-v3'];
-    const nonce = request.headers['x-plivo-signature-v3-nonce'];
+    const nonceHeader = request.headers['x-plivo-signature-v3-nonce'];
+    const nonce = typeof nonceHeader === 'string' ? nonceHeader : '';
     const method = request.method === 'POST' ? 'POST' : 'GET';
     const url = `${origin(request).replace(/^http/, request.raw.headers.upgrade ? 'ws' : 'http')}${request.url}`;
-    return isValidPlivoSignature(authToken, typeof header === 'string' ? header : undefined, { method, url, nonce: typeof nonce === 'string' ? nonce : '', params });
+    if (!isValidPlivoSignature(authToken, typeof header === 'string' ? header : undefined, { method, url, nonce, params })) return false;
+    const seen = randomUUID();
+    const holder = await storeCall(() => ctx.store.holdKey('plivo-nonce', `${settings?.accountId}:${nonce}`, seen, PLIVO_NONCE_WINDOW_MS));
+    if (holder === seen) return true;
+    request.log.warn({ accountId: settings?.accountId }, 'plivo request replayed (its nonce was seen before)');
+    return false;
   };
 
   /**
@@ -97,7 +107,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       const form = isGet ? formOf(request.query) : formOf(request.body);
       const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);
       if (!checked) return reply;
-      if (!plivoSigned(request, checked.settings, isGet ? {} : form)) {
+      if (!(await plivoSigned(request, checked.settings, isGet ? {} : form))) {
         request.log.warn({ accountId: request.params.accountId }, 'plivo answer request with an invalid signature');
         return reply.code(403).send();
       }
@@ -126,7 +136,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
         const form = formOf(request.body);
         const checked = await providerAccount(ctx, 'plivo', accountId, request, reply);
         if (!checked) return reply;
-        if (!plivoSigned(request, checked.settings, form)) {
+        if (!(await plivoSigned(request, checked.settings, form))) {
           request.log.warn({ accountId, callId }, 'plivo outbound answer with an invalid signature');
           return reply.code(403).send();
         }
@@ -145,7 +155,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       const form = formOf(request.body);
       const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);
       if (!checked) return reply;
-      if (!plivoSigned(request, checked.settings, form)) return reply.code(403).send();
+      if (!(await plivoSigned(request, checked.settings, form))) return reply.code(403).send();
       const fields = { accountId: request.params.accountId, callSid: form.CallUUID, streamId: form.StreamID, event: form.Event };
       if (form.Event === 'DroppedStream' || form.Event === 'DegradedStream') {
         ctx.metrics?.telephonyStreamError('plivo', form.Event);
@@ -161,7 +171,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
     scope.get<{ Params: AccountParams; Querystring: Record<string, string> }>(`${PLIVO_TRANSFER_PATH}/:accountId`, { logLevel: 'warn', schema: PROVIDER_ONLY }, async (request, reply) => {
       const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);
       if (!checked) return reply;
-      if (!plivoSigned(request, checked.settings, {})) {
+      if (!(await plivoSigned(request, checked.settings, {}))) {
         request.log.warn({ accountId: request.params.accountId }, 'plivo transfer request with an invalid signature');
         return reply.code(403).send();
       }
@@ -180,7 +190,7 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
       const { accountId, token } = request.params as { accountId: string; token: string };
       const checked = await providerAccount(ctx, 'plivo', accountId, request, reply);
       if (!checked) return undefined;
-      if (!plivoSigned(request, checked.settings, {})) {
+      if (!(await plivoSigned(request, checked.settings, {}))) {
         request.log.warn({ accountId }, 'plivo media upgrade with an invalid signature');
         await reply.code(403).send();
         return undefined;

@@ -1,5 +1,5 @@
-// What every provider's media endpoint does at the HTTP layer, written once: the account in the URL must exist
-// (404) and take this provider's requests (403 without credentials unless it opted in), the provider's own upgrade
+// What every provider's media endpoint does at the HTTP layer, written once: the account in the URL must exist and
+// take this provider's requests (403 either way, without credentials unless it opted in), the provider's own upgrade
 // check runs, and the socket becomes a MediaStream. Live streams are told to finish on server shutdown.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -26,17 +26,19 @@ export interface ProviderAccount {
 
 /**
  * The account a provider URL names, once it may take this provider's requests; otherwise the request is answered
- * (404 unknown account, 403 no credentials and no opt-in) and undefined returned.
+ * (403, alike for an unknown account and one without credentials or opt-in) and undefined returned.
  */
 export async function providerAccount(ctx: ApiContext, provider: ProviderName, accountId: string, request: FastifyRequest, reply: FastifyReply): Promise<ProviderAccount | undefined> {
   const account = ACCOUNT_ID_PATTERN.test(accountId) ? await storeCall(() => ctx.store.getAccount(accountId)) : null;
-  if (!account) {
-    await reply.code(404).send(errorEnvelope(new ApiError('not_found', `No such account for this ${provider} URL; the URL names the Raaga account id.`)));
-    return undefined;
-  }
-  const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
-  if (!providerRequestsAllowed(provider, settings)) {
-    request.log.warn({ accountId, provider }, `${provider} request refused: the account has no ${provider} credentials (raaga telephony set) and does not allow unsigned requests`);
+  const settings = account ? await storeCall(() => ctx.store.getTelephonySettings(accountId)) : null;
+  if (!account || !providerRequestsAllowed(provider, settings)) {
+    // An unknown account gets the same bare 403 as one without credentials: the URL does not tell which ids exist.
+    request.log.warn(
+      { accountId, provider },
+      account
+        ? `${provider} request refused: the account has no ${provider} credentials (raaga telephony set) and does not allow unsigned requests`
+        : `${provider} request refused: no such account`,
+    );
     await reply.code(403).send();
     return undefined;
   }

@@ -207,7 +207,8 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
         await reply.code(403).send();
         return undefined;
       }
-      return { accountId, accountVerified: true, callToken: undefined, query: {}, origin: origin(request) };
+      // The signature covers a URL that is the same for every call: the start must also bring this call's token.
+      return { accountId, accountVerified: true, requiresCallToken: true, callToken: undefined, query: {}, origin: origin(request) };
     };
 
     /** Smartflo neither signs nor sends credentials: the account's secret path segment is the proof. */

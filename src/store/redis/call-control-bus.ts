@@ -93,8 +93,9 @@ export class RedisCallControlBus implements CallControlBus {
     return `${this.options.keyPrefix}calls:${callSid}`;
   }
 
-  async register(callSid: string, accountId: string, handler: CallCommandHandler): Promise<() => void> {
+  async register(callSid: string, accountId: string, handler: CallCommandHandler): Promise<(() => void) | null> {
     const unregister = await this.#local.register(callSid, accountId, handler);
+    if (unregister === null) return null;
     const channel = this.#callChannel(callSid);
     try {
       await this.sub.subscribe(channel);

@@ -6,6 +6,12 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/**
+ * How long a signature's nonce is remembered (a V3 signature has no timestamp): a replay within it is refused. Plivo
+ * sends a fresh nonce with every request, retries included.
+ */
+export const PLIVO_NONCE_WINDOW_MS = 24 * 3600_000;
+
 export interface PlivoSignedRequest {
   readonly method: 'GET' | 'POST';
   /** The full public URL Plivo requested (query included). */
