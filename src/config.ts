@@ -66,6 +66,8 @@ export const ConfigSchema = z.object({
   PROMPT_CACHE_MAX_BYTES: intFromEnv(0, 64 * 1024 ** 3).default(64 * 1024 ** 2),
   /** Bytes of the prompt cache's disk tier under RAAGA_DATA_DIR/prompt-cache (survives restarts); 0: no disk tier. */
   PROMPT_CACHE_DISK_BYTES: intFromEnv(0, 1024 ** 4).default(0),
+  /** `true`: preset-voice audio in the prompt cache is shared by every account (a timing side channel between them). */
+  PROMPT_CACHE_SHARED: z.enum(['true', 'false', '1', '0']).default('false'),
   /** Cap on the first streamed chunk so the first audio leaves early (code points). */
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100),
   /** Largest WebSocket client message; bigger ones close the socket with 1009. */
@@ -154,6 +156,8 @@ export interface Config {
   readonly promptCacheMaxBytes: number;
   /** Bound of its disk tier in `<dataDir>/prompt-cache`; 0: none. */
   readonly promptCacheDiskBytes: number;
+  /** Preset-voice recordings shared across accounts (PROMPT_CACHE_SHARED); false: each account has its own. */
+  readonly promptCacheShared: boolean;
   readonly wsMaxPayloadBytes: number;
   /** Bearer token GET /metrics requires; undefined: the endpoint is open. */
   readonly metricsToken: string | undefined;
@@ -258,6 +262,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     firstChunkMaxChars: e.FIRST_CHUNK_MAX_CHARS,
     promptCacheMaxBytes: e.PROMPT_CACHE_MAX_BYTES,
     promptCacheDiskBytes: e.PROMPT_CACHE_DISK_BYTES,
+    promptCacheShared: e.PROMPT_CACHE_SHARED === 'true' || e.PROMPT_CACHE_SHARED === '1',
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     metricsToken: e.METRICS_TOKEN,
     telephony: {

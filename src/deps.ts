@@ -128,7 +128,7 @@ async function buildPromptCache(config: Config, metrics: Metrics): Promise<Promp
   };
   const disk =
     config.promptCacheDiskBytes > 0 ? await PromptCacheDisk.open({ dir: join(config.dataDir, PROMPT_CACHE_DIR), maxBytes: config.promptCacheDiskBytes, onEvent }) : undefined;
-  holder.cache = new PromptCache({ maxBytes: config.promptCacheMaxBytes, disk, onEvent });
+  holder.cache = new PromptCache({ maxBytes: config.promptCacheMaxBytes, disk, onEvent, sharedAcrossAccounts: config.promptCacheShared });
   metrics.promptCacheBytes(holder.cache.bytes, holder.cache.diskBytes);
   return holder.cache;
 }

@@ -317,6 +317,7 @@ export class SynthesisSession {
       speed: config.speed,
       mode: 'streaming',
       cache: this.#deps.promptCache !== false,
+      accountId: this.#account.id,
     });
     const limits = this.#limits;
     const { playout } = this.#deps;

@@ -55,6 +55,10 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The account whose IVR the call tests play: its prompts repeat across its calls (the cache is per account). */
+let ivr: { id: string; keys: string[] } | undefined;
+const ivrAccount = async () => (ivr ??= await unsignedAccount(server));
+
 const balance = async (id = accountId) => (await server.deps.store.getAccount(id))!.credits;
 
 function post(path: string, body: object, headers: Record<string, string> = {}, apiKey = key) {
@@ -121,6 +125,38 @@ describe('prompt cache', () => {
     expect(bypass.jobs).toBeGreaterThan(0);
   });
 
+  it("one account's cached preset-voice audio is never served to another (no timing oracle between tenants)", async () => {
+    const other = await server.account('growth', 1_000_000);
+    const body = { model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text: 'Your one time password is 4 8 2 9 1 3.', output_format: 'pcm', sample_rate: 8000 };
+    expect((await post('/v1/tts/generate', body)).status).toBe(200);
+    const jobs = engine.jobs;
+    // The other tenant guesses the same text: synthesized (as slow as any miss), not a hit.
+    expect((await post('/v1/tts/generate', body, {}, other.keys[0])).status).toBe(200);
+    expect(engine.jobs).toBeGreaterThan(jobs);
+    // Each account's own repeat is its hit.
+    const afterOther = engine.jobs;
+    expect((await post('/v1/tts/generate', body)).status).toBe(200);
+    expect((await post('/v1/tts/generate', body, {}, other.keys[0])).status).toBe(200);
+    expect(engine.jobs).toBe(afterOther);
+  });
+
+  it('PROMPT_CACHE_SHARED=true shares preset-voice audio across accounts (the operator\'s opt-in)', async () => {
+    const catalog = loadVoiceCatalog('models/raaga-v1/manifest.json');
+    const counting = new CountingEngine(new EspeakEngine({ workers: 1, maxQueue: 8, voices: catalog.embeddedVoices() }));
+    const shared = await startTestServer({ PROMPT_CACHE_MAX_BYTES: String(2 ** 20), PROMPT_CACHE_SHARED: 'true' }, { engine: counting, catalog, vad: null });
+    try {
+      const [a, b] = [await shared.account('growth', 1000), await shared.account('growth', 1000)];
+      const body = JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text: 'Welcome to Raaga Bank.', output_format: 'pcm', sample_rate: 8000 });
+      const generate = (apiKey: string) => fetch(`${shared.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(apiKey), body });
+      expect((await generate(a.keys[0]!)).status).toBe(200);
+      const jobs = counting.jobs;
+      expect((await generate(b.keys[0]!)).status).toBe(200);
+      expect(counting.jobs).toBe(jobs);
+    } finally {
+      await shared.close();
+    }
+  });
+
   it("a custom voice's cached audio is never served to another account with an identical voice", async () => {
     const other = await server.account('growth', 1_000_000);
     const mine = await server.deps.store.putCustomVoice({ id: 'vc_cache_mine', accountId, name: 'mine', baseVoice: 'aarav', pitchShiftSemitones: 2, rateMultiplier: 1, createdAtMs: 1 });
@@ -140,7 +176,7 @@ describe('prompt cache', () => {
     // Only an utterance synthesized whole is kept (a cut one never finished), so the first call hears it to the end.
     const first = await FakeAgent.start();
     try {
-      const acct = await unsignedAccount(server);
+      const acct = await ivrAccount();
       const placed = await placeCall(server, acct.id, { query: { greeting: PROMPT, agent_url: first.url } });
       await first.waitFor('utterance_played', { where: (event) => event.utterance_id === 'greeting' });
       await placed.peer.stop();
@@ -149,9 +185,7 @@ describe('prompt cache', () => {
     }
     const agent = await FakeAgent.start();
     try {
-      const acct = await unsignedAccount(server);
-      const creditsLeft = async () => (await server.deps.store.getAccount(acct.id))!.credits;
-      const creditsAtStart = await creditsLeft();
+      const acct = await ivrAccount();
       const jobsBefore = engine.jobs;
       const placed = await placeCall(server, acct.id, { query: { greeting: PROMPT, agent_url: agent.url, barge_in: 'dtmf' }, dtmf: [{ digit: '1', atMs: 1500 }] });
       await placed.peer.waitFor('clear_received', 20_000);
@@ -171,8 +205,12 @@ describe('prompt cache', () => {
       await placed.peer.stop();
       // Billed as a cut synthesized greeting is: the chunks produced before the cut (here the session had taken both
       // of the greeting's sentences before the key came), and the reply.
-      await eventually(async () => (await creditsLeft()) < creditsAtStart, 'the call billed');
-      const billed = creditsAtStart - (await creditsLeft());
+      const billedToCall = async () =>
+        (await server.deps.store.listUsage(acct.id, { fromMs: 0, toMs: Number.MAX_SAFE_INTEGER }))
+          .filter((record) => record.callId === placed.callSid)
+          .reduce((sum, record) => sum + record.characters, 0);
+      await eventually(async () => (await billedToCall()) >= cp('जी, बताइए।'), 'the call billed');
+      const billed = await billedToCall();
       expect(billed).toBeGreaterThanOrEqual(cp('जी, बताइए।'));
       expect(billed).toBeLessThanOrEqual(cp(PROMPT) + cp('जी, बताइए।'));
     } finally {
@@ -183,7 +221,7 @@ describe('prompt cache', () => {
   it('a menu prompt every caller cuts short is finished in the background once, and served from the cache after', async () => {
     const menu = 'हिंदी के लिए एक दबाएँ। अंग्रेज़ी के लिए दो दबाएँ। अपने खाते की जानकारी के लिए तीन दबाएँ।';
     const cutCall = async () => {
-      const acct = await unsignedAccount(server);
+      const acct = await ivrAccount();
       const placed = await placeCall(server, acct.id, { query: { greeting: menu, barge_in: 'dtmf' }, dtmf: [{ digit: '1', atMs: 800 }] });
       await placed.peer.waitFor('clear_received', 20_000);
       await placed.peer.stop();
@@ -199,8 +237,8 @@ describe('prompt cache', () => {
   it("a call with cache=false synthesizes a greeting the cache holds", async () => {
     const agent = await FakeAgent.start();
     try {
-      const acct = await unsignedAccount(server);
-      // PROMPT is cached by the call test above.
+      const acct = await ivrAccount();
+      // PROMPT is cached by the call test above (for this account).
       const jobsBefore = engine.jobs;
       const placed = await placeCall(server, acct.id, { query: { greeting: PROMPT, agent_url: agent.url, cache: 'false' } });
       await agent.waitFor('utterance_played', { where: (event) => event.utterance_id === 'greeting' });

@@ -114,6 +114,7 @@ async function callerClip(ctx: ApiContext, account: Account, request: z.output<t
     sampleRateHz: 8000,
     speed: 1,
     mode: 'complete',
+    accountId: account.id,
   });
   const parts: Uint8Array[] = [];
   for await (const bytes of utterance.audio(signal)) parts.push(bytes);

@@ -51,6 +51,7 @@ async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'comple
     speed: params.speed,
     mode,
     cache: !refusesCachedAudio(request.headers['cache-control']),
+    accountId: account.id,
   });
   return { ticket, utterance, codePoints: params.codePoints, format: params.outputFormat, speed: params.speed };
 }

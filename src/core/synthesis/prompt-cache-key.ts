@@ -1,8 +1,8 @@
 // The prompt cache's key: a sha256 over everything that determines an utterance's output, so two requests share
 // audio only when synthesis would have produced the same bytes: the text as the front end left it (chunks, with
 // their pauses and the code points they bill), language, voice (engine parameters, pitch, rate, and the owner of a
-// custom voice, never shared across accounts), speed, what makes the audio (engine, version, pack identity), output
-// format, sample rate and mode.
+// custom voice), speed, what makes the audio (engine, version, pack identity), output format, sample rate and mode;
+// and whose it is (an account, unless the operator shares preset voices), so one tenant never hears another's hit.
 
 import { createHash } from 'node:crypto';
 import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
@@ -21,12 +21,23 @@ export interface CacheKeyRequest {
 }
 
 /** Bumped when the recording's layout or the audio path changes in a way the other parts do not capture. */
-const KEY_VERSION = 1;
+const KEY_VERSION = 2;
 
-export function promptCacheKey(parts: { readonly audioSource: string; readonly chunks: readonly TextChunk[]; readonly request: CacheKeyRequest; readonly budgetMs: number }): string {
+/** The scope of preset-voice audio when the operator shares it across accounts (PROMPT_CACHE_SHARED). */
+export const SHARED_CACHE_SCOPE = '*shared*';
+
+export function promptCacheKey(parts: {
+  readonly audioSource: string;
+  readonly chunks: readonly TextChunk[];
+  readonly request: CacheKeyRequest;
+  readonly budgetMs: number;
+  /** Whose recordings these are: an account id, or SHARED_CACHE_SCOPE. */
+  readonly scope: string;
+}): string {
   const { request } = parts;
   const material = {
     v: KEY_VERSION,
+    scope: parts.scope,
     source: parts.audioSource,
     chunks: parts.chunks.map((chunk) => [chunk.text, chunk.codePoints, chunk.pauseAfterMs, chunk.explicitPause === true]),
     language: request.language,

@@ -18,6 +18,11 @@ export interface PromptCacheOptions {
   readonly disk?: CacheTier | undefined;
   /** Hits, misses, stores and evictions of both tiers, with the bytes concerned (metrics). */
   readonly onEvent?: (event: PromptCacheEvent, bytes: number) => void;
+  /**
+   * Preset-voice audio is shared by every account (PROMPT_CACHE_SHARED): fewer misses, but one tenant can tell from
+   * a fast answer that another recently had the same text spoken. Off by default.
+   */
+  readonly sharedAcrossAccounts?: boolean;
 }
 
 /** One entry may take at most this share of the cache, so a long one-off text cannot flush the prompts. */
@@ -33,7 +38,10 @@ export class PromptCache {
   readonly #fills = new Map<string, Promise<void>>();
   #bytes = 0;
 
+  readonly sharedAcrossAccounts: boolean;
+
   constructor(options: PromptCacheOptions) {
+    this.sharedAcrossAccounts = options.sharedAcrossAccounts === true;
     this.#maxBytes = options.maxBytes;
     this.#disk = options.disk;
     this.#onEvent = options.onEvent ?? (() => undefined);

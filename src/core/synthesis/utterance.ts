@@ -14,7 +14,7 @@ import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utter
 import type { ResolvedVoice } from '../voice-resolver.js';
 import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
 import type { ChunkWordBoundary } from './recorded-utterance.js';
-import { promptCacheKey } from './prompt-cache-key.js';
+import { promptCacheKey, SHARED_CACHE_SCOPE } from './prompt-cache-key.js';
 
 export interface UtteranceRequest {
   readonly text: string;
@@ -27,6 +27,11 @@ export interface UtteranceRequest {
   readonly mode: 'complete' | 'streaming';
   /** False: neither served from nor stored in the prompt cache (the request's opt-out). */
   readonly cache?: boolean;
+  /**
+   * Whose audio this is: the prompt cache keeps each account's recordings apart, so no tenant can learn from a
+   * fast answer what another one had spoken (PROMPT_CACHE_SHARED lets preset voices be shared). Absent: no cache.
+   */
+  readonly accountId?: string;
 }
 
 export interface ChunkingOptions {
@@ -118,8 +123,16 @@ export class Utterance {
    */
   async *audio(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     const cache = this.cache?.enabled && this.request.cache !== false ? this.cache : undefined;
-    if (!cache) return yield* this.#synthesized(signal);
-    const key = promptCacheKey({ audioSource: this.engine.audioSource(this.request.voice.voiceName, this.request.language), chunks: this.chunks, request: this.request, budgetMs: this.#budgetMs });
+    // A custom voice is its owner's alone; a preset voice is the asking account's unless the operator shares them.
+    const scope = this.request.voice.ownerAccountId ?? (cache?.sharedAcrossAccounts ? SHARED_CACHE_SCOPE : this.request.accountId);
+    if (!cache || scope === undefined) return yield* this.#synthesized(signal);
+    const key = promptCacheKey({
+      audioSource: this.engine.audioSource(this.request.voice.voiceName, this.request.language),
+      chunks: this.chunks,
+      request: this.request,
+      budgetMs: this.#budgetMs,
+      scope,
+    });
     const recorded = await cache.lookup(key);
     if (recorded) return yield* this.#replay(recorded, signal);
     const pieces: { bytes: Uint8Array; after: UtteranceCounters }[] = [];

@@ -33,7 +33,7 @@ class CountingEngine implements TtsEngine {
 
 const VOICE = { voiceName: 'aarav', params: { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 }, pitchShiftSemitones: 0, rateMultiplier: 1 };
 const TEXT = 'Your order ships today. It reaches you tomorrow. Thank you for calling.';
-const request = (overrides: Partial<UtteranceRequest> = {}): UtteranceRequest => ({ text: TEXT, language: 'en-IN', voice: VOICE, format: 'mulaw', sampleRateHz: 8000, speed: 1, mode: 'streaming', ...overrides });
+const request = (overrides: Partial<UtteranceRequest> = {}): UtteranceRequest => ({ text: TEXT, language: 'en-IN', voice: VOICE, format: 'mulaw', sampleRateHz: 8000, speed: 1, mode: 'streaming', accountId: 'acct_a', ...overrides });
 const CHUNKING = { firstChunkMaxChars: 30, maxChunkChars: 30 };
 
 /** Every piece with the counters read right after it was yielded, and the end counters. */
