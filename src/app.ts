@@ -2,6 +2,7 @@
 // so tests build the same app the server runs.
 
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -11,7 +12,7 @@ import { authenticate } from './api/auth.js';
 import type { ApiContext } from './api/context.js';
 import { AudioSocketListener } from './api/audiosocket-listener.js';
 import { registerOpenApi } from './api/docs/openapi.js';
-import { registerErrorHandling } from './api/error-handler.js';
+import { clientErrorAnswer, frameworkErrorAnswer, MAX_PATH_PARAM_CHARS, registerErrorHandling } from './api/error-handler.js';
 import { useZodSchemas } from './api/route-schemas.js';
 import { setRateLimitHeaders } from './api/rate-limit-headers.js';
 import { registerHealthRoutes } from './api/routes/health.js';
@@ -29,16 +30,33 @@ import { registerWebPages } from './api/routes/web-pages.js';
 
 export interface AppDeps extends ApiContext {
   readonly logger: Logger;
+  /** Slow or idle clients are cut: headers within `headersMs`, the whole request within `requestMs` (M6). */
+  readonly httpTimeouts: HttpTimeouts;
 }
+
+export interface HttpTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+}
+
+/** How often node looks for requests past their timeouts: a slow client is cut within its timeout plus this. */
+const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const { headersMs, requestMs } = deps.httpTimeouts;
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.maxBodyBytes,
+    // Every listener this app serves (API, provider webhooks, media upgrades) cuts a client that holds a request
+    // open: node closes it once headers or the whole request are late. An upgraded WebSocket is no longer a request.
+    serverFactory: (handler) =>
+      createServer({ headersTimeout: Math.min(headersMs, requestMs), requestTimeout: requestMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, handler),
+    clientErrorHandler: clientErrorAnswer(deps.httpTimeouts),
+    frameworkErrors: frameworkErrorAnswer(deps.maxBodyBytes),
     // Plivo's stream URL carries the call token (~180 characters) as a path segment; fastify's default is 100.
-    routerOptions: { maxParamLength: 512 },
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     // Honour a sane client X-Request-Id so logs join across systems; otherwise make one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

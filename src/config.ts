@@ -44,6 +44,10 @@ export const ConfigSchema = z.object({
   /** onnxruntime intra-op threads per ONNX worker. */
   ONNX_THREADS: intFromEnv(1, 64).default(1),
   MAX_BODY_BYTES: intFromEnv(1024, 10 * 1024 * 1024).default(64 * 1024),
+  /** A client must send a request's headers within this long, or the connection is answered and closed. */
+  HTTP_HEADERS_TIMEOUT_MS: intFromEnv(500, 600_000).default(10_000),
+  /** ... and the whole request (headers and body) within this long. Responses (streams, long-polls) are not limited. */
+  HTTP_REQUEST_TIMEOUT_MS: intFromEnv(1000, 600_000).default(30_000),
   SLOT_LEASE_MS: intFromEnv(1000, 600_000).default(30_000),
   /**
    * Floor 1 s (not 10 s) so tests can watch a dead holder's reservation expire quickly. In production keep it far
@@ -72,8 +76,11 @@ export const ConfigSchema = z.object({
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100),
   /** Largest WebSocket client message; bigger ones close the socket with 1009. */
   WS_MAX_PAYLOAD_BYTES: intFromEnv(1024, 1024 * 1024).default(64 * 1024),
-  /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset: /metrics is open (keep it off the internet). */
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset: served only on a loopback listener. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** When set, /metrics is served on this port (METRICS_HOST) instead of the API's. */
+  METRICS_PORT: intFromEnv(0, 65_535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Public origin Twilio reaches (https://host[/base]): TwiML stream URLs and signature checks are built from it. */
   PUBLIC_URL: z
     .string()
@@ -141,6 +148,7 @@ export interface Config {
   readonly onnxWorkers: number;
   readonly onnxThreads: number;
   readonly maxBodyBytes: number;
+  readonly httpTimeouts: { readonly headersMs: number; readonly requestMs: number };
   readonly slotLeaseMs: number;
   readonly reservationTtlMs: number;
   readonly shutdownGraceMs: number;
@@ -159,8 +167,10 @@ export interface Config {
   /** Preset-voice recordings shared across accounts (PROMPT_CACHE_SHARED); false: each account has its own. */
   readonly promptCacheShared: boolean;
   readonly wsMaxPayloadBytes: number;
-  /** Bearer token GET /metrics requires; undefined: the endpoint is open. */
+  /** Bearer token GET /metrics requires; undefined: served only on a loopback listener. */
   readonly metricsToken: string | undefined;
+  /** A listener of its own for /metrics (METRICS_PORT on METRICS_HOST); undefined: /metrics is on the API's port. */
+  readonly metricsListener: { readonly host: string; readonly port: number } | undefined;
   readonly telephony: TelephonyConfig;
 }
 
@@ -250,6 +260,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     onnxWorkers: e.ONNX_WORKERS === 0 ? Math.max(1, Math.floor(availableParallelism() / e.ONNX_THREADS)) : e.ONNX_WORKERS,
     onnxThreads: e.ONNX_THREADS,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    httpTimeouts: { headersMs: e.HTTP_HEADERS_TIMEOUT_MS, requestMs: e.HTTP_REQUEST_TIMEOUT_MS },
     slotLeaseMs: e.SLOT_LEASE_MS,
     reservationTtlMs: e.RESERVATION_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
@@ -265,6 +276,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     promptCacheShared: e.PROMPT_CACHE_SHARED === 'true' || e.PROMPT_CACHE_SHARED === '1',
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     metricsToken: e.METRICS_TOKEN,
+    metricsListener: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     telephony: {
       publicUrl: e.PUBLIC_URL,
       callTokenSecret: e.RAAGA_CALL_TOKEN_SECRET,

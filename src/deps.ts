@@ -22,6 +22,7 @@ import { PrometheusMetrics, type VadLoad } from './metrics/prometheus-metrics.js
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
+import { isLoopbackHost } from './api/metrics-access.js';
 import type { VoiceActivityDetectorFactory } from './session/barge-in-contract.js';
 import { BargeInDetectorFactory } from './session/barge-in-detector.js';
 import { SileroBatcher } from './engine/vad/silero-batcher.js';
@@ -208,9 +209,11 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     shutdown: shutdownController.signal,
     shutdownController,
     maxBodyBytes: config.maxBodyBytes,
+    httpTimeouts: config.httpTimeouts,
     webSocket: { maxPayloadBytes: config.wsMaxPayloadBytes },
     metrics,
-    metricsToken: config.metricsToken,
+    // With METRICS_PORT the API's listener serves no /metrics (main.ts starts the metrics listener).
+    metricsAccess: config.metricsListener === undefined ? { token: config.metricsToken, loopbackOnly: isLoopbackHost(config.host) } : undefined,
     telephony,
     async close() {
       telephony.outbound.close();

@@ -6,6 +6,8 @@ import { ConfigError, parseConfig } from './config.js';
 import { applyAccountsFile } from './core/accounts/accounts-file.js';
 import { accountsAllowingUnsigned, ensureDevAccount } from './core/accounts/dev-account.js';
 import { buildDeps } from './deps.js';
+import { MetricsListener } from './api/metrics-listener.js';
+import { isLoopbackHost } from './api/metrics-access.js';
 import { createLogger } from './log.js';
 import { describeStore } from './store/open-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
@@ -51,6 +53,15 @@ async function main(): Promise<void> {
   const app = buildApp(deps);
   const address = await app.listen({ host: config.host, port: config.port });
   const audioSocket = await app.audioSocket?.listen();
+  const metricsListener =
+    config.metricsListener && deps.metrics
+    ? new MetricsListener({ ...config.metricsListener, metrics: deps.metrics, access: { token: config.metricsToken, loopbackOnly: isLoopbackHost(config.metricsListener.host) }, timeouts: config.httpTimeouts })
+    : undefined;
+  const metricsAddress = await metricsListener?.listen();
+  if (metricsAddress) logger.info({ host: metricsAddress.address, port: metricsAddress.port }, 'metrics listening');
+  else if (config.metricsToken === undefined && !isLoopbackHost(config.host)) {
+    logger.warn({ host: config.host }, 'GET /metrics is refused on this public listener: set METRICS_TOKEN, or METRICS_PORT for a loopback listener of its own');
+  }
   // Plain lines for the human who just typed `npm start`; the JSON log has the same facts.
   const banner = [`\nRaaga is listening on ${address.replace('0.0.0.0', 'localhost')}\n`];
   if (audioSocket) banner.push(`Asterisk AudioSocket on ${audioSocket.address}:${audioSocket.port} (billed to ${config.telephony.audioSocket?.accountId})\n`);
@@ -70,6 +81,7 @@ async function main(): Promise<void> {
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     try {
       await closeApp(app, config.shutdownGraceMs, () => deps.shutdownController.abort('shutdown'));
+      await metricsListener?.close();
       await deps.close();
       logger.info('stopped');
       process.exit(0);

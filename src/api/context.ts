@@ -5,6 +5,7 @@ import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import type { VoiceCatalog } from '../core/voice-catalog.js';
 import type { VoiceResolver } from '../core/voice-resolver.js';
 import type { ServerMetrics } from '../metrics/metrics.js';
+import type { MetricsAccess } from './metrics-access.js';
 import type { Clock } from '../session/clock.js';
 import type { SessionLimits } from '../session/session-limits.js';
 import type { Store } from '../store/store.js';
@@ -53,6 +54,6 @@ export interface ApiContext {
   readonly telephony?: TelephonyContext;
   /** Counters and histograms (GET /metrics); absent: nothing is measured and /metrics answers 404. */
   readonly metrics?: ServerMetrics;
-  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
-  readonly metricsToken?: string | undefined;
+  /** Who may GET /metrics on this listener (metrics-access.ts); absent: the route is not served here (METRICS_PORT). */
+  readonly metricsAccess?: MetricsAccess | undefined;
 }

@@ -3,6 +3,7 @@
 // other client status for a body), an unknown route as 404 not_found, anything else a 500
 // with a generic message (the details go to the log, never to the client).
 
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdmissionRefusedError } from '../core/admission.js';
 import { ApiError, errorEnvelope } from '../errors.js';
@@ -19,6 +20,10 @@ function fromFrameworkError(error: FastifyError, maxBodyBytes: number): ApiError
       return new ApiError('validation_error', `The request body exceeds ${maxBodyBytes} bytes; text is at most 3000 characters.`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('validation_error', 'Content-Length does not match the body sent; send the JSON body whole.');
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('validation_error', 'The URL is not valid (a malformed percent-encoding); encode the path with encodeURIComponent.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('validation_error', `A path segment of the URL is longer than ${MAX_PATH_PARAM_CHARS} characters; no Raaga id is that long.`);
   }
   // JSON.parse errors surface as SyntaxError with a 400 status.
   if (error instanceof SyntaxError) return new ApiError('validation_error', 'The request body is not valid JSON; send a JSON object.');
@@ -26,6 +31,42 @@ function fromFrameworkError(error: FastifyError, maxBodyBytes: number): ApiError
     return new ApiError('validation_error', 'The request could not be read; check the URL, headers and JSON body.');
   }
   return null;
+}
+
+/** The longest path parameter routing accepts (Plivo's stream URL carries a ~180-character call token). */
+export const MAX_PATH_PARAM_CHARS = 512;
+
+/**
+ * Errors fastify raises before a route is found (a malformed percent-encoding, an over-long path segment): the
+ * envelope like every other error (fastify's `frameworkErrors` option).
+ */
+export function frameworkErrorAnswer(maxBodyBytes: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    // Before routing the onSend hook that names the request does not run.
+    reply.header('X-Request-Id', request.id);
+    void sendApiError(reply, fromFrameworkError(error, maxBodyBytes) ?? new ApiError('validation_error', 'The request could not be read; check the URL.'));
+  };
+}
+
+/**
+ * What the HTTP parser refuses before there is a request (fastify's `clientErrorHandler`): headers or a body that
+ * did not arrive within the timeouts, malformed HTTP, oversized headers. Answered with the envelope, then closed.
+ */
+export function clientErrorAnswer(timeouts: { readonly headersMs: number; readonly requestMs: number }) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const answer =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('validation_error', `The request did not arrive in time (headers within ${timeouts.headersMs} ms, the whole request within ${timeouts.requestMs} ms); send it at once.`)
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? new ApiError('validation_error', 'The request headers are too large; send less than 16 KiB of headers.')
+          : new ApiError('bad_request', 'The request is not valid HTTP/1.1.');
+    if (socket.writable) {
+      const body = JSON.stringify(errorEnvelope(answer));
+      socket.write(`HTTP/1.1 ${answer.status} ${answer.status === 400 ? 'Bad Request' : 'Unprocessable Entity'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+    socket.destroy();
+  };
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {

@@ -5,7 +5,7 @@
 // a crash releases reservations uncharged, as a Redis reservation's expiry does.
 // ~460 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
 
-import { mkdir } from 'node:fs/promises';
+import { ensurePrivateDir } from '../util/private-dir.js';
 import { AdmissionBook, type AdmissionState } from './admission-state.js';
 import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCall, type OutboundCallEvent, type OutboundCallState, type WebhookBacklogEntry } from './outbound-call.js';
 import { randomId } from './random-id.js';
@@ -117,7 +117,7 @@ export class SqliteStore implements Store {
   }
 
   static async open(options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+    if (options.dataDir !== undefined) await ensurePrivateDir(options.dataDir);
     return new SqliteStore(options);
   }
 

@@ -3,7 +3,8 @@
 // server secret every instance shares (RAAGA_CALL_TOKEN_SECRET, or one generated into the data dir).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ensurePrivateDirSync } from '../util/private-dir.js';
 import { join } from 'node:path';
 
 const VERSION = 'rct1';
@@ -56,7 +57,7 @@ export function loadCallTokenSecret(configured: string | undefined, dataDir: str
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDirSync(dataDir);
   const secret = randomBytes(32).toString('base64url');
   // 'wx': two processes starting at once must not overwrite each other's secret.
   try {

@@ -9,7 +9,8 @@
 // before word timings has no `words`: it replays with none.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { chmod, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../util/private-dir.js';
 import { join } from 'node:path';
 import type { CacheTier, ChunkWordBoundary, DiskEvent, RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
 
@@ -87,7 +88,7 @@ export class PromptCacheDisk implements CacheTier {
   /** Opens the directory: leftover temporary files are removed, entries are indexed by mtime. */
   static async open(options: DiskTierOptions): Promise<PromptCacheDisk> {
     const disk = new PromptCacheDisk(options);
-    await mkdir(options.dir, { recursive: true });
+    await ensurePrivateDir(options.dir);
     const found: { key: string; size: number; mtimeMs: number }[] = [];
     for (const name of await readdir(options.dir)) {
       const path = join(options.dir, name);
@@ -98,7 +99,10 @@ export class PromptCacheDisk implements CacheTier {
       const key = name.endsWith(SUFFIX) ? name.slice(0, -SUFFIX.length) : '';
       if (!KEY_PATTERN.test(key)) continue;
       const info = await stat(path).catch(() => undefined);
-      if (info?.isFile()) found.push({ key, size: info.size, mtimeMs: info.mtimeMs });
+      if (!info?.isFile()) continue;
+      // Entries written by an older Raaga may be world-readable: each holds spoken audio (OTPs, names).
+      if ((info.mode & 0o077) !== 0) await chmod(path, PRIVATE_FILE_MODE).catch(() => undefined);
+      found.push({ key, size: info.size, mtimeMs: info.mtimeMs });
     }
     for (const entry of found.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
       disk.#files.set(entry.key, entry.size);
@@ -142,7 +146,7 @@ export class PromptCacheDisk implements CacheTier {
       const path = this.#path(key);
       const temporary = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
       try {
-        const handle = await open(temporary, 'w');
+        const handle = await open(temporary, 'w', PRIVATE_FILE_MODE);
         try {
           await handle.writeFile(encoded);
           await handle.sync();

@@ -1,0 +1,44 @@
+// Who may read the metrics: with METRICS_TOKEN, a bearer of it; without one, only a listener on loopback (the API's
+// when HOST is loopback, or the separate METRICS_PORT listener). Metrics reveal traffic and cache hits, so a public
+// listener never serves them to strangers.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { ApiError } from '../errors.js';
+
+export interface MetricsAccess {
+  /** Required bearer token; undefined: none configured. */
+  readonly token: string | undefined;
+  /** Without a token, the listener serving /metrics is reachable from this machine only. */
+  readonly loopbackOnly: boolean;
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost: what only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  const plain = host.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(plain) === 4) return plain.startsWith('127.');
+  return plain === '::1';
+}
+
+/** Hashing both sides first makes the comparison constant-time whatever the lengths. */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** Why this scrape is refused (an ApiError to answer with), or undefined when it may read the metrics. */
+export function metricsRefusal(access: MetricsAccess, authorization: string | undefined): ApiError | undefined {
+  if (access.token === undefined) {
+    if (access.loopbackOnly) return undefined;
+    return new ApiError(
+      'invalid_api_key',
+      'Metrics are not served on a public listener without a token: the operator must set METRICS_TOKEN, or METRICS_PORT (a loopback listener of its own), or bind HOST to loopback.',
+    );
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match?.[1] || !sameToken(match[1], access.token)) {
+    return new ApiError('invalid_api_key', "Missing or wrong metrics token: send 'Authorization: Bearer <METRICS_TOKEN>'.");
+  }
+  return undefined;
+}
