@@ -117,7 +117,7 @@ export class CallSession {
         ...deps,
         playout,
         textQueue: new CallTextQueue(MAX_QUEUED_TEXTS),
-        limits: { idleTimeoutMs: null },
+        limits: { idleTimeoutMs: null, configTimeoutMs: null },
         usage: { keyId: null, endpoint: 'call', callId: info.callSid },
       },
       account,

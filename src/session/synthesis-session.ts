@@ -118,6 +118,8 @@ export class SynthesisSession {
   #queue: Promise<void> = Promise.resolve();
   #pending = 0;
   readonly #idle: IdleTimer;
+  /** Runs from `connected` until the first accepted config. */
+  readonly #configDeadline: IdleTimer;
   #draining = false;
   #utterances = 0;
   readonly #closed: Promise<void>;
@@ -133,6 +135,10 @@ export class SynthesisSession {
     this.#log = deps.logger;
     this.#closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.#idle = new IdleTimer(deps.clock, this.#limits.idleTimeoutMs, () => this.#close(CLOSE_CODES.normal, 'idle timeout', 'idle-timeout'));
+    this.#configDeadline = new IdleTimer(deps.clock, this.#limits.configTimeoutMs, () => {
+      this.#send(errorMessage(new ApiError('missing_websocket_config', `No config arrived within ${this.#limits.configTimeoutMs} ms of connecting; send config first.`)));
+      this.#close(CLOSE_CODES.policyViolation, 'no config', 'idle-timeout');
+    });
   }
 
   get state(): SessionState {
@@ -153,6 +159,7 @@ export class SynthesisSession {
     this.#deps.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
     this.#send({ type: 'connected', user_id: this.#account.id });
     this.#idle.arm();
+    this.#configDeadline.arm();
   }
 
   receive(event: ClientEvent): void {
@@ -240,6 +247,7 @@ export class SynthesisSession {
     }
     this.#active = { config, voice };
     this.#state = 'idle';
+    this.#configDeadline.disarm();
     this.#send({
       type: 'configured',
       model_id: config.modelId,
@@ -522,6 +530,7 @@ export class SynthesisSession {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.#idle.disarm();
+    this.#configDeadline.disarm();
     this.#deps.shutdown?.removeEventListener('abort', this.#onShutdown);
     const turn = this.#turn;
     this.#turn = undefined;
