@@ -214,8 +214,8 @@ export class AccountExistsError extends Error {
   }
 }
 
-/** What `holdKey` keeps unique: see telephony/call-assembly.ts and stream-authentication.ts. */
-export const HELD_KEY_NAMESPACES = ['call-id', 'call-token', 'plivo-nonce'] as const;
+/** What `holdKey` keeps unique: see telephony/call-assembly.ts, stream-authentication.ts and outbound/outbound-calls.ts. */
+export const HELD_KEY_NAMESPACES = ['call-id', 'call-token', 'plivo-nonce', 'outbound-answer'] as const;
 export type HeldKeyNamespace = (typeof HELD_KEY_NAMESPACES)[number];
 
 export interface Store {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { TelephonySettings } from '../../src/store/store.js';
@@ -168,6 +169,22 @@ describe.each(PROVIDERS)('%s', (provider) => {
     expect(got.status).toBe(200);
     expect(got.json).toMatchObject({ status: 'completed', characters_used: cp(OTP), answered_by: null, error: null, idempotency_key: `otp-${provider}-1` });
     expect(got.json.events.map((e: { status: string }) => e.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);
+    if (provider === 'twilio') {
+      // L5: the answer URL answered once; the same signed request again opens nothing.
+      const answerUrl = String(call.request.Url);
+      const answerStep = call.callbacks.find((callback) => callback.url === answerUrl)!;
+      const replay = await fetch(apis.local(answerUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(ACCOUNTS.twilio.authToken, answerUrl, answerStep.fields) },
+        body: new URLSearchParams(answerStep.fields).toString(),
+      });
+      expect(replay.status).toBe(404);
+      // The status callback URL holds a valid token, but without Twilio's signature it is refused.
+      const statusUrl = String(call.request.StatusCallback);
+      const unsigned = await fetch(apis.local(statusUrl), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ CallSid: placed.json.provider_call_id, CallStatus: 'failed' }).toString() });
+      expect(unsigned.status).toBe(403);
+      expect((await getCall(acct.key, placed.json.call_id)).json.status).toBe('completed');
+    }
     if (process.env.RAAGA_OUTBOUND_TRANSCRIPT) {
       writeFileSync(
         join(process.env.RAAGA_OUTBOUND_TRANSCRIPT, `${provider}.json`),

@@ -172,7 +172,7 @@ export class ProviderApis {
   }
 
   /** Where a public URL of the server really is (same path and query, the server's test address). */
-  private local(url: string, ws = false): string {
+  local(url: string, ws = false): string {
     const parsed = new URL(url);
     return `${ws ? this.raagaUrl.replace(/^http/, 'ws') : this.raagaUrl}${parsed.pathname}${parsed.search}`;
   }

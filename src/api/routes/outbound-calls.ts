@@ -17,6 +17,7 @@ import type { DialUrls } from '../../telephony/outbound/dialer.js';
 import { DIALERS, OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
 import { formOf, type Form } from '../form-fields.js';
+import { isValidTwilioSignature } from '../../telephony/twilio/twilio-signature.js';
 import { publicOrigin } from '../public-origin.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
@@ -209,12 +210,21 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     // Exotel may send JSON (StatusCallbackContentType=application/json); fastify's own parser reads it.
-    scope.post<{ Params: StatusParams; Body: Form }>('/v1/telephony/:provider/outbound-status/:accountId/:callId/:token', { schema: PROVIDER_ONLY }, async (request, reply) => {
+    // The URL carries the call's token: fastify's request lines (which log URLs) stay off; the line below logs ids.
+    const statusRoute = { schema: PROVIDER_ONLY, logLevel: 'warn' as const };
+    scope.post<{ Params: StatusParams; Body: Form }>('/v1/telephony/:provider/outbound-status/:accountId/:callId/:token', statusRoute, async (request, reply) => {
       const { provider, accountId, callId, token } = request.params;
       if (!isOutboundProvider(provider) || !outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
       const form = formOf(request.body);
+      // Twilio signs its callbacks: with the account's auth token known, the signature is checked as well as the token.
+      const authToken = provider === 'twilio' ? (await storeCall(() => ctx.store.getTelephonySettings(accountId)))?.twilioAuthToken : undefined;
+      const signature = request.headers['x-twilio-signature'];
+      if (authToken && !isValidTwilioSignature(authToken, typeof signature === 'string' ? signature : undefined, publicOrigin(telephony.config, request) + request.url, form)) {
+        request.log.warn({ accountId, callId }, 'twilio outbound status with an invalid signature');
+        return reply.code(403).send();
+      }
       const event = DIALERS[provider].readStatus(form, outbound.now());
-      request.log.info({ provider, accountId, callId, status: event?.status ?? null }, 'outbound call status');
+      app.log.info({ reqId: request.id, provider, accountId, callId, status: event?.status ?? null }, 'outbound call status');
       if (event) await storeCall(() => outbound.record(accountId, callId, event));
       return reply.code(204).send();
     });

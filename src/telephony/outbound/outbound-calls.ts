@@ -29,6 +29,9 @@ import { twilioDialer } from './twilio-dialer.js';
 
 export const DIALERS: Readonly<Record<OutboundProvider, ProviderDialer>> = { twilio: twilioDialer, exotel: exotelDialer, plivo: plivoDialer };
 
+/** Beyond ring timeout and time limit, how long a provider may still be on its way to the answer URL. */
+const ANSWER_GRACE_MS = 60_000;
+
 /** The providers' default outbound pace (calls per second): Twilio's account default, Exotel's 200/min, Plivo's 2. */
 export const DEFAULT_DIAL_CPS: Readonly<Record<OutboundProvider, number>> = { twilio: 1, exotel: 3, plivo: 2 };
 
@@ -51,7 +54,15 @@ export interface PlaceCallRequest {
 export interface OutboundCallsDeps {
   readonly store: Pick<
     Store,
-    'getTelephonySettings' | 'createOutboundCall' | 'getOutboundCall' | 'recordOutboundCallEvent' | 'reserveDialSlot' | 'listUsage' | 'advanceWebhookCursor' | 'webhookBacklog'
+    | 'getTelephonySettings'
+    | 'createOutboundCall'
+    | 'getOutboundCall'
+    | 'recordOutboundCallEvent'
+    | 'reserveDialSlot'
+    | 'listUsage'
+    | 'advanceWebhookCursor'
+    | 'webhookBacklog'
+    | 'holdKey'
   >;
   readonly webhooks: StatusWebhooks;
   readonly doNotCall: DoNotCallList;
@@ -200,6 +211,12 @@ export class OutboundCalls {
     const state = await this.deps.store.getOutboundCall(accountId, callId);
     if (!state) return null;
     const { call } = state;
+    // The answer and stream URLs carry a token that never changes: they are good for one answer, while the call can
+    // still be ringing or talking, so a URL read off a log opens nothing later.
+    const lastsUntilMs = call.createdAtMs + (call.ringTimeoutS + call.timeLimitS) * 1000 + ANSWER_GRACE_MS;
+    if (TERMINAL_STATUSES.has(summarizeOutboundCall(state).status) || this.deps.now() > lastsUntilMs) return null;
+    const answer = randomId('ans_');
+    if ((await this.deps.store.holdKey('outbound-answer', `${accountId}:${callId}`, answer, lastsUntilMs - this.deps.now())) !== answer) return null;
     await this.record(accountId, callId, { status: 'answered', atMs: this.deps.now(), streamCallId: facts.streamCallId, ...(facts.answeredBy ? { answeredBy: facts.answeredBy } : {}) });
     const machine = facts.answeredBy === 'machine' || facts.answeredBy === 'fax';
     const layer: Record<string, string> = {
