@@ -1,25 +1,27 @@
 // `raaga voices add <dir-or-url>`: installs a Piper/VITS voice pack for one preset voice in one language.
 
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, parseLanguage, requireString } from '../arg-parsing.js';
+import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { UsageError, type Subcommand } from '../cli-command.js';
 import { json } from '../render.js';
-import { installPack } from '../voice-packs/install-pack.js';
+import { DEFAULT_MAX_MODEL_BYTES, installPack } from '../voice-packs/install-pack.js';
 
 export const addVoicePack: Subcommand = {
   name: 'add',
-  help: `Usage: raaga voices add <dir-or-url> --voice <name> --language <code> [--speaker N] [--sha256 HEX] [--name NAME] [--json]
+  help: `Usage: raaga voices add <dir-or-url> --voice <name> --language <code> [--speaker N] [--sha256 HEX] [--max-size MB] [--name NAME] [--json]
 
 Installs a Piper/VITS ONNX voice pack (model .onnx + its .onnx.json sidecar) into <RAAGA_MODELS_DIR>/packs/<name>/
 and records it in the voice bank manifest, so that preset voice speaks that language with the neural voice.
-The source is a directory holding one .onnx and its .onnx.json, or an http(s) URL of the .onnx (the sidecar is
-fetched from <url>.json, a MODEL_CARD from the same directory). Restart the server to load it.
+The source is a directory holding one .onnx and its .onnx.json, or an https URL of the .onnx (the sidecar is
+fetched from <url>.json, a MODEL_CARD from the same directory); a plain http URL needs --sha256. Redirects are
+followed only to https (or, with --sha256, to http). Restart the server to load it.
 
 Options:
   --voice <name>     preset voice_name from the catalog (required)
   --language <code>  ${LANGUAGE_CODES.join(', ')} (required)
   --speaker N        speaker id (or name) in a multi-speaker model (default 0)
-  --sha256 HEX       expected SHA-256 of the .onnx; the install fails on a mismatch
+  --sha256 HEX       expected SHA-256 of the .onnx; the install fails on a mismatch (required for http URLs)
+  --max-size MB      refuse a model larger than this (default ${DEFAULT_MAX_MODEL_BYTES / 1024 ** 2} MB)
   --name NAME        directory under packs/ (default: the model's file or directory name)
 
 Each voice carries its own licence (see its MODEL_CARD): several Indian voices are non-commercial.`,
@@ -31,6 +33,7 @@ Each voice carries its own licence (see its MODEL_CARD): several Indian voices a
         language: { type: 'string' },
         speaker: { type: 'string' },
         sha256: { type: 'string' },
+        'max-size': { type: 'string' },
         name: { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -44,6 +47,8 @@ Each voice carries its own licence (see its MODEL_CARD): several Indian voices a
     if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new UsageError('--sha256 must be 64 hex digits');
     const speaker = optionalString(parsed, 'speaker');
     const name = optionalString(parsed, 'name');
+    const maxSizeRaw = optionalString(parsed, 'max-size');
+    const maxModelBytes = maxSizeRaw === undefined ? undefined : Math.round(parseNumberInRange(maxSizeRaw, 'max-size', 0.001, 100_000) * 1024 ** 2);
 
     const result = await installPack({
       modelsDir: ctx.modelsDir,
@@ -53,6 +58,7 @@ Each voice carries its own licence (see its MODEL_CARD): several Indian voices a
       ...(speaker === undefined ? {} : { speaker }),
       ...(sha256 === undefined ? {} : { expectedSha256: sha256 }),
       ...(name === undefined ? {} : { name }),
+      ...(maxModelBytes === undefined ? {} : { maxModelBytes }),
       progress: process.stderr,
     });
     if (parsed.values.json) {

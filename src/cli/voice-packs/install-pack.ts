@@ -9,6 +9,12 @@ import type { LanguageCode } from '../../languages.js';
 import { manifestPath } from '../preset-voice-names.js';
 import { readManifestFile, recordPack } from './manifest-file.js';
 import { fetchPackFile, MODEL_FILE, resolvePackSource, sha256OfFile, SIDECAR_FILE } from './pack-source.js';
+import { downloadRefusal } from './download.js';
+
+/** The largest model `voices add` accepts unless told otherwise (--max-size): above the largest public voices. */
+export const DEFAULT_MAX_MODEL_BYTES = 1024 ** 3;
+/** Sidecars, model cards and licences are a few KB. */
+const MAX_SMALL_FILE_BYTES = 4 * 1024 ** 2;
 import type { ProgressSink } from '../progress.js';
 
 export interface InstallRequest {
@@ -19,8 +25,10 @@ export interface InstallRequest {
   readonly language: LanguageCode;
   /** Speaker id, or a name from the sidecar's speaker_id_map; default 0. */
   readonly speaker?: string;
-  /** Expected SHA-256 of the `.onnx` (lowercase hex). */
+  /** Expected SHA-256 of the `.onnx` (lowercase hex); required for a plain-http source. */
   readonly expectedSha256?: string;
+  /** The largest model accepted (default DEFAULT_MAX_MODEL_BYTES). */
+  readonly maxModelBytes?: number;
   /** Directory name under models/packs/; defaults to the source's file or directory name. */
   readonly name?: string;
   readonly progress?: ProgressSink;
@@ -58,6 +66,12 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
     );
   }
   const source = await resolvePackSource(request.source);
+  if (source.kind === 'url') {
+    const refusal = downloadRefusal(source.model.from, request.expectedSha256 === undefined ? undefined : { algorithm: 'sha256', hex: request.expectedSha256 });
+    if (refusal !== undefined) throw new Error(refusal);
+  }
+  // With the model's checksum given, the pack's small files may come over the same plain-http host.
+  const small = { maxBytes: MAX_SMALL_FILE_BYTES, plainHttpAllowed: request.expectedSha256 !== undefined };
   const name = packDirName(request.name ?? source.suggestedName);
   const packsDir = join(request.modelsDir, 'packs');
   const staging = join(packsDir, `.staging-${name}-${process.pid}`);
@@ -65,7 +79,7 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
   await mkdir(staging, { recursive: true });
   try {
     // The sidecar first: a wrong or unsupported voice is refused before tens of megabytes move.
-    await fetchPackFile(source, source.sidecar, join(staging, SIDECAR_FILE), undefined);
+    await fetchPackFile(source, source.sidecar, join(staging, SIDECAR_FILE), small);
     const sidecarText = await readFile(join(staging, SIDECAR_FILE), 'utf8');
     let sidecarJson: unknown;
     try {
@@ -76,12 +90,13 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
     const sidecar = parsePiperSidecar(sidecarJson, source.sidecar.from);
     const speakerId = resolveSpeakerId(sidecar, request.speaker ?? 0);
 
-    const model = await fetchPackFile(source, source.model, join(staging, MODEL_FILE), request.progress);
+    const model = await fetchPackFile(source, source.model, join(staging, MODEL_FILE), {
+      maxBytes: request.maxModelBytes ?? DEFAULT_MAX_MODEL_BYTES,
+      sha256: request.expectedSha256,
+      progress: request.progress,
+    });
     if (model === undefined) throw new Error(`${source.model.from} is missing`);
-    if (request.expectedSha256 !== undefined && request.expectedSha256 !== model.sha256) {
-      throw new Error(`sha256 mismatch for ${source.model.from}: expected ${request.expectedSha256}, got ${model.sha256}`);
-    }
-    for (const extra of source.extras) await fetchPackFile(source, extra, join(staging, extra.to), undefined);
+    for (const extra of source.extras) await fetchPackFile(source, extra, join(staging, extra.to), small);
 
     // Loaded here only (not at CLI start): the native runtime is heavy and only this command needs it.
     const { PiperSession } = await import('../../engine/onnx/piper-session.js');

@@ -1,13 +1,15 @@
 // Where a voice pack comes from for `raaga voices add`: a local directory or an HTTP(S) URL. Finds the Piper
-// files (`*.onnx`, `*.onnx.json`, an optional MODEL_CARD/licence) and copies or downloads each while hashing it.
+// files (`*.onnx`, `*.onnx.json`, an optional MODEL_CARD/licence) and copies or downloads (download.ts) each while
+// hashing it.
 
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Transform, Readable } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createProgress, type ProgressSink } from '../progress.js';
+import { download, NotFoundError } from './download.js';
 
 /** One file of the pack: where it comes from and its name inside models/packs/<name>/. */
 export interface PackFile {
@@ -30,8 +32,6 @@ export interface PackSource {
 export const MODEL_FILE = 'model.onnx';
 export const SIDECAR_FILE = 'model.onnx.json';
 const LICENCE_FILE = /^(MODEL_CARD|LICEN[CS]E|COPYING|README)(\.[a-z]+)?$/i;
-// A download that delivers nothing for this long is abandoned.
-const IDLE_TIMEOUT_MS = 60_000;
 
 export async function resolvePackSource(source: string): Promise<PackSource> {
   if (/^https?:\/\//i.test(source)) return resolveUrl(new URL(source));
@@ -84,57 +84,51 @@ export interface FetchedFile {
   readonly sizeBytes: number;
 }
 
+export interface FetchOptions {
+  /** Refuse a file larger than this. */
+  readonly maxBytes: number;
+  /** The sha256 the file must have (the model, with --sha256). */
+  readonly sha256?: string | undefined;
+  /** Plain http is accepted for this file: the pack's model checksum was given. */
+  readonly plainHttpAllowed?: boolean;
+  readonly progress?: ProgressSink | undefined;
+}
+
 /**
  * Copies or downloads one file to `destination`, hashing it on the way. Returns undefined for an optional file
  * the source does not have (HTTP 404, missing file); anything else failing throws.
  */
-export async function fetchPackFile(
-  source: PackSource,
-  file: PackFile,
-  destination: string,
-  progressSink: ProgressSink | undefined,
-): Promise<FetchedFile | undefined> {
-  const hash = createHash('sha256');
-  let body: Readable;
-  let totalBytes: number | undefined;
-  const idle = new AbortController();
+export async function fetchPackFile(source: PackSource, file: PackFile, destination: string, options: FetchOptions): Promise<FetchedFile | undefined> {
   if (source.kind === 'url') {
-    const response = await fetch(file.from, { redirect: 'follow', signal: idle.signal });
-    if (!response.ok && file.optional) return undefined;
-    if (!response.ok || response.body === null) throw new Error(`GET ${file.from} answered ${response.status} ${response.statusText}`);
-    const length = Number(response.headers.get('content-length'));
-    // fetch decompresses a gzip body, so its content-length would not match the bytes received.
-    const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    totalBytes = Number.isFinite(length) && length > 0 && !encoded ? length : undefined;
-    body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  } else {
-    const info = await stat(file.from).catch(() => undefined);
-    if (info === undefined && file.optional) return undefined;
-    if (!info?.isFile()) throw new Error(`${file.from} is not a file`);
-    totalBytes = info.size;
-    body = createReadStream(file.from);
+    try {
+      const checksum = options.sha256 === undefined ? undefined : { algorithm: 'sha256' as const, hex: options.sha256 };
+      const got = await download(file.from, destination, { maxBytes: options.maxBytes, checksum, plainHttpAllowed: options.plainHttpAllowed === true, progress: options.progress, label: `downloading ${file.to}` });
+      return { path: destination, ...got };
+    } catch (error) {
+      if (error instanceof NotFoundError && file.optional) return undefined;
+      throw error;
+    }
   }
-  const progress = progressSink === undefined ? undefined : createProgress(progressSink, `${source.kind === 'url' ? 'downloading' : 'copying'} ${file.to}`, totalBytes);
+  const info = await stat(file.from).catch(() => undefined);
+  if (info === undefined && file.optional) return undefined;
+  if (!info?.isFile()) throw new Error(`${file.from} is not a file`);
+  if (info.size > options.maxBytes) throw new Error(`${file.from} is ${info.size} bytes, more than the ${options.maxBytes} allowed for this file`);
+  const hash = createHash('sha256');
+  const progress = options.progress === undefined ? undefined : createProgress(options.progress, `copying ${file.to}`, info.size);
   let sizeBytes = 0;
-  let timer = setTimeout(() => idle.abort(new Error(`no data from ${file.from} for ${IDLE_TIMEOUT_MS / 1000} s`)), IDLE_TIMEOUT_MS);
   const tap = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(new Error(`no data from ${file.from} for ${IDLE_TIMEOUT_MS / 1000} s`)), IDLE_TIMEOUT_MS);
       hash.update(chunk);
       sizeBytes += chunk.length;
       progress?.advance(chunk.length);
       callback(null, chunk);
     },
   });
-  try {
-    await pipeline(body, tap, createWriteStream(destination));
-  } finally {
-    clearTimeout(timer);
-  }
+  await pipeline(createReadStream(file.from), tap, createWriteStream(destination));
   progress?.done();
-  if (totalBytes !== undefined && sizeBytes !== totalBytes) throw new Error(`${file.from}: got ${sizeBytes} bytes, expected ${totalBytes}`);
-  return { path: destination, sha256: hash.digest('hex'), sizeBytes };
+  const sha256 = hash.digest('hex');
+  if (options.sha256 !== undefined && options.sha256 !== sha256) throw new Error(`sha256 mismatch for ${file.from}: expected ${options.sha256}, got ${sha256}; nothing was installed`);
+  return { path: destination, sha256, sizeBytes };
 }
 
 /** SHA-256 of a file already on disk (an installed pack being reused). */

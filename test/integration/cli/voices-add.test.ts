@@ -14,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
 import { TONE_ESPEAK, TONE_TEXT } from '../../../fixtures/voices/lib/fixture-voices.js';
 import { REPO_MANIFEST } from '../../helpers/voice-packs.js';
+import { loopbackCertificate, startFileServer } from '../../helpers/file-server.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const toneDir = join(root, 'fixtures', 'voices', TONE_ESPEAK.name);
@@ -35,7 +36,8 @@ function raaga(...args: string[]): Promise<Run> {
     execFile(
       process.execPath,
       [join(root, 'bin/raaga.mjs'), ...args],
-      { cwd: root, env: { ...process.env, RAAGA_DATA_DIR: join(dir, 'data'), RAAGA_MODELS_DIR: modelsDir } },
+      // The loopback HTTPS server's certificate, made at test time, is trusted like a public one.
+      { cwd: root, env: { ...process.env, RAAGA_DATA_DIR: join(dir, 'data'), RAAGA_MODELS_DIR: modelsDir, NODE_EXTRA_CA_CERTS: loopbackCertificate().certPath } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -123,12 +125,48 @@ describe('raaga voices add', () => {
   });
 
   it('refuses a sidecar that does not validate before downloading the model', async () => {
-    const run = await raaga('voices', 'add', `${base}/bad/voice.onnx`, '--voice', 'aarav', '--language', 'hi-IN');
+    const run = await raaga('voices', 'add', `${base}/bad/voice.onnx`, '--voice', 'aarav', '--language', 'hi-IN', '--sha256', 'a'.repeat(64));
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/voice sidecar .*\/bad\/voice\.onnx\.json is invalid:/);
     expect(run.stderr).toMatch(/phoneme_id_map\._: the '_' symbol is missing/);
     expect(run.stderr).toMatch(/espeak\.voice: required/);
     expect(requested).toEqual(['/bad/voice.onnx.json']);
+  });
+
+  it('takes plain http only with --sha256, follows no redirect down to http, and caps the size', async () => {
+    const model = await readFile(join(toneDir, 'model.onnx'));
+    const sidecar = await readFile(join(toneDir, 'model.onnx.json'));
+    const secure = await startFileServer(
+      {
+        '/ok/voice.onnx': { body: model },
+        '/ok/voice.onnx.json': { body: sidecar },
+        '/down/voice.onnx': { body: model },
+        '/down/voice.onnx.json': { redirect: `${base}/hi/hi_IN-tone-medium.onnx.json` },
+      },
+      { https: true },
+    );
+    try {
+      const before = await readFile(manifestFile(), 'utf8');
+      const plain = await raaga('voices', 'add', `${base}/hi/hi_IN-tone-medium.onnx`, '--voice', 'aarav', '--language', 'hi-IN');
+      expect(plain.code).toBe(1);
+      expect(plain.stderr).toMatch(/is plain http: use https, or give the file's expected checksum \(--sha256\)/);
+      expect(requested).toEqual([]);
+      const downgraded = await raaga('voices', 'add', `${secure.url}/down/voice.onnx`, '--voice', 'aarav', '--language', 'hi-IN');
+      expect(downgraded.code).toBe(1);
+      expect(downgraded.stderr).toMatch(/redirects to http:\/\/127\.0\.0\.1:\d+\/hi\/hi_IN-tone-medium\.onnx\.json, refused/);
+      expect(requested).toEqual([]);
+      const tooBig = await raaga('voices', 'add', `${secure.url}/ok/voice.onnx`, '--voice', 'aarav', '--language', 'hi-IN', '--max-size', String(model.length / 2 / 1024 ** 2));
+      expect(tooBig.code).toBe(1);
+      expect(tooBig.stderr).toMatch(/is \d+ bytes, more than the \d+ allowed for this file/);
+      expect(await readFile(manifestFile(), 'utf8')).toBe(before);
+      expect(await readdir(join(modelsDir, 'packs'))).toEqual([]);
+      // Over https, no checksum needed.
+      const ok = await raaga('voices', 'add', `${secure.url}/ok/voice.onnx`, '--voice', 'aarav', '--language', 'hi-IN');
+      expect(ok.code).toBe(0);
+      expect(loadVoiceCatalog(manifestFile()).voicePacks()).toHaveLength(1);
+    } finally {
+      await secure.close();
+    }
   });
 
   it('installs from a directory, reuses an identical pack for a second pair, refuses a different model under the same name', async () => {
