@@ -3,7 +3,7 @@
 
 export const COMMAND_SUMMARIES = {
   accounts: 'Create, list and inspect accounts.',
-  keys: 'Create, list and revoke API keys.',
+  keys: 'Create, list, revoke and hash API keys.',
   credits: 'Top up account balances.',
   usage: "Print an account's usage ledger: totals by day, voice, language or key, or every record (CSV for invoicing).",
   store: 'Export the store (accounts, keys, balances, voices, telephony settings) to JSON, or import it: moves between SQLite and Redis.',

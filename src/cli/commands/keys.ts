@@ -87,4 +87,20 @@ shown by 'raaga keys list' when the key itself is lost.`,
   },
 };
 
-export const keysCommand = commandGroup('keys', COMMAND_SUMMARIES.keys, [create, list, revoke]);
+const hash: Subcommand = {
+  name: 'hash',
+  help: `Usage: raaga keys hash <key | ->
+
+Prints the key as the accounts file may hold it instead of the key itself (sha256:<hex>), so the file
+(RAAGA_ACCOUNTS_FILE) need keep no key in clear. Pass '-' to read the key from stdin.`,
+  async run(args, ctx) {
+    const parsed = parseCommandArgs(args, {}, 1);
+    const positional = parsed.positionals[0];
+    if (positional === undefined) throw new UsageError('give a key, or - to read it from stdin');
+    const key = positional === '-' ? (await ctx.readStdin()).trim() : positional;
+    if (!isWellFormedApiKey(key)) throw new UsageError('that is not a well-formed API key (rk_live_ + 32 or more letters and digits)');
+    ctx.out(`sha256:${hashApiKey(key)}`);
+  },
+};
+
+export const keysCommand = commandGroup('keys', COMMAND_SUMMARIES.keys, [create, list, revoke, hash]);

@@ -15,8 +15,11 @@ export const AccountsFileSchema = z
           plan: z.enum(['free', 'developer', 'growth']),
           /** Opening balance only: applied when the account is created, never again. */
           credits: z.number().int().nonnegative(),
-          // The message never echoes the value: a near-miss key is still a secret.
-          keys: z.array(z.string().refine(isWellFormedApiKey, 'must be a well-formed API key (rk_live_ + 32 or more letters and digits)')).default([]),
+          // The message never echoes the value: a near-miss key is still a secret. A key may be given as its hash
+          // (`sha256:<64 hex>`, what `raaga keys hash` prints), so the file need not hold any key in clear.
+          keys: z
+            .array(z.string().refine((key) => isWellFormedApiKey(key) || HASHED_KEY.test(key), 'must be a well-formed API key (rk_live_ + 32 or more letters and digits) or its hash (sha256: + 64 hex digits)'))
+            .default([]),
         })
         .strict(),
     ),
@@ -24,6 +27,14 @@ export const AccountsFileSchema = z
   .strict();
 
 export type AccountsFile = z.infer<typeof AccountsFileSchema>;
+
+/** A key written as its SHA-256 (lowercase hex) instead of in clear. */
+const HASHED_KEY = /^sha256:[0-9a-f]{64}$/;
+
+/** The stored hash of a key as the file gives it: hashed here, or already hashed. */
+export function keyHashOf(key: string): string {
+  return HASHED_KEY.test(key) ? key.slice('sha256:'.length) : hashApiKey(key);
+}
 
 export class AccountsFileError extends Error {
   readonly path: string;
@@ -78,9 +89,10 @@ export async function readAccountsFile(path: string): Promise<AccountsFile> {
     seenIds.set(account.id, i);
     account.keys.forEach((key, j) => {
       const where = `accounts[${i}].keys[${j}]`;
-      const first = seenKeys.get(key);
+      const hash = keyHashOf(key);
+      const first = seenKeys.get(hash);
       if (first !== undefined) throw new AccountsFileError(path, `${where}: same key as ${first}`);
-      seenKeys.set(key, where);
+      seenKeys.set(hash, where);
     });
   });
   return parsed.data;
@@ -101,7 +113,7 @@ export async function applyAccountsFile(store: Store, path: string): Promise<App
     file.accounts.map(async (entry, i) => {
       const keys = await Promise.all(
         entry.keys.map(async (key, j) => {
-          const hash = hashApiKey(key);
+          const hash = keyHashOf(key);
           const record = await store.getKeyHashRecord(hash);
           if (record && record.accountId !== entry.id) {
             throw new AccountsFileError(path, `accounts[${i}].keys[${j}]: this key already belongs to another account`);

@@ -99,6 +99,18 @@ describe('applyAccountsFile', () => {
     await expect(applyAccountsFile(new SqliteStore(), path)).rejects.toThrow(expected);
   });
 
+  it('takes keys as their sha256 hash, so the file need hold no key in clear; the same key twice is refused', async () => {
+    const store = new SqliteStore();
+    const key = generateApiKey();
+    await writeAccounts({ accounts: [{ id: 'acct_h', plan: 'free', credits: 10, keys: [`sha256:${hashApiKey(key)}`] }] });
+    expect(await applyAccountsFile(store, path)).toMatchObject({ created: 1, keysAdded: 1 });
+    expect((await store.findAccountByKeyHash(hashApiKey(key)))?.id).toBe('acct_h');
+    await writeAccounts({ accounts: [{ id: 'acct_h', plan: 'free', credits: 10, keys: [key, `sha256:${hashApiKey(key)}`] }] });
+    await expect(applyAccountsFile(store, path)).rejects.toThrow('accounts[0].keys[1]: same key as accounts[0].keys[0]');
+    await writeAccounts({ accounts: [{ id: 'acct_h', plan: 'free', credits: 10, keys: ['sha256:ABC'] }] });
+    await expect(applyAccountsFile(store, path)).rejects.toThrow(/or its hash \(sha256: \+ 64 hex digits\)/);
+  });
+
   it('rejects a missing file and a key that belongs to another account', async () => {
     await expect(applyAccountsFile(new SqliteStore(), join(dir, 'none.json'))).rejects.toThrow(/none\.json.*ENOENT/);
     const store = new SqliteStore();
