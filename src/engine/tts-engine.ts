@@ -54,6 +54,8 @@ export interface PcmClip {
    * heard before a barge-in.
    */
   readonly words?: readonly WordBoundary[];
+  /** The engine kind that spoke it (set by the engine registry): what the usage ledger records. */
+  readonly engine?: string;
 }
 
 export interface TtsEngine {

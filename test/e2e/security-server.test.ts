@@ -96,7 +96,7 @@ describe('L1 and L2: metrics and files', () => {
     const refused = await fetch(`${local}/metrics`);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/METRICS_TOKEN/);
-    expect(exposed.output()).toMatch(/GET \/metrics is refused on this public listener/);
+    await eventually(() => /GET \/metrics is refused on this public listener/.test(exposed.output()), 'the warning at start');
 
     const separate = await start({ HOST: '0.0.0.0', METRICS_PORT: '0', LOG_LEVEL: 'info' });
     const logged = () =>

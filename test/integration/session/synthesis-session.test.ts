@@ -425,10 +425,13 @@ describe('idle timeout (fake clock)', () => {
     expect(await h.slotFree()).toBe(true);
   });
 
-  it('also applies before any config', async () => {
+  it('before any config, the config deadline (10 s) closes the session first, saying why', async () => {
     const h = await setup();
-    await h.clock.advance(60_000);
-    expect(h.sink.closedWith).toEqual({ code: 1000, reason: 'idle timeout' });
+    await h.clock.advance(9_999);
+    expect(h.sink.closedWith).toBeUndefined();
+    await h.clock.advance(1);
+    expect(h.sink.closedWith).toEqual({ code: 1008, reason: 'no config' });
+    expect(h.sink.messages.find((message) => message.type === 'error')).toMatchObject({ error: { code: 'missing_websocket_config' } });
   });
 });
 

@@ -190,21 +190,37 @@ describe('SqliteStore on disk', () => {
     await expect(SqliteStore.open({ dataDir })).rejects.toThrow(/schema version 99.*upgrade Raaga/);
   });
 
+  it('upgrades a version 2 file (before held keys) in place', async () => {
+    const dataDir = await tempDir();
+    const v2 = await SqliteStore.open({ dataDir });
+    await v2.createAccount({ id: 'acct_v2', plan: 'free', credits: 5 });
+    await v2.close();
+    const db = new Database(join(dataDir, 'raaga.db'));
+    db.exec('DROP TABLE held_keys;');
+    db.pragma('user_version = 2');
+    db.close();
+    const upgraded = await SqliteStore.open({ dataDir });
+    expect((await upgraded.getAccount('acct_v2'))?.credits).toBe(5);
+    expect(await upgraded.holdKey('plivo-nonce', 'n1', 'x', 1000)).toBe('x');
+    await upgraded.close();
+  });
+
   it('upgrades a version 1 file (before outbound calls) in place, keeping its accounts', async () => {
     const dataDir = await tempDir();
     const v1 = await SqliteStore.open({ dataDir });
     await v1.createAccount({ id: 'acct_v1', plan: 'growth', credits: 77 });
     await v1.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots;');
+    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys;');
     db.pragma('user_version = 1');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
     expect((await upgraded.getAccount('acct_v1'))?.credits).toBe(77);
     expect(await upgraded.reserveDialSlot('acct_v1', 'plivo', 500, 0)).toBe(0);
+    expect(await upgraded.holdKey('call-id', 'CA1', 'acct_v1', 1000)).toBe('acct_v1');
     await upgraded.close();
     const check = new Database(join(dataDir, 'raaga.db'));
-    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.pragma('user_version', { simple: true })).toBe(3);
     check.close();
   });
 });
