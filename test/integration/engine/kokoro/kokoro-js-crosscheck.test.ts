@@ -1,9 +1,6 @@
 // Kokoro's JavaScript reference, kokoro-js 1.2.1, run offline against ours: its phonemes (captured at its tokenizer,
 // no model needed) for 15 sentences in American and British English, its style-row choice on its own voice files,
-// and which voices it ships. Hindi is not in kokoro-js (no 'h' voices listed, no `hi` in its eSpeak build), so ours is
-// checked against eSpeak NG's own tie mode instead (kokoro-phonemizer.test.ts). Known differences of the eSpeak builds
-// (the `phonemizer` package vs @echogarden/espeak-ng-emscripten), from 5,000 words of this repository: only en-us
-// oːɹ → ɔːɹ (eSpeak NG commit 5b01dd86, 1.52); and non-Latin words, which kokoro-js's English-only build drops.
+// and which voices it ships.
 
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -41,6 +38,11 @@ const LANGUAGES = [
   { language: 'a', voice: 'af_heart', espeakVoice: 'en-us' },
   { language: 'b', voice: 'bf_emma', espeakVoice: 'en' },
 ] as const;
+
+// Hindi is not in kokoro-js (no 'h' voice listed, no `hi` in its eSpeak build): ours is checked against eSpeak NG's
+// own tie mode instead (kokoro-phonemizer.test.ts). The two eSpeak builds (the `phonemizer` package, and
+// @echogarden/espeak-ng-emscripten here) differ, over 5,000 words of this repository, only in en-us oːɹ → ɔːɹ (eSpeak NG
+// commit 5b01dd86, the horse-hoarse merger of 1.52) and in non-Latin words, which kokoro-js's English-only build drops.
 
 class Captured extends Error {}
 
