@@ -1,5 +1,5 @@
 // Types for the untyped Emscripten build of eSpeak NG (GPL-3.0): only the calls the embedded engine and the
-// Piper phonemizer (src/engine/onnx/espeak-phonemizer.ts) use.
+// Piper and Kokoro phonemizers (src/engine/onnx/espeak-phonemizer.ts) use.
 // Shapes checked against espeak-ng.js of @echogarden/espeak-ng-emscripten 0.3.5.
 
 declare module '@echogarden/espeak-ng-emscripten' {
@@ -18,6 +18,11 @@ declare module '@echogarden/espeak-ng-emscripten' {
      * module heap, clauses joined by ` | `, phonemes within a word joined by `_`. Does not synthesize audio.
      */
     convert_to_phonemes(text: string, useIpa: boolean): { readonly ptr: number };
+    /**
+     * Synthesizes `text` (audio discarded) with an IPA phoneme trace: one line per clause, phonemes joined by `_`.
+     * Unlike convert_to_phonemes it runs the intonation pass, so stress promoted there shows. `code` 0 on success.
+     */
+    synthesize_ipa(text: string): { readonly code: number; readonly ipa: string };
   }
 
   export interface ESpeakNGModule {

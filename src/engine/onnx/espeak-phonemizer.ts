@@ -4,8 +4,8 @@
 import { EspeakInstance } from '../espeak/espeak-instance.js';
 
 const decoder = new TextDecoder();
-// eSpeak marks a switch to another language's rules with its code in brackets, e.g. `(en)` ... `(hi)`.
-const LANGUAGE_SWITCH = /\([a-z]{2,3}(?:-[a-z0-9]+)*\)/gi;
+/** eSpeak marks a switch to another language's rules with its code in brackets, e.g. `(en)` ... `(hi)`. */
+export const LANGUAGE_SWITCH = /\([a-z]{2,3}(?:-[a-z0-9]+)*\)/gi;
 
 export class EspeakPhonemizer {
   private constructor(private readonly espeak: EspeakInstance) {}
@@ -16,11 +16,31 @@ export class EspeakPhonemizer {
 
   /** IPA of one clause, words separated by single spaces; '' when eSpeak finds nothing to say. */
   phonemize(clause: string, espeakVoice: string): string {
+    return cleanEspeakPhonemes(this.rawPhonemes(clause, espeakVoice));
+  }
+
+  /**
+   * eSpeak's own output: phonemes of a word joined by `_` (not before a superscript-initial phoneme such as `ʰ`),
+   * words by spaces, clauses by ` | `, language switches as `(en)`. Kokoro's post-processing starts from this.
+   */
+  rawPhonemes(text: string, espeakVoice: string): string {
     this.espeak.useVoice(espeakVoice);
     // text_to_phonemes reads plain text (no SSML, no [[phoneme]] input, checked on 0.3.5), so only control
     // characters, which would end or confuse the C string, are replaced.
-    const pointer = this.espeak.worker.convert_to_phonemes(clause.replace(/[\u0000-\u001f\u007f]/g, ' '), true);
-    return cleanEspeakPhonemes(this.readString(pointer.ptr));
+    const pointer = this.espeak.worker.convert_to_phonemes(text.replace(/[\u0000-\u001f\u007f]/g, ' '), true);
+    return this.readString(pointer.ptr);
+  }
+
+  /**
+   * rawPhonemes read from a synthesis trace instead (what kokoro-js's `phonemizer` package does): synthesis runs the
+   * intonation pass, which gives a clause with no stressed word a primary stress (`for you`: `f_ɔːɹ j_ˈuː`, where
+   * text_to_phonemes says `j_uː`). Costs one eSpeak synthesis of the text, about a thousandth of its duration.
+   */
+  synthesisPhonemes(text: string, espeakVoice: string): string {
+    this.espeak.useVoice(espeakVoice);
+    const { code, ipa } = this.espeak.worker.synthesize_ipa(text.replace(/[\u0000-\u001f\u007f]/g, ' '));
+    if (code !== 0) throw new Error(`eSpeak could not synthesize phonemes (code ${code})`);
+    return ipa.replace(/\n+/g, ' | ').replace(/^ \| | \| $/g, '');
   }
 
   private readString(pointer: number): string {
