@@ -36,7 +36,7 @@ function engineFor(modelPaths: readonly string[], workers: number): OnnxEngine {
 async function speak(engine: OnnxEngine, voiceName = 'v0'): Promise<{ rtf: number; ttfaMs: number; audioSeconds: number }> {
   const utterance = new Utterance(
     engine,
-    { text: TEXT, language: 'hi-IN', voice: { voiceName, params: VOICE, pitchShiftSemitones: 0, rateMultiplier: 1 }, format: 'mulaw', sampleRateHz: 8000, speed: 1, mode: 'streaming' },
+    { text: TEXT, language: 'hi-IN', voice: { voiceName, pitchShiftSemitones: 0, rateMultiplier: 1 }, format: 'mulaw', sampleRateHz: 8000, speed: 1, mode: 'streaming' },
     CHUNKING,
   );
   const started = performance.now();

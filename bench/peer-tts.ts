@@ -165,7 +165,7 @@ async function main(): Promise<void> {
         const utterance = raaga.deps.synthesis.utterance({
           text,
           language: 'hi-IN',
-          voice: { voiceName: VOICE, params: catalog.embeddedParams(VOICE)!, pitchShiftSemitones: 0, rateMultiplier: 1 },
+          voice: { voiceName: VOICE, pitchShiftSemitones: 0, rateMultiplier: 1 },
           format: 'pcm',
           sampleRateHz: 16000,
           speed: 1,

@@ -43,7 +43,7 @@ async function timed(service: SynthesisService, language: (typeof LANGUAGE_CODES
   const utterance = service.utterance({
     text: SAMPLE_TEXTS[language],
     language,
-    voice: { voiceName: voice, params: catalog.embeddedParams(voice)!, pitchShiftSemitones: 0, rateMultiplier: 1 },
+    voice: { voiceName: voice, pitchShiftSemitones: 0, rateMultiplier: 1 },
     format: 'mulaw',
     sampleRateHz: 8000,
     speed: 1,

@@ -15,7 +15,7 @@ import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
 import { EspeakEngine } from './engine/espeak-engine.js';
 import { withMetrics } from './engine/metered-engine.js';
-import { withVoicePacks } from './engine/onnx/voice-packs.js';
+import { buildEngineRegistry } from './engine/build-engine-registry.js';
 import type { TtsEngine } from './engine/tts-engine.js';
 import type { Metrics } from './metrics/metrics.js';
 import { PrometheusMetrics, type VadLoad } from './metrics/prometheus-metrics.js';
@@ -134,7 +134,7 @@ async function buildPromptCache(config: Config, metrics: Metrics): Promise<Promp
   return holder.cache;
 }
 
-/** The embedded engine, with the installed neural voice packs routed in front of it (engine/onnx/voice-packs.ts). */
+/** The engine registry: the installed voice packs' engines in front of the embedded eSpeak engine. */
 function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): TtsEngine {
   const embedded = new EspeakEngine({
     workers: config.ttsWorkers,
@@ -144,29 +144,23 @@ function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): Tts
     languageIds: catalog.embeddedLanguageIds(),
     onEvent: (event) => logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'engine worker event'),
   });
-  const packs = catalog.voicePacks().map((pack) => ({
-    voiceName: pack.voiceName,
-    language: pack.language,
-    modelPath: resolve(config.modelsDir, pack.path),
-    speakerId: pack.speaker,
-    sha256: pack.sha256,
-  }));
+  const packs = catalog.voicePacks().map((pack) => ({ ...pack, path: resolve(config.modelsDir, pack.path) }));
   if (packs.length > 0 && config.onnxWorkers * config.onnxThreads > availableParallelism()) {
     logger.warn({ onnxWorkers: config.onnxWorkers, onnxThreads: config.onnxThreads, cores: availableParallelism() }, 'ONNX workers x threads exceeds the cores');
   }
-  return withVoicePacks(embedded, {
-    packs,
+  return buildEngineRegistry(embedded, packs, {
     workers: config.onnxWorkers,
-    intraOpNumThreads: config.onnxThreads,
+    threadsPerWorker: config.onnxThreads,
     maxQueue: config.ttsQueueSize,
     niceness: config.ttsWorkerNice,
+    modelsDir: config.modelsDir,
     onEvent: (event) => {
       if (event.type === 'pack-failed') {
-        logger.warn({ pack: event.modelPath, voice: event.voiceName, language: event.language, reason: event.reason }, 'voice pack failed to load; its pair uses the embedded engine');
+        logger.warn({ pack: event.path, voice: event.voiceName, language: event.language, reason: event.reason }, 'voice pack failed to load; its pair uses the embedded engine');
       } else if (event.type === 'unknown-phonemes') {
-        logger.debug({ pack: event.modelPath, count: event.count, symbols: event.symbols }, 'phonemes missing from the voice pack were dropped');
+        logger.debug({ pack: event.path, count: event.count, symbols: event.symbols }, 'phonemes missing from the voice pack were dropped');
       } else {
-        logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'onnx engine worker event');
+        logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'voice pack engine worker event');
       }
     },
   });

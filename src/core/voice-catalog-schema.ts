@@ -2,11 +2,12 @@
 // its shape, plus the roster rules the spec fixes (sixteen voices, eight male and eight female, all eight languages).
 
 import { z } from 'zod';
+import { packEngine, PACK_ENGINE_KINDS } from '../engine/engines.js';
 import { LANGUAGE_CODES } from '../languages.js';
 
 const LanguageCodeSchema = z.enum(LANGUAGE_CODES);
 
-/** Mirrors EmbeddedVoiceParams in engine/tts-engine.ts; the bounds are what eSpeak NG variant files accept. */
+/** Mirrors EmbeddedVoiceParams in engine/espeak/; the bounds are what eSpeak NG variant files accept. */
 export const EmbeddedVoiceSchema = z.strictObject({
   pitchBaseHz: z.number().min(50).max(400),
   pitchMaxHz: z.number().min(50).max(500),
@@ -21,15 +22,38 @@ export const EmbeddedVoiceSchema = z.strictObject({
   path: ['pitchMaxHz'],
 });
 
-/** A neural voice pack (Piper/VITS ONNX) speaking one voice in one language; `raaga voices add` writes these. */
-export const VoicePackSchema = z.strictObject({
-  /** The pack's `.onnx` file, relative to RAAGA_MODELS_DIR (e.g. `packs/hi_IN-example-medium/model.onnx`); the sidecar is `<path>.json`. */
-  path: z.string().min(1),
-  /** Speaker id inside a multi-speaker model; 0 for single-speaker models. */
-  speaker: z.number().int().min(0).default(0),
-  /** SHA-256 of the `.onnx` file, recorded at install. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits').optional(),
-});
+/** The fields every pack has; the rest are its engine's own (engine/engines.ts), checked by that engine's schema. */
+export const PACK_COMMON_FIELDS = ['engine', 'path', 'sha256'] as const;
+
+/**
+ * An installed voice pack speaking one voice in one language (`raaga voices install` and `add` write these): which
+ * engine kind, its main file, the file's sha256, and the engine's own fields (Piper's `speaker`, Kokoro's `style`).
+ * Without `engine` a pack is Piper's, as every pack was before engines plugged in.
+ */
+export const VoicePackSchema = z
+  .looseObject({
+    engine: z.string().default('piper'),
+    /** The pack's main file, relative to RAAGA_MODELS_DIR (e.g. `packs/hi_IN-example-medium/model.onnx`). */
+    path: z.string().min(1),
+    /** SHA-256 of the main file, recorded at install. */
+    sha256: z.string().optional(),
+  })
+  .superRefine((pack, ctx) => {
+    // Checked here, not in the shape, so a bad digest and bad engine fields are all reported at once.
+    if (pack.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(pack.sha256)) ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'sha256 must be 64 lowercase hex digits' });
+    const module = packEngine(pack.engine);
+    if (module === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['engine'], message: `engine '${pack.engine}' is not one of ${PACK_ENGINE_KINDS.join(', ')}` });
+      return;
+    }
+    const options = module.packOptions.safeParse(packOptionsOf(pack));
+    if (!options.success) for (const issue of options.error.issues) ctx.addIssue({ code: 'custom', path: issue.path as PropertyKey[], message: issue.message });
+  });
+
+/** A pack's engine-specific fields: everything but the common ones. */
+export function packOptionsOf(pack: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(pack).filter(([name]) => !(PACK_COMMON_FIELDS as readonly string[]).includes(name)));
+}
 
 export const ManifestVoiceSchema = z.strictObject({
   voice_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'voice_name must be lowercase ascii (a-z, 0-9, _)'),

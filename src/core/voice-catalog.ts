@@ -3,9 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import type { EmbeddedVoiceParams } from '../engine/tts-engine.js';
+import type { EmbeddedVoice, EmbeddedVoiceParams } from '../engine/espeak/espeak-voice-params.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
-import { type Manifest, ManifestSchema } from './voice-catalog-schema.js';
+import { type Manifest, ManifestSchema, packOptionsOf } from './voice-catalog-schema.js';
 
 export type VoiceGender = 'male' | 'female';
 
@@ -14,14 +14,17 @@ export interface CatalogVoice {
   readonly gender: VoiceGender;
 }
 
-/** One installed neural voice pack: the voice + language pair it serves and where its model is. */
+/** One installed voice pack: the voice + language pair it serves, its engine kind and where its main file is. */
 export interface CatalogVoicePack {
   readonly voiceName: string;
   readonly language: LanguageCode;
+  /** The engine kind (`piper`, `flite`, `kokoro`). */
+  readonly engine: string;
   /** As written in the manifest: relative to RAAGA_MODELS_DIR (or absolute). */
   readonly path: string;
-  readonly speaker: number;
   readonly sha256: string | undefined;
+  /** The engine's own fields (Piper's `speaker`, Kokoro's `style`), as the manifest has them. */
+  readonly options: Readonly<Record<string, unknown>>;
 }
 
 export type VoicesByLanguage = Record<string, { voice_name: string; gender: VoiceGender }[]>;
@@ -33,12 +36,11 @@ export interface VoiceCatalog {
   voices(): readonly CatalogVoice[];
   languages(): readonly LanguageCode[];
   hasPair(voice: string, language: string): boolean;
-  embeddedParams(voiceName: string): EmbeddedVoiceParams | undefined;
-  /** Every voice's engine parameters, in manifest order (for pre-writing variants in engine workers). */
-  embeddedVoices(): readonly EmbeddedVoiceParams[];
+  /** Every voice's eSpeak parameters, by name, in manifest order (the embedded engine's voices). */
+  embeddedVoices(): readonly EmbeddedVoice[];
   /** eSpeak language id per language, as the manifest states it. */
   embeddedLanguageIds(): Readonly<Record<LanguageCode, string>>;
-  /** Neural packs of the voice + language pairs that have one, in manifest order; every other pair is embedded-only. */
+  /** Installed packs of the voice + language pairs that have one, in manifest order; every other pair is embedded-only. */
   voicePacks(): readonly CatalogVoicePack[];
   /** GET /v1/voices?group_by=language: a fresh object per call, safe to serialise or change. */
   groupByLanguage(): VoicesByLanguage;
@@ -113,12 +115,12 @@ function buildCatalog(manifest: Manifest): VoiceCatalog {
       LANGUAGE_CODES.flatMap((language) => {
         const pack = voice.packs?.[language];
         if (pack === undefined || !byName.get(voice.voice_name)?.languages.includes(language)) return [];
-        return [Object.freeze({ voiceName: voice.voice_name, language, path: pack.path, speaker: pack.speaker, sha256: pack.sha256 })];
+        return [Object.freeze({ voiceName: voice.voice_name, language, engine: pack.engine, path: pack.path, sha256: pack.sha256, options: Object.freeze(packOptionsOf(pack)) })];
       }),
     ),
   );
   const voices: readonly CatalogVoice[] = Object.freeze(entries.map((entry) => Object.freeze({ name: entry.name, gender: entry.gender })));
-  const params = Object.freeze(entries.map((entry) => entry.params));
+  const embedded: readonly EmbeddedVoice[] = Object.freeze(entries.map((entry) => Object.freeze({ name: entry.name, params: entry.params })));
   Object.freeze(languages);
   Object.freeze(languageIds);
 
@@ -127,8 +129,7 @@ function buildCatalog(manifest: Manifest): VoiceCatalog {
     voices: () => voices,
     languages: () => languages,
     hasPair: (voice, language) => byName.get(voice)?.languages.includes(language as LanguageCode) ?? false,
-    embeddedParams: (voiceName) => byName.get(voiceName)?.params,
-    embeddedVoices: () => params,
+    embeddedVoices: () => embedded,
     embeddedLanguageIds: () => languageIds,
     voicePacks: () => packs,
     groupByLanguage: () => {

@@ -1,17 +1,16 @@
-// Resolves a request's voice (preset name or `vc_` custom id) + language to engine parameters,
-// enforcing the catalog pair rule and the custom-voice plan and ownership rules.
+// Resolves a request's voice (preset name or `vc_` custom id) + language to the catalog voice that speaks it and a
+// custom voice's variation, enforcing the catalog pair rule and the custom-voice plan and ownership rules. Which
+// engine speaks the pair, and how, is the engines' business.
 
 import { ApiError } from '../errors.js';
-import type { EmbeddedVoiceParams } from '../engine/tts-engine.js';
 import type { LanguageCode } from '../languages.js';
 import type { Account, Store } from '../store/store.js';
 import { storeCall } from './admission.js';
 import type { VoiceCatalog } from './voice-catalog.js';
 
 export interface ResolvedVoice {
-  /** The catalog voice whose engine parameters are used (the base voice for custom voices). */
+  /** The catalog voice that speaks (the base voice for custom voices). */
   readonly voiceName: string;
-  readonly params: EmbeddedVoiceParams;
   readonly pitchShiftSemitones: number;
   /** Multiplies the request's speed (custom voices); 1 for presets. */
   readonly rateMultiplier: number;
@@ -27,14 +26,13 @@ export class VoiceResolver {
 
   async resolve(account: Account, voice: string, language: LanguageCode): Promise<ResolvedVoice> {
     if (voice.startsWith('vc_')) return this.#resolveCustom(account, voice, language);
-    const params = this.catalog.hasPair(voice, language) ? this.catalog.embeddedParams(voice) : undefined;
-    if (!params) {
+    if (!this.catalog.hasPair(voice, language)) {
       throw new ApiError(
         'voice_language_not_found',
         `Voice '${voice}' with language '${language}' is not in the catalog; GET /v1/voices lists the valid pairs.`,
       );
     }
-    return { voiceName: voice, params, pitchShiftSemitones: 0, rateMultiplier: 1 };
+    return { voiceName: voice, pitchShiftSemitones: 0, rateMultiplier: 1 };
   }
 
   async #resolveCustom(account: Account, voiceId: string, language: LanguageCode): Promise<ResolvedVoice> {
@@ -49,8 +47,7 @@ export class VoiceResolver {
     if (!custom || custom.accountId !== account.id) {
       throw new ApiError('voice_language_not_found', `Custom voice '${voiceId}' does not exist for this account.`);
     }
-    const params = this.catalog.hasPair(custom.baseVoice, language) ? this.catalog.embeddedParams(custom.baseVoice) : undefined;
-    if (!params) {
+    if (!this.catalog.hasPair(custom.baseVoice, language)) {
       throw new ApiError(
         'voice_language_not_found',
         `Custom voice '${voiceId}' cannot speak '${language}': its base voice '${custom.baseVoice}' is not available in that language.`,
@@ -58,7 +55,6 @@ export class VoiceResolver {
     }
     return {
       voiceName: custom.baseVoice,
-      params,
       pitchShiftSemitones: custom.pitchShiftSemitones,
       rateMultiplier: custom.rateMultiplier,
       ownerAccountId: custom.accountId,

@@ -1,11 +1,15 @@
-// The embedded TtsEngine: eSpeak NG compiled to WASM (GPL-3.0), one instance per worker thread.
-// Maps a SynthesisJob to an eSpeak request (language id, voice variant, rate) and runs it on the pool.
+// The embedded engine: eSpeak NG compiled to WASM (GPL-3.0), one instance per worker thread. It speaks every voice
+// x language pair (the registry asks it last), mapping a job to an eSpeak request: language id, the catalog voice's
+// variant (its parameters are this engine's, by voice name), rate.
 
 import { createRequire } from 'node:module';
 import type { LanguageCode } from '../languages.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
 import type { EspeakJob, EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
-import { type EmbeddedVoiceParams, EngineUnavailableError, type PcmClip, type SynthesisJob, type TtsEngine } from './tts-engine.js';
+import { createHash } from 'node:crypto';
+import type { EmbeddedVoice, EmbeddedVoiceParams } from './espeak/espeak-voice-params.js';
+import type { PairEngine } from './pair-engine.js';
+import { EngineUnavailableError, type PcmClip, type SynthesisJob } from './tts-engine.js';
 import { WorkerPool, type WorkerPoolEvent } from './worker-pool.js';
 import { workerEntry } from './worker-entry.js';
 
@@ -14,8 +18,8 @@ export interface EspeakEngineOptions {
   readonly workers: number;
   /** Jobs allowed to wait for a worker before `synthesize` refuses with EngineBusyError. */
   readonly maxQueue: number;
-  /** Catalog voices, written as variant files when each worker starts (others are written on first use). */
-  readonly voices?: readonly EmbeddedVoiceParams[];
+  /** Catalog voices by name: written as variant files when each worker starts; a job names its voice. */
+  readonly voices?: readonly EmbeddedVoice[];
   /** eSpeak language id per service language, from the voice bank manifest; defaults to the built-in map. */
   readonly languageIds?: Partial<Record<LanguageCode, string>>;
   readonly startTimeoutMs?: number;
@@ -40,17 +44,25 @@ const FALLBACK_VOICE: EmbeddedVoiceParams = {
 /** The eSpeak NG build that speaks: a new package version may sound different, so cached audio keys on it. */
 const ESPEAK_PACKAGE_VERSION = (createRequire(import.meta.url)('@echogarden/espeak-ng-emscripten/package.json') as { version: string }).version;
 
-export class EspeakEngine implements TtsEngine {
+export const ESPEAK_ENGINE_KIND = 'espeak';
+
+export class EspeakEngine implements PairEngine {
   readonly name = 'espeak-ng-wasm';
+  readonly kind = ESPEAK_ENGINE_KIND;
   private readonly pool: WorkerPool<EspeakJob, EspeakResult>;
+  /** Each catalog voice's parameters and their digest (cache identity). */
+  private readonly voices = new Map<string, { readonly params: EmbeddedVoiceParams; readonly digest: string }>();
   private readonly languageIds: Readonly<Record<LanguageCode, string>>;
   private starting: Promise<void> | undefined;
   private started = false;
 
   constructor(options: EspeakEngineOptions) {
     this.languageIds = { ...DEFAULT_ESPEAK_LANGUAGE_IDS, ...options.languageIds };
+    for (const voice of options.voices ?? []) {
+      this.voices.set(voice.name, { params: voice.params, digest: createHash('sha256').update(JSON.stringify(voice.params)).digest('hex').slice(0, 16) });
+    }
     const workerData: EspeakWorkerData = {
-      voices: options.voices !== undefined && options.voices.length > 0 ? options.voices : [FALLBACK_VOICE],
+      voices: options.voices !== undefined && options.voices.length > 0 ? options.voices.map((voice) => voice.params) : [FALLBACK_VOICE],
       // Hindi exercises the Devanagari path, the heaviest dictionary among the eight.
       warmUpLanguage: this.languageIds['hi-IN'],
     };
@@ -76,9 +88,18 @@ export class EspeakEngine implements TtsEngine {
     return this.started && this.pool.hasLiveWorker();
   }
 
-  audioSource(_voiceName: string, language: LanguageCode): string {
-    // The voice's own parameters are keyed by the caller (they are the job's); the language picks the dictionary.
-    return `espeak-ng-wasm@${ESPEAK_PACKAGE_VERSION}/${this.languageIds[language]}`;
+  /** Every pair: eSpeak reads every script the catalog has. */
+  serves(): boolean {
+    return true;
+  }
+
+  kindFor(): string {
+    return this.kind;
+  }
+
+  audioSource(voiceName: string, language: LanguageCode): string {
+    // The build, the language's dictionary and the voice's own numbers: a manifest edit changes the audio.
+    return `espeak-ng-wasm@${ESPEAK_PACKAGE_VERSION}/${this.languageIds[language]}/${this.voices.get(voiceName)?.digest ?? 'fallback'}`;
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
@@ -86,13 +107,13 @@ export class EspeakEngine implements TtsEngine {
     const request: EspeakJob = {
       text: job.text,
       espeakLanguage: this.languageIds[job.language],
-      voice: job.voice,
+      voice: this.voices.get(job.voiceName)?.params ?? FALLBACK_VOICE,
       speed: job.speed,
       pitchShiftSemitones: job.pitchShiftSemitones,
       deliverAtRateHz: job.deliverAtRateHz,
     };
     const result = await this.pool.run(request, signal);
-    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, words: result.words };
+    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, words: result.words, engine: this.kind };
   }
 
   /** Resolves once no clause is queued or running (WorkerPool.idle). */

@@ -14,10 +14,11 @@ export function withMetrics(engine: TtsEngine, metrics: Pick<Metrics, 'synthesiz
     load: () => engine.load(),
     close: () => engine.close(),
     audioSource: (voiceName, language) => engine.audioSource(voiceName, language),
+    kindFor: (voiceName, language) => engine.kindFor(voiceName, language),
     async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
       const started = now();
       const clip = await engine.synthesize(job, signal);
-      metrics.synthesized(engine.name, now() - started, (1000 * clip.samples.length) / clip.sampleRateHz);
+      metrics.synthesized(clip.engine ?? engine.name, now() - started, (1000 * clip.samples.length) / clip.sampleRateHz);
       return clip;
     },
   };

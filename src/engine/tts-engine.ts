@@ -3,28 +3,12 @@
 
 import type { LanguageCode } from '../languages.js';
 
-/** How one catalog voice sounds on the embedded engine: an eSpeak NG variant made from these numbers. */
-export interface EmbeddedVoiceParams {
-  /** Base pitch in Hz and its range (eSpeak variant `pitch <base> <max>`). */
-  readonly pitchBaseHz: number;
-  readonly pitchMaxHz: number;
-  /** Formant multipliers in percent for F0..F5: frequency, strength. */
-  readonly formants: ReadonlyArray<readonly [number, number]>;
-  readonly breath: number;
-  readonly roughness: number;
-  /** Intonation range 0..100 passed to eSpeak's `range`. */
-  readonly intonationRange: number;
-  /** Words per minute at speed 1.0. */
-  readonly wordsPerMinute: number;
-}
-
 export interface SynthesisJob {
   /** One clause or sentence, already normalised by the text front end. */
   readonly text: string;
   readonly language: LanguageCode;
-  /** Catalog voice name (for logs and per-voice state) and the engine parameters resolved by the voice bank. */
+  /** The catalog voice that speaks (a custom voice's base voice): each engine knows what it sounds like. */
   readonly voiceName: string;
-  readonly voice: EmbeddedVoiceParams;
   /** Tempo multiplier 0.5..2.0 applied natively by the engine. */
   readonly speed: number;
   /** Semitone pitch shift for custom voices; 0 for presets. */
@@ -73,9 +57,12 @@ export interface TtsEngine {
   synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip>;
   /**
    * What makes this voice + language's audio, as one string that changes whenever the audio could: the engine and
-   * its version, and for a neural pack its model's identity (sha256 when recorded). The prompt cache keys on it.
+   * its version, the voice's own parameters, and for a pack its files' identity (sha256 when recorded). The prompt
+   * cache keys on it.
    */
   audioSource(voiceName: string, language: LanguageCode): string;
+  /** The engine kind that speaks this voice + language now (`espeak`, `piper`, …): what the usage ledger records. */
+  kindFor(voiceName: string, language: LanguageCode): string;
   /** Jobs waiting plus jobs running, for metrics and tests. */
   load(): { readonly queued: number; readonly running: number; readonly workers: number };
   close(): Promise<void>;
@@ -93,11 +80,4 @@ export class EngineUnavailableError extends Error {
     super(message);
     this.name = 'EngineUnavailableError';
   }
-}
-
-/** How a neural voice pack's `audioSource` begins: tells pack audio from the embedded engine's (the usage ledger). */
-export const VOICE_PACK_SOURCE_PREFIX = 'onnx:';
-
-export function isVoicePackSource(audioSource: string): boolean {
-  return audioSource.startsWith(VOICE_PACK_SOURCE_PREFIX);
 }

@@ -109,8 +109,11 @@ export interface UsageDetails {
   /** The voice as requested: a preset name or a `vc_` id. */
   readonly voice: string;
   readonly language: string;
-  /** `embedded` (eSpeak NG) or `pack` (an installed ONNX voice pack). */
-  readonly engine: 'embedded' | 'pack';
+  /**
+   * The engine kind that spoke: `espeak` (embedded), or a pack's engine (`piper`, `flite`, `kokoro`). Records written
+   * before engines plugged in say `embedded` or `pack`.
+   */
+  readonly engine: string;
   /** Seconds of audio produced. */
   readonly audioSeconds: number;
   readonly outcome: UsageOutcome;

@@ -35,9 +35,12 @@ export function assertSettlement(usedCredits: number, usage: UsageDetails | null
   }
   if (!USAGE_ENDPOINTS.includes(usage.endpoint)) throw new Error(`unknown usage endpoint ${String(usage.endpoint)}`);
   if (!USAGE_OUTCOMES.includes(usage.outcome)) throw new Error(`unknown usage outcome ${String(usage.outcome)}`);
-  if (usage.engine !== 'embedded' && usage.engine !== 'pack') throw new Error(`unknown usage engine ${String(usage.engine)}`);
+  if (typeof usage.engine !== 'string' || !ENGINE_KIND_PATTERN.test(usage.engine)) throw new Error(`unknown usage engine ${String(usage.engine)}`);
   if (!(Number.isFinite(usage.audioSeconds) && usage.audioSeconds >= 0)) throw new RangeError('audioSeconds must be a non-negative number');
 }
+
+/** An engine kind as the ledger records it (`espeak`, `piper`, …). */
+const ENGINE_KIND_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** Usage ranges are `[fromMs, toMs)` in epoch ms. */
 export function assertTimeRange(fromMs: number, toMs: number): void {

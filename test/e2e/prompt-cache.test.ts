@@ -29,6 +29,7 @@ class CountingEngine implements TtsEngine {
   load = () => this.inner.load();
   close = () => this.inner.close();
   audioSource = (voiceName: string, language: LanguageCode) => this.inner.audioSource(voiceName, language);
+  kindFor = (voiceName: string, language: LanguageCode) => this.inner.kindFor(voiceName, language);
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     this.jobs++;
     return this.inner.synthesize(job, signal);

@@ -76,7 +76,7 @@ describe('GET /v1/usage', () => {
     );
     const [id1, id2] = [keyFingerprint(hashApiKey(key1)), keyFingerprint(hashApiKey(key2))];
     const byEndpoint = Object.fromEntries(records.map((r) => [`${r.endpoint}:${r.outcome}`, r]));
-    expect(byEndpoint['generate:completed']).toMatchObject({ keyId: id1, voice: 'aarav', language: 'hi-IN', engine: 'embedded', characters: cp(HINDI_SENTENCE), audioSeconds: generatedSeconds });
+    expect(byEndpoint['generate:completed']).toMatchObject({ keyId: id1, voice: 'aarav', language: 'hi-IN', engine: 'espeak', characters: cp(HINDI_SENTENCE), audioSeconds: generatedSeconds });
     expect(byEndpoint['stream:completed']).toMatchObject({ keyId: id2, voice: 'ananya', language: 'en-IN', characters: cp('Your balance is 500 rupees.') });
     const dropped = byEndpoint['stream:cancelled'];
     expect(dropped).toMatchObject({ keyId: id2, voice: 'aarav' });

@@ -57,7 +57,7 @@ describe('voice packs in the server', () => {
   it('is ready only with warmed sessions, and GET /v1/voices is the catalog as before', async () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    const warmed = logs.find((line) => line.msg === 'onnx engine worker event');
+    const warmed = logs.find((line) => line.msg === 'voice pack engine worker event');
     expect(warmed?.engineEvent).toMatchObject({ type: 'worker-ready', detail: { failed: [expect.objectContaining({ modelPath: expect.stringContaining('broken-corrupt-model') })] } });
     const plain = loadVoiceCatalog(REPO_MANIFEST);
     for (const groupBy of ['language', 'voice'] as const) {

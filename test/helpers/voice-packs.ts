@@ -42,7 +42,6 @@ export function job(voiceName: string, language: LanguageCode, text: string, ext
     text,
     language,
     voiceName,
-    voice: { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 },
     speed: 1,
     pitchShiftSemitones: 0,
     ...extra,

@@ -39,8 +39,7 @@ export const sayCommand = singleCommand('say', COMMAND_SUMMARIES.say, {
     const format = fileFormatFor(out, optionalString(parsed, 'format'));
 
     const catalog = loadVoiceCatalog(join(ctx.modelsDir, 'raaga-v1', 'manifest.json'));
-    const params = catalog.hasPair(voice, language) ? catalog.embeddedParams(voice) : undefined;
-    if (!params) throw new UsageError(`unknown voice '${voice}'; voices: ${catalog.voices().map((v) => v.name).join(', ')}`);
+    if (!catalog.hasPair(voice, language)) throw new UsageError(`unknown voice '${voice}'; voices: ${catalog.voices().map((v) => v.name).join(', ')}`);
 
     const engine = new EspeakEngine({ workers: 1, maxQueue: 16, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
     await engine.start();
@@ -48,7 +47,7 @@ export const sayCommand = singleCommand('say', COMMAND_SUMMARIES.say, {
       const utterance = new SynthesisService(engine, { firstChunkMaxChars: 300, maxChunkChars: 300 }).utterance({
         text,
         language,
-        voice: { voiceName: voice, params, pitchShiftSemitones: 0, rateMultiplier: 1 },
+        voice: { voiceName: voice, pitchShiftSemitones: 0, rateMultiplier: 1 },
         format,
         sampleRateHz: rate,
         speed,

@@ -4,6 +4,7 @@
 
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PIPER_ENGINE_KIND } from '../../engine/onnx/onnx-engine.js';
 import { parsePiperSidecar, resolveSpeakerId, type PiperSidecar } from '../../engine/onnx/piper-sidecar.js';
 import type { LanguageCode } from '../../languages.js';
 import { manifestPath } from '../preset-voice-names.js';
@@ -125,7 +126,7 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
       await rename(staging, target);
     }
     const path = `packs/${name}/${MODEL_FILE}`;
-    await recordPack(manifest, request.voiceName, request.language, { path, speaker: speakerId, sha256: model.sha256 });
+    await recordPack(manifest, request.voiceName, request.language, { engine: PIPER_ENGINE_KIND, path, options: { speaker: speakerId }, sha256: model.sha256 });
     return {
       name,
       path,

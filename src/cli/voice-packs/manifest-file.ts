@@ -3,7 +3,6 @@
 
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { voiceCatalogFromJson, type VoiceCatalog } from '../../core/voice-catalog.js';
-import type { ManifestVoicePack } from '../../core/voice-catalog-schema.js';
 import type { LanguageCode } from '../../languages.js';
 
 export interface ManifestFile {
@@ -28,12 +27,20 @@ export async function readManifestFile(path: string): Promise<ManifestFile> {
   return { path, json, catalog: voiceCatalogFromJson(json, path) };
 }
 
-/** Sets `voices[voice].packs[language]`, validates, and writes the manifest atomically. */
-export async function recordPack(file: ManifestFile, voiceName: string, language: LanguageCode, pack: ManifestVoicePack): Promise<void> {
+/** A pack to record: its engine kind, main file, that file's sha256, and the engine's own fields. */
+export interface PackRecord {
+  readonly engine: string;
+  readonly path: string;
+  readonly sha256?: string | undefined;
+  readonly options?: Readonly<Record<string, unknown>>;
+}
+
+/** Sets `voices[voice].packs[language]`, validates (the engine's own fields too), and writes the manifest atomically. */
+export async function recordPack(file: ManifestFile, voiceName: string, language: LanguageCode, pack: PackRecord): Promise<void> {
   const json = structuredClone(file.json);
   const voice = json.voices.find((candidate) => candidate.voice_name === voiceName);
   if (voice === undefined) throw new Error(`voice ${voiceName} is not in ${file.path}`);
-  voice.packs = { ...voice.packs, [language]: { path: pack.path, speaker: pack.speaker, ...(pack.sha256 === undefined ? {} : { sha256: pack.sha256 }) } };
+  voice.packs = { ...voice.packs, [language]: { engine: pack.engine, path: pack.path, ...pack.options, ...(pack.sha256 === undefined ? {} : { sha256: pack.sha256 }) } };
   voiceCatalogFromJson(json, file.path);
   const temp = `${file.path}.tmp-${process.pid}`;
   try {

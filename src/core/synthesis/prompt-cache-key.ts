@@ -1,7 +1,7 @@
 // The prompt cache's key: a sha256 over everything that determines an utterance's output, so two requests share
 // audio only when synthesis would have produced the same bytes: the text as the front end left it (chunks, with
-// their pauses and the code points they bill), language, voice (engine parameters, pitch, rate, and the owner of a
-// custom voice), speed, what makes the audio (engine, version, pack identity), output format, sample rate and mode;
+// their pauses and the code points they bill), language, voice (pitch, rate, and the owner of a custom voice), speed,
+// what makes the audio (engine, version, the voice's parameters or pack identity), output format, sample rate, mode;
 // and whose it is (an account, unless the operator shares preset voices), so one tenant never hears another's hit.
 
 import { createHash } from 'node:crypto';
@@ -41,7 +41,8 @@ export function promptCacheKey(parts: {
     source: parts.audioSource,
     chunks: parts.chunks.map((chunk) => [chunk.text, chunk.codePoints, chunk.pauseAfterMs, chunk.explicitPause === true]),
     language: request.language,
-    voice: [request.voice.voiceName, request.voice.params, request.voice.pitchShiftSemitones, request.voice.rateMultiplier, request.voice.ownerAccountId ?? null],
+    // The voice's own sound is in `source` (each engine's audioSource names its voice's parameters or files).
+    voice: [request.voice.voiceName, request.voice.pitchShiftSemitones, request.voice.rateMultiplier, request.voice.ownerAccountId ?? null],
     speed: request.speed,
     format: request.format,
     sampleRateHz: request.sampleRateHz,

@@ -8,7 +8,7 @@ import { EMPTY_BYTES } from '../../audio/bytes.js';
 import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
 import { OutputPipeline } from '../../audio/output-pipeline.js';
 import { afterTrim } from '../../audio/clause-delivery.js';
-import { isVoicePackSource, type PcmClip, type TtsEngine } from '../../engine/tts-engine.js';
+import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import type { LanguageCode } from '../../languages.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
 import type { ResolvedVoice } from '../voice-resolver.js';
@@ -63,6 +63,7 @@ export class Utterance {
   #durationMs = 0;
   #truncated = false;
   #fromCache = false;
+  #spokenBy: string | undefined;
   readonly #budgetMs: number;
   readonly #words: ChunkWordBoundary[] = [];
 
@@ -93,9 +94,9 @@ export class Utterance {
     return this.#durationMs;
   }
 
-  /** The engine that speaks this voice and language: an installed neural pack, or the embedded eSpeak NG. */
-  get engineKind(): 'embedded' | 'pack' {
-    return isVoicePackSource(this.engine.audioSource(this.request.voice.voiceName, this.request.language)) ? 'pack' : 'embedded';
+  /** The engine kind that spoke this utterance (its first clip with audio), else the one that speaks its pair now. */
+  get engineKind(): string {
+    return this.#spokenBy ?? this.engine.kindFor(this.request.voice.voiceName, this.request.language);
   }
 
   /** True when the audio budget stopped the utterance early (`step_budget_exceeded`). */
@@ -220,7 +221,6 @@ export class Utterance {
           text: chunk.text,
           language: request.language,
           voiceName: request.voice.voiceName,
-          voice: request.voice.params,
           speed,
           pitchShiftSemitones: request.voice.pitchShiftSemitones,
           deliverAtRateHz: request.sampleRateHz,
@@ -236,6 +236,7 @@ export class Utterance {
       for (let index = 0; next; index++) {
         const clip = await next;
         signal.throwIfAborted();
+        if (clip.samples.length > 0) this.#spokenBy ??= clip.engine;
         next = start(index + 1);
         const chunk = this.chunks[index] as TextChunk;
         const isLast = index === this.chunks.length - 1;

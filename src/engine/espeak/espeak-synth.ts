@@ -1,7 +1,8 @@
 // The embedded synth on one eSpeak NG instance (espeak-instance.ts, which caches the voice+variant) and the state
 // it caches on top: rate, range and the variant files written. Lives inside a worker thread, never shared across.
 
-import type { EmbeddedVoiceParams, WordBoundary } from '../tts-engine.js';
+import type { WordBoundary } from '../tts-engine.js';
+import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
 import { EspeakInstance } from './espeak-instance.js';
 import { toEspeakInput } from './espeak-text.js';
 import { variantFileText, variantKey } from './espeak-variant.js';

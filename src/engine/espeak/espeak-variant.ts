@@ -1,7 +1,7 @@
 // Turns a voice's EmbeddedVoiceParams (plus a custom voice's pitch shift) into an eSpeak NG variant file.
 // Pure text generation so the mapping is unit-testable without loading the WASM module.
 
-import type { EmbeddedVoiceParams } from '../tts-engine.js';
+import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
 
 /** eSpeak's `pitch` keyword stores (Hz - 9) internally, so shifting keeps that offset to scale F0 exactly. */
 const ESPEAK_PITCH_OFFSET_HZ = 9;

@@ -2,7 +2,8 @@
 // serving one job at a time. A bad job is reported, never fatal; a WASM trap ends the thread so the pool replaces it.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmbeddedVoiceParams, WordBoundary } from '../tts-engine.js';
+import type { WordBoundary } from '../tts-engine.js';
+import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
 import { afterTrim, deliverClause } from '../../audio/clause-delivery.js';
 import { EspeakSynth, type EspeakRequest } from './espeak-synth.js';

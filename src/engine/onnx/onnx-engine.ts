@@ -1,12 +1,13 @@
-// The neural TtsEngine: Piper/VITS voice packs on onnxruntime-node in a pool of worker threads, every worker holding
-// one session per model. Knows which catalog voice + language pairs it serves; the routing engine asks it first.
+// The Piper engine: Piper/VITS voice packs on onnxruntime-node in a pool of worker threads, every worker holding one
+// session per model. Knows which catalog voice + language pairs it serves; the engine registry asks it before eSpeak.
 //
 // Threads: each worker runs one job at a time with intraOpNumThreads threads, so workers x intraOpNumThreads is what
 // the engine can keep busy; the composition root keeps it at or under the core count (oversubscribed ORT pools spin
 // against each other). interOpNumThreads is 1 and execution sequential: a VITS graph is one chain of ops.
 
 import type { LanguageCode } from '../../languages.js';
-import { EngineUnavailableError, VOICE_PACK_SOURCE_PREFIX, type PcmClip, type SynthesisJob, type TtsEngine } from '../tts-engine.js';
+import type { PairEngine } from '../pair-engine.js';
+import { EngineUnavailableError, type PcmClip, type SynthesisJob } from '../tts-engine.js';
 import { WorkerPool, type WorkerPoolEvent } from '../worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
 import type { PiperSidecar } from './piper-sidecar.js';
@@ -53,8 +54,11 @@ const DEFAULT_START_TIMEOUT_MS = 120_000;
 
 const routeKey = (voiceName: string, language: string): string => `${voiceName}\u0000${language}`;
 
-export class OnnxEngine implements TtsEngine {
+export const PIPER_ENGINE_KIND = 'piper';
+
+export class OnnxEngine implements PairEngine {
   readonly name = 'onnxruntime-node';
+  readonly kind = PIPER_ENGINE_KIND;
   private readonly pool: WorkerPool<OnnxJob, OnnxResult>;
   private readonly routes = new Map<string, OnnxRoute>();
   private readonly loaded = new Set<string>();
@@ -94,7 +98,11 @@ export class OnnxEngine implements TtsEngine {
   /** True when the pair has a pack whose model loaded and a worker can run it now. */
   audioSource(voiceName: string, language: LanguageCode): string {
     const route = this.routes.get(routeKey(voiceName, language));
-    return route ? `${VOICE_PACK_SOURCE_PREFIX}${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
+    return route ? `${PIPER_ENGINE_KIND}:${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
+  }
+
+  kindFor(): string {
+    return this.kind;
   }
 
   serves(voiceName: string, language: string): boolean {
@@ -128,7 +136,7 @@ export class OnnxEngine implements TtsEngine {
         symbols: result.unknownPhonemes.map(([symbol]) => symbol),
       });
     }
-    return { samples: result.samples, sampleRateHz: result.sampleRateHz };
+    return { samples: result.samples, sampleRateHz: result.sampleRateHz, engine: this.kind };
   }
 
   /** Resolves once no clause is queued or running (WorkerPool.idle). */

@@ -36,10 +36,9 @@ export class CallerVoice {
   /** The text spoken as float samples at the engine's rate. */
   async sayFloat(request: CallerSpeechRequest): Promise<[Float32Array, number]> {
     const voiceName = request.voice ?? this.catalog.voices()[0]?.name;
-    const params = voiceName === undefined ? undefined : this.catalog.embeddedParams(voiceName);
-    if (voiceName === undefined || params === undefined) throw new Error(`unknown caller voice '${request.voice ?? ''}'`);
+    if (voiceName === undefined || !this.catalog.voices().some((voice) => voice.name === voiceName)) throw new Error(`unknown caller voice '${request.voice ?? ''}'`);
     const clip = await this.engine.synthesize(
-      { text: request.text, language: request.language, voiceName, voice: params, speed: request.speed ?? 1, pitchShiftSemitones: 0 },
+      { text: request.text, language: request.language, voiceName, speed: request.speed ?? 1, pitchShiftSemitones: 0 },
       new AbortController().signal,
     );
     return [clip.samples, clip.sampleRateHz];

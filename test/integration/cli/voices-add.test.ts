@@ -96,15 +96,16 @@ describe('raaga voices add', () => {
     expect((await readdir(installed)).sort()).toEqual(['MODEL_CARD', 'model.onnx', 'model.onnx.json']);
     expect(await sha256(join(installed, 'model.onnx'))).toBe(expected);
     expect(loadVoiceCatalog(manifestFile()).voicePacks()).toEqual([
-      { voiceName: 'aarav', language: 'hi-IN', path: 'packs/hi_IN-tone-medium/model.onnx', speaker: 2, sha256: expected },
+      { voiceName: 'aarav', language: 'hi-IN', engine: 'piper', path: 'packs/hi_IN-tone-medium/model.onnx', sha256: expected, options: { speaker: 2 } },
     ]);
     // Same layout as the committed manifest: only the pack lines differ.
     const before = (await readFile(REPO_MANIFEST, 'utf8')).split('\n');
     const after = (await readFile(manifestFile(), 'utf8')).split('\n');
-    expect(after.length - before.length).toBe(6);
+    expect(after.length - before.length).toBe(7);
     expect(after.filter((line) => !before.includes(line)).map((line) => line.trim())).toEqual([
       '"packs": {',
       '"hi-IN": {',
+      '"engine": "piper",',
       '"path": "packs/hi_IN-tone-medium/model.onnx",',
       '"speaker": 2,',
       `"sha256": "${expected}"`,

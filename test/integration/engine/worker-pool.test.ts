@@ -10,8 +10,7 @@ import { WorkerPool, type WorkerPoolEvent } from '../../../src/engine/worker-poo
 import { LONG_HINDI, SENTENCES } from './sentences.js';
 
 const catalog = loadVoiceCatalog(new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname);
-const voice = catalog.embeddedParams('meera')!;
-const job = (text: string = SENTENCES['hi-IN']): SynthesisJob => ({ text, language: 'hi-IN', voiceName: 'meera', voice, speed: 1, pitchShiftSemitones: 0 });
+const job = (text: string = SENTENCES['hi-IN']): SynthesisJob => ({ text, language: 'hi-IN', voiceName: 'meera', speed: 1, pitchShiftSemitones: 0 });
 const never = () => new AbortController().signal;
 
 const open: { close(): Promise<void> }[] = [];

@@ -222,10 +222,9 @@ describe('CallSession', () => {
     await full.start();
     try {
       const { call, ports, clock } = await setup({}, full);
-      const voice = catalog.embeddedParams('aarav')!;
       // The only worker is busy and nothing may queue: the call's text is refused.
       const occupying = full.synthesize(
-        { text: LONG, language: 'hi-IN', voiceName: 'aarav', voice, speed: 1, pitchShiftSemitones: 0 },
+        { text: LONG, language: 'hi-IN', voiceName: 'aarav', speed: 1, pitchShiftSemitones: 0 },
         new AbortController().signal,
       );
       call.say({ text: 'यह वाक्य नहीं बोला जाएगा।', utteranceId: 'refused' });

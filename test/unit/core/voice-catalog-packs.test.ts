@@ -1,5 +1,6 @@
-// Neural voice packs in the voice bank manifest: per voice, per language, {path, speaker, sha256}; listed in
-// manifest order; checked against the voice's languages; absent from GET /v1/voices.
+// Voice packs in the voice bank manifest: per voice, per language, {engine, path, sha256, the engine's own fields};
+// listed in manifest order; an unknown engine or bad engine fields refused; checked against the voice's languages;
+// absent from GET /v1/voices.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,13 +17,13 @@ describe('voice packs in the catalog', () => {
     expect(loadVoiceCatalog(manifestPath).voicePacks()).toEqual([]);
   });
 
-  it('lists packs with speaker defaulting to 0, and leaves GET /v1/voices unchanged', () => {
+  it('lists packs (a pack without engine is Piper\'s, as before engines plugged in), and leaves GET /v1/voices unchanged', () => {
     const json = manifest();
-    voice(json, 'meera').packs = { 'te-IN': { path: 'packs/te/model.onnx', speaker: 3, sha256: SHA }, 'hi-IN': { path: 'packs/hi/model.onnx' } };
+    voice(json, 'meera').packs = { 'te-IN': { engine: 'piper', path: 'packs/te/model.onnx', speaker: 3, sha256: SHA }, 'hi-IN': { path: 'packs/hi/model.onnx' } };
     const catalog = voiceCatalogFromJson(json, 'm.json');
     expect(catalog.voicePacks()).toEqual([
-      { voiceName: 'meera', language: 'hi-IN', path: 'packs/hi/model.onnx', speaker: 0, sha256: undefined },
-      { voiceName: 'meera', language: 'te-IN', path: 'packs/te/model.onnx', speaker: 3, sha256: SHA },
+      { voiceName: 'meera', language: 'hi-IN', engine: 'piper', path: 'packs/hi/model.onnx', sha256: undefined, options: {} },
+      { voiceName: 'meera', language: 'te-IN', engine: 'piper', path: 'packs/te/model.onnx', sha256: SHA, options: { speaker: 3 } },
     ]);
     const plain = loadVoiceCatalog(manifestPath);
     expect(catalog.groupByLanguage()).toEqual(plain.groupByLanguage());
@@ -32,7 +33,19 @@ describe('voice packs in the catalog', () => {
   it('refuses malformed packs naming the field', () => {
     const json = manifest();
     voice(json, 'aarav').packs = { 'hi-IN': { path: 'x.onnx', speaker: -1, sha256: 'xyz', extra: true } };
-    expect(() => voiceCatalogFromJson(json, 'm.json')).toThrow(/voices\[\d+\]\.packs\.hi-IN\.speaker[\s\S]*packs\.hi-IN\.sha256: sha256 must be 64 lowercase hex digits/);
+    const message = (() => {
+      try {
+        voiceCatalogFromJson(json, 'm.json');
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(/packs\.hi-IN\.sha256: sha256 must be 64 lowercase hex digits/);
+    expect(message).toMatch(/packs\.hi-IN\.speaker: /);
+    expect(message).toMatch(/packs\.hi-IN: Unrecognized key: "extra"/);
+    voice(json, 'aarav').packs = { 'hi-IN': { engine: 'festival', path: 'x.scm' } };
+    expect(() => voiceCatalogFromJson(json, 'm.json')).toThrow(/packs\.hi-IN\.engine: engine 'festival' is not one of piper/);
   });
 
   it('refuses a pack for a language the voice does not speak', () => {

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { shiftedPitch, variantFileText, variantKey } from '../../../src/engine/espeak/espeak-variant.js';
-import type { EmbeddedVoiceParams } from '../../../src/engine/tts-engine.js';
+import type { EmbeddedVoiceParams } from '../../../src/engine/espeak/espeak-voice-params.js';
 
 const voice: EmbeddedVoiceParams = {
   pitchBaseHz: 100,

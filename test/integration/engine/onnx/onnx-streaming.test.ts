@@ -40,7 +40,7 @@ function request(voiceName: string, language: UtteranceRequest['language'], text
   return {
     text,
     language,
-    voice: { voiceName, params: { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 }, pitchShiftSemitones: 0, rateMultiplier: 1 },
+    voice: { voiceName, pitchShiftSemitones: 0, rateMultiplier: 1 },
     format: 'pcm',
     sampleRateHz,
     speed: 1,

@@ -21,6 +21,7 @@ class CountingEngine implements TtsEngine {
   load = () => ({ queued: 0, running: 0, workers: 1 });
   close = async () => undefined;
   audioSource = () => this.source;
+  kindFor = () => 'counting';
   async synthesize(job: SynthesisJob): Promise<PcmClip> {
     this.jobs++;
     const rate = 16000;
@@ -31,7 +32,7 @@ class CountingEngine implements TtsEngine {
   }
 }
 
-const VOICE = { voiceName: 'aarav', params: { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 }, pitchShiftSemitones: 0, rateMultiplier: 1 };
+const VOICE = { voiceName: 'aarav', pitchShiftSemitones: 0, rateMultiplier: 1 };
 const TEXT = 'Your order ships today. It reaches you tomorrow. Thank you for calling.';
 const request = (overrides: Partial<UtteranceRequest> = {}): UtteranceRequest => ({ text: TEXT, language: 'en-IN', voice: VOICE, format: 'mulaw', sampleRateHz: 8000, speed: 1, mode: 'streaming', accountId: 'acct_a', ...overrides });
 const CHUNKING = { firstChunkMaxChars: 30, maxChunkChars: 30 };

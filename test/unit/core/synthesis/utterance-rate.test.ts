@@ -18,6 +18,7 @@ class ScriptedEngine implements TtsEngine {
   load = () => ({ queued: 0, running: 0, workers: 1 });
   close = async () => undefined;
   audioSource = () => 'scripted';
+  kindFor = () => 'scripted';
   async synthesize(_job: SynthesisJob): Promise<PcmClip> {
     const rate = this.rates[Math.min(this.calls++, this.rates.length - 1)] as number;
     const samples = Float32Array.from({ length: (rate * this.ms) / 1000 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / rate));
@@ -28,7 +29,7 @@ class ScriptedEngine implements TtsEngine {
 const request = (text: string): UtteranceRequest => ({
   text,
   language: 'en-IN',
-  voice: { voiceName: 'aarav', params: { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 }, pitchShiftSemitones: 0, rateMultiplier: 1 },
+  voice: { voiceName: 'aarav', pitchShiftSemitones: 0, rateMultiplier: 1 },
   format: 'pcm',
   sampleRateHz: 8000,
   speed: 1,
