@@ -87,8 +87,8 @@ describe('/metrics', () => {
     expect(delta('raaga_time_to_first_audio_seconds_count{path="http_stream"}')).toBe(1);
     expect(delta('raaga_time_to_first_audio_seconds_count{path="websocket"}')).toBe(1);
     expect(delta('raaga_time_to_first_audio_seconds_sum{path="websocket"}')).toBeGreaterThan(0);
-    expect(delta('raaga_synthesis_real_time_factor_count{engine="espeak-ng-wasm"}')).toBeGreaterThanOrEqual(5);
-    expect(delta('raaga_synthesis_audio_seconds_total{engine="espeak-ng-wasm"}')).toBeGreaterThan(5);
+    expect(delta('raaga_synthesis_real_time_factor_count{engine="espeak"}')).toBeGreaterThanOrEqual(5);
+    expect(delta('raaga_synthesis_audio_seconds_total{engine="espeak"}')).toBeGreaterThan(5);
     const credits = 2 * [...text].length + [...HINDI_SENTENCE].length;
     expect(delta('raaga_credits_consumed_total')).toBe(credits);
     expect(value(after, 'raaga_active_sessions{kind="websocket"}')).toBe(value(before, 'raaga_active_sessions{kind="websocket"}'));

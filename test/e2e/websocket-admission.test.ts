@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { PLAN_LIMITS } from '../../src/store/store.js';
 import type { EspeakEngine } from '../../src/engine/espeak-engine.js';
+import type { EngineRegistry } from '../../src/engine/engine-registry.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { configMessage, openClient, openConfigured, type WsTestClient } from '../helpers/ws-client.js';
@@ -172,7 +173,7 @@ describe('the concurrency slot', () => {
     const before = await balance();
     client.send({ type: 'text', text: LONG });
     await client.waitForFrames(1);
-    await (server.deps.engine as EspeakEngine).terminateWorkerForTest(0);
+    await ((server.deps.engine as EngineRegistry).engineFor('aarav', 'hi-IN') as EspeakEngine).terminateWorkerForTest(0);
     const closed = await client.closed;
     expect(closed.code).toBe(1011);
     expect(closed.reason).toMatch(/reconnect/);

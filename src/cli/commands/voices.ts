@@ -9,6 +9,8 @@ import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
 import { isoTime, json, table } from '../render.js';
 import { addVoicePack } from './voices-add.js';
+import { catalogCommand } from './voices-catalog.js';
+import { installCommand } from './voices-install.js';
 
 const create: Subcommand = {
   name: 'create',
@@ -95,4 +97,4 @@ Lists the account's custom voices.`,
   },
 };
 
-export const voicesCommand = commandGroup('voices', COMMAND_SUMMARIES.voices, [create, list, addVoicePack]);
+export const voicesCommand = commandGroup('voices', COMMAND_SUMMARIES.voices, [catalogCommand, installCommand, create, list, addVoicePack]);

@@ -37,10 +37,17 @@ export interface PackRecord {
 
 /** Sets `voices[voice].packs[language]`, validates (the engine's own fields too), and writes the manifest atomically. */
 export async function recordPack(file: ManifestFile, voiceName: string, language: LanguageCode, pack: PackRecord): Promise<void> {
+  await recordPacks(file, [{ voiceName, language, pack }]);
+}
+
+/** Records several packs in one atomic write: a catalog install gives every preset of a voice at once, or none. */
+export async function recordPacks(file: ManifestFile, packs: readonly { readonly voiceName: string; readonly language: LanguageCode; readonly pack: PackRecord }[]): Promise<void> {
   const json = structuredClone(file.json);
-  const voice = json.voices.find((candidate) => candidate.voice_name === voiceName);
-  if (voice === undefined) throw new Error(`voice ${voiceName} is not in ${file.path}`);
-  voice.packs = { ...voice.packs, [language]: { engine: pack.engine, path: pack.path, ...pack.options, ...(pack.sha256 === undefined ? {} : { sha256: pack.sha256 }) } };
+  for (const { voiceName, language, pack } of packs) {
+    const voice = json.voices.find((candidate) => candidate.voice_name === voiceName);
+    if (voice === undefined) throw new Error(`voice ${voiceName} is not in ${file.path}`);
+    voice.packs = { ...voice.packs, [language]: { engine: pack.engine, path: pack.path, ...pack.options, ...(pack.sha256 === undefined ? {} : { sha256: pack.sha256 }) } };
+  }
   voiceCatalogFromJson(json, file.path);
   const temp = `${file.path}.tmp-${process.pid}`;
   try {

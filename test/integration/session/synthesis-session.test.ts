@@ -46,7 +46,7 @@ interface Harness {
 
 /** A record the session's ledger should hold for CONFIG's voice. */
 function ledgerLine(h: Harness, line: Pick<UsageRecord, 'characters' | 'audioSeconds' | 'outcome'>): Omit<UsageRecord, 'id'> {
-  const { accountId, keyId, endpoint, voice, language, engine } = { accountId: h.account.id, keyId: SESSION_KEY_ID, endpoint: 'websocket' as const, voice: CONFIG.voice, language: CONFIG.language, engine: 'embedded' as const };
+  const { accountId, keyId, endpoint, voice, language, engine } = { accountId: h.account.id, keyId: SESSION_KEY_ID, endpoint: 'websocket' as const, voice: CONFIG.voice, language: CONFIG.language, engine: 'espeak' as const };
   return { atMs: expect.any(Number) as unknown as number, accountId, keyId, endpoint, voice, language, engine, ...line };
 }
 

@@ -1,0 +1,68 @@
+// `raaga voices catalog`: every public voice Raaga knows how to install, with its engine, languages, gender,
+// licence (and whether it allows commercial use), size, checksum, quality figure and the presets it speaks for.
+
+import { LANGUAGE_CODES } from '../../languages.js';
+import { optionalString, parseCommandArgs, parseLanguage } from '../arg-parsing.js';
+import { UsageError, type Subcommand } from '../cli-command.js';
+import { json, table } from '../render.js';
+import { catalogEntries, type CatalogEntry } from '../voice-catalog/voice-catalog-entries.js';
+
+const ENGINES = ['flite', 'piper', 'kokoro'] as const;
+
+function sizeOf(entry: CatalogEntry): string {
+  const sizes = entry.files.map((file) => file.size_bytes);
+  if (sizes.some((size) => size === null)) return 'unknown';
+  const bytes = sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
+  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+function commercial(entry: CatalogEntry): string {
+  return entry.licence.commercial_use === true ? 'yes' : entry.licence.commercial_use === false ? 'NO' : 'unclear';
+}
+
+export const catalogCommand: Subcommand = {
+  name: 'catalog',
+  help: `Usage: raaga voices catalog [--language <code>] [--engine flite|piper|kokoro] [--json]
+
+Every public voice Raaga can install with 'raaga voices install <id>': engine, languages, gender, licence and
+whether it allows commercial use, download size, the published checksum it is verified against, the published
+quality figure where one exists, and the preset voices it speaks for by default. Sources: docs/voice-catalog-sources.md.
+
+Options:
+  --language <code>  only voices of ${LANGUAGE_CODES.join(', ')}
+  --engine <kind>    only ${ENGINES.join(', ')} (kokoro lists its voices and its model variants)
+  --json             the entries as JSON`,
+  async run(args, ctx) {
+    const parsed = parseCommandArgs(args, { language: { type: 'string' }, engine: { type: 'string' }, json: { type: 'boolean' } });
+    const languageRaw = optionalString(parsed, 'language');
+    const language = languageRaw === undefined ? undefined : parseLanguage(languageRaw);
+    const engine = optionalString(parsed, 'engine');
+    if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${ENGINES.join(', ')}`);
+    const entries = catalogEntries().filter(
+      (entry) => (language === undefined || entry.languages.includes(language)) && (engine === undefined || entry.engine.split('-')[0] === engine),
+    );
+    if (parsed.values.json) {
+      ctx.out(json(entries));
+      return;
+    }
+    ctx.out(
+      table(
+        ['ID', 'ENGINE', 'LANGUAGES', 'GENDER', 'LICENCE', 'COMMERCIAL', 'SIZE', 'CHECKSUM', 'QUALITY', 'PRESETS'],
+        entries.map((entry) => [
+          entry.id,
+          entry.engine,
+          entry.languages.join(','),
+          entry.gender ?? '?',
+          entry.licence.spdx ?? entry.licence.name.split(' (')[0] ?? '',
+          commercial(entry),
+          sizeOf(entry),
+          entry.files.every((file) => file.checksum !== null) ? (entry.files[0]?.checksum?.algorithm ?? '') : 'none published',
+          entry.quality ? `${entry.quality.metric ?? ''} ${entry.quality.value}`.trim() : '-',
+          Object.entries(entry.presets)
+            .map(([code, presets]) => `${code}: ${presets.join(' ')}`)
+            .join('; ') || '-',
+        ]),
+      ),
+    );
+  },
+};

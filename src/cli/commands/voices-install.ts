@@ -1,0 +1,64 @@
+// `raaga voices install <catalog-id>`: one command from a catalog entry to preset voices that speak with it.
+
+import { LANGUAGE_CODES } from '../../languages.js';
+import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings } from '../arg-parsing.js';
+import { UsageError, type Subcommand } from '../cli-command.js';
+import { json } from '../render.js';
+import { DEFAULT_KOKORO_MODEL, installCatalogVoice } from '../voice-catalog/catalog-install.js';
+
+export const installCommand: Subcommand = {
+  name: 'install',
+  help: `Usage: raaga voices install <catalog-id> [--voice <preset>]... [--language <code>] [--from <dir|base-url>]
+                            [--model <kokoro-model-id>] [--accept-licence] [--json]
+
+Installs a voice from 'raaga voices catalog' into <RAAGA_MODELS_DIR>/packs/<catalog-id>/: downloads it with a
+progress bar (a broken download resumes on the next try), verifies the published checksum (a mismatch installs
+nothing), checks that it loads and speaks a sentence in its language with its own engine (Flite, Piper, Kokoro),
+and records it in the voice bank manifest for its preset voices in one step. Restart the server to use it.
+
+Options:
+  --voice <preset>    a preset voice to speak with it (repeatable); default: the entry's presets for the language
+  --language <code>   ${LANGUAGE_CODES.join(', ')}; needed only when the entry speaks several
+  --from <dir|url>    a local mirror (air-gapped sites): a directory or an http(s) base URL holding the files by name
+  --model <id>        Kokoro voices: the model variant (default ${DEFAULT_KOKORO_MODEL}); installed with the first voice
+  --accept-licence    install a voice whose licence does not allow (or does not clearly allow) commercial use`,
+  async run(args, ctx) {
+    const parsed = parseCommandArgs(
+      args,
+      {
+        voice: { type: 'string', multiple: true },
+        language: { type: 'string' },
+        from: { type: 'string' },
+        model: { type: 'string' },
+        'accept-licence': { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+      1,
+    );
+    const id = parsed.positionals[0];
+    if (id === undefined) throw new UsageError('give a catalog id (raaga voices catalog lists them)');
+    const languageRaw = optionalString(parsed, 'language');
+    const voices = repeatedStrings(parsed, 'voice');
+    const result = await installCatalogVoice({
+      modelsDir: ctx.modelsDir,
+      id,
+      voices: voices.length > 0 ? voices : undefined,
+      language: languageRaw === undefined ? undefined : parseLanguage(languageRaw),
+      from: optionalString(parsed, 'from'),
+      model: optionalString(parsed, 'model'),
+      acceptLicence: parsed.values['accept-licence'] === true,
+      progress: process.stderr,
+    });
+    if (parsed.values.json) {
+      ctx.out(json(result));
+      return;
+    }
+    ctx.out(
+      [
+        `Installed ${result.id} (${result.engine}, ${result.language}): it spoke a test sentence of ${(result.trial.durationMs / 1000).toFixed(1)} s at ${result.trial.sampleRateHz} Hz.`,
+        ...result.files.map((file) => `  ${file.path}  ${(file.sizeBytes / 2 ** 20).toFixed(1)} MB  sha256 ${file.sha256}${file.reused ? '  (already installed)' : `  from ${file.source}`}`),
+        `${result.voices.join(', ')} now speak${result.voices.length === 1 ? 's' : ''} ${result.language} with it. Restart the server to load it.`,
+      ].join('\n'),
+    );
+  },
+};

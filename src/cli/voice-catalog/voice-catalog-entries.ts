@@ -1,0 +1,81 @@
+// The public voices Raaga knows how to install (catalog-entries.json, sources in docs/voice-catalog-sources.md):
+// their zod schema, read once and checked, and the look-ups `raaga voices catalog` and `voices install` make.
+
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { LANGUAGE_CODES, type LanguageCode } from '../../languages.js';
+import { CHECKSUM_ALGORITHMS } from '../voice-packs/download.js';
+
+/** What an entry installs: a pack of an engine kind, or (Kokoro) the model its voices share. */
+export const CATALOG_KINDS = ['flite', 'piper', 'kokoro-voice', 'kokoro-model'] as const;
+export type CatalogKind = (typeof CATALOG_KINDS)[number];
+
+const Language = z.enum(LANGUAGE_CODES);
+
+const CatalogFileSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'a plain file name'),
+  url: z.url({ protocol: /^https?$/ }),
+  /** Null only where no size is published (the entry's notes say so). */
+  size_bytes: z.number().int().positive().nullable(),
+  checksum: z.strictObject({ algorithm: z.enum(CHECKSUM_ALGORITHMS), value: z.string().regex(/^[0-9a-f]+$/) }).nullable(),
+  checksum_source: z.string().nullable(),
+});
+
+export const CatalogEntrySchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+  engine: z.enum(CATALOG_KINDS),
+  languages: z.array(Language).min(1),
+  gender: z.enum(['female', 'male']).nullable(),
+  speaker: z.string().nullable(),
+  licence: z.strictObject({ name: z.string(), spdx: z.string().nullable(), commercial_use: z.boolean().nullable(), url: z.string() }),
+  files: z.array(CatalogFileSchema).min(1),
+  quality: z.strictObject({ metric: z.enum(['MOS', 'grade']).nullable(), value: z.string(), source: z.string() }).nullable(),
+  notes: z.string(),
+  /** The preset voices this voice speaks for by default, per language (docs/voices.md has the table). */
+  presets: z.partialRecord(Language, z.array(z.string()).min(1)),
+});
+
+export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
+export type CatalogFile = z.infer<typeof CatalogFileSchema>;
+
+const ENTRIES_PATH = new URL('./catalog-entries.json', import.meta.url);
+
+let cached: readonly CatalogEntry[] | undefined;
+
+/** Every entry, checked once (a malformed catalog is a bug in this build, so it throws). */
+export function catalogEntries(): readonly CatalogEntry[] {
+  if (cached) return cached;
+  const parsed = z.array(CatalogEntrySchema).safeParse(JSON.parse(readFileSync(ENTRIES_PATH, 'utf8')));
+  if (!parsed.success) throw new Error(`the voice catalog ${ENTRIES_PATH.pathname} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  cached = Object.freeze(parsed.data);
+  return cached;
+}
+
+export function catalogEntry(id: string): CatalogEntry | undefined {
+  return catalogEntries().find((entry) => entry.id === id);
+}
+
+/** An unknown id's refusal: names the id and the closest ones (shared prefix), so a typo is easy to fix. */
+export function unknownEntryMessage(id: string): string {
+  const prefix = id.split('-').slice(0, 2).join('-');
+  const near = catalogEntries()
+    .filter((entry) => entry.id.startsWith(prefix))
+    .slice(0, 6)
+    .map((entry) => entry.id);
+  return `'${id}' is not in the voice catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''} (raaga voices catalog lists them)`;
+}
+
+/** True when the licence allows commercial use; false or unknown needs the operator's --accept-licence. */
+export function needsLicenceAcceptance(entry: CatalogEntry): boolean {
+  return entry.licence.commercial_use !== true;
+}
+
+export function entryLanguage(entry: CatalogEntry, asked: LanguageCode | undefined): LanguageCode {
+  if (asked !== undefined) {
+    if (!entry.languages.includes(asked)) throw new Error(`${entry.id} speaks ${entry.languages.join(', ')}, not ${asked}`);
+    return asked;
+  }
+  const [only, ...more] = entry.languages;
+  if (only === undefined || more.length > 0) throw new Error(`${entry.id} speaks ${entry.languages.join(', ')}: choose one with --language`);
+  return only;
+}
