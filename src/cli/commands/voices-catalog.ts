@@ -5,7 +5,7 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import { optionalString, parseCommandArgs, parseLanguage } from '../arg-parsing.js';
 import { UsageError, type Subcommand } from '../cli-command.js';
 import { json, table } from '../render.js';
-import { catalogEntries, type CatalogEntry } from '../voice-catalog/voice-catalog-entries.js';
+import { VoiceCatalogIndex, type CatalogEntry } from '../voice-catalog/voice-catalog-entries.js';
 
 const ENGINES = ['flite', 'piper', 'kokoro'] as const;
 
@@ -27,6 +27,7 @@ export const catalogCommand: Subcommand = {
 Every public voice Raaga can install with 'raaga voices install <id>': engine, languages, gender, licence and
 whether it allows commercial use, download size, the published checksum it is verified against, the published
 quality figure where one exists, and the preset voices it speaks for by default. Sources: docs/voice-catalog-sources.md.
+RAAGA_VOICE_CATALOG names a JSON file of your own entries (same fields), listed after Raaga's.
 
 Options:
   --language <code>  only voices of ${LANGUAGE_CODES.join(', ')}
@@ -38,7 +39,7 @@ Options:
     const language = languageRaw === undefined ? undefined : parseLanguage(languageRaw);
     const engine = optionalString(parsed, 'engine');
     if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${ENGINES.join(', ')}`);
-    const entries = catalogEntries().filter(
+    const entries = VoiceCatalogIndex.load(ctx.env?.RAAGA_VOICE_CATALOG).entries.filter(
       (entry) => (language === undefined || entry.languages.includes(language)) && (engine === undefined || entry.engine.split('-')[0] === engine),
     );
     if (parsed.values.json) {

@@ -5,6 +5,7 @@ import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings } from
 import { UsageError, type Subcommand } from '../cli-command.js';
 import { json } from '../render.js';
 import { DEFAULT_KOKORO_MODEL, installCatalogVoice } from '../voice-catalog/catalog-install.js';
+import { VoiceCatalogIndex } from '../voice-catalog/voice-catalog-entries.js';
 
 export const installCommand: Subcommand = {
   name: 'install',
@@ -41,6 +42,7 @@ Options:
     const voices = repeatedStrings(parsed, 'voice');
     const result = await installCatalogVoice({
       modelsDir: ctx.modelsDir,
+      catalog: VoiceCatalogIndex.load(ctx.env?.RAAGA_VOICE_CATALOG),
       id,
       voices: voices.length > 0 ? voices : undefined,
       language: languageRaw === undefined ? undefined : parseLanguage(languageRaw),

@@ -12,13 +12,14 @@ import { manifestPath } from '../preset-voice-names.js';
 import type { ProgressSink } from '../progress.js';
 import { readManifestFile, recordPacks, type PackRecord } from '../voice-packs/manifest-file.js';
 import { fetchCatalogFile, type FetchedCatalogFile } from './catalog-files.js';
-import { catalogEntry, entryLanguage, needsLicenceAcceptance, unknownEntryMessage, type CatalogEntry } from './voice-catalog-entries.js';
+import { entryLanguage, needsLicenceAcceptance, type CatalogEntry, type VoiceCatalogIndex } from './voice-catalog-entries.js';
 
 /** The Kokoro model a voice is installed with unless --model names another: int8, a quarter of fp32's size. */
 export const DEFAULT_KOKORO_MODEL = 'kokoro-82m-v1-0-onnx-q8';
 
 export interface CatalogInstallRequest {
   readonly modelsDir: string;
+  readonly catalog: VoiceCatalogIndex;
   readonly id: string;
   /** Preset voices to speak with it; default: the entry's presets for the language. */
   readonly voices?: readonly string[] | undefined;
@@ -55,7 +56,7 @@ function fileEnding(owner: CatalogEntry, suffix: string): string {
   return file.name;
 }
 
-function planFor(entry: CatalogEntry, modelId: string | undefined): PackPlan {
+function planFor(catalog: VoiceCatalogIndex, entry: CatalogEntry, modelId: string | undefined): PackPlan {
   const mainFile = (suffix: string): string => fileEnding(entry, suffix);
   switch (entry.engine) {
     case 'flite':
@@ -63,8 +64,8 @@ function planFor(entry: CatalogEntry, modelId: string | undefined): PackPlan {
     case 'piper':
       return { engine: 'piper', entries: [entry], pack: (placeOf) => ({ path: placeOf(entry, mainFile('.onnx')), options: { speaker: 0 } }) };
     case 'kokoro-voice': {
-      const model = catalogEntry(modelId ?? DEFAULT_KOKORO_MODEL);
-      if (model === undefined || model.engine !== 'kokoro-model') throw new Error(`--model ${modelId ?? ''}: ${model ? 'not a Kokoro model variant' : unknownEntryMessage(modelId ?? '')}`);
+      const model = catalog.entry(modelId ?? DEFAULT_KOKORO_MODEL);
+      if (model === undefined || model.engine !== 'kokoro-model') throw new Error(`--model ${modelId ?? DEFAULT_KOKORO_MODEL}: ${model ? 'not a Kokoro model variant' : catalog.unknownEntryMessage(modelId ?? DEFAULT_KOKORO_MODEL)}`);
       return {
         engine: 'kokoro',
         entries: [model, entry],
@@ -77,9 +78,10 @@ function planFor(entry: CatalogEntry, modelId: string | undefined): PackPlan {
 }
 
 export async function installCatalogVoice(request: CatalogInstallRequest): Promise<CatalogInstallResult> {
-  const entry = catalogEntry(request.id);
-  if (entry === undefined) throw new Error(unknownEntryMessage(request.id));
-  const plan = planFor(entry, request.model);
+  const { catalog } = request;
+  const entry = catalog.entry(request.id);
+  if (entry === undefined) throw new Error(catalog.unknownEntryMessage(request.id));
+  const plan = planFor(catalog, entry, request.model);
   for (const needed of plan.entries) {
     if (needsLicenceAcceptance(needed) && request.acceptLicence !== true) {
       throw new Error(
@@ -131,7 +133,7 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
     engine: plan.engine,
     language,
     voices,
-    files: [...fetched.entries()].map(([key, file]) => ({ name: file.file.name, path: relativeOf(installedPath(catalogEntry(key.split('/')[0] as string) as CatalogEntry, file.file.name)), sha256: file.sha256, sizeBytes: file.sizeBytes, reused: file.reused, source: file.source })),
+    files: [...fetched.entries()].map(([key, file]) => ({ name: file.file.name, path: relativeOf(installedPath(catalog.entry(key.split('/')[0] as string) as CatalogEntry, file.file.name)), sha256: file.sha256, sizeBytes: file.sizeBytes, reused: file.reused, source: file.source })),
     trial,
   };
 }

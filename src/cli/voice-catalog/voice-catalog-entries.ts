@@ -40,29 +40,49 @@ export type CatalogFile = z.infer<typeof CatalogFileSchema>;
 
 const ENTRIES_PATH = new URL('./catalog-entries.json', import.meta.url);
 
-let cached: readonly CatalogEntry[] | undefined;
-
-/** Every entry, checked once (a malformed catalog is a bug in this build, so it throws). */
-export function catalogEntries(): readonly CatalogEntry[] {
-  if (cached) return cached;
-  const parsed = z.array(CatalogEntrySchema).safeParse(JSON.parse(readFileSync(ENTRIES_PATH, 'utf8')));
-  if (!parsed.success) throw new Error(`the voice catalog ${ENTRIES_PATH.pathname} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-  cached = Object.freeze(parsed.data);
-  return cached;
+/** The entries of one catalog file, checked; a message naming the file and each bad field otherwise. */
+function readEntries(path: string): CatalogEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`voice catalog ${path} cannot be read: ${(error as Error).message}`);
+  }
+  const parsed = z.array(CatalogEntrySchema).safeParse(json);
+  if (!parsed.success) throw new Error(`voice catalog ${path} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  return parsed.data;
 }
 
-export function catalogEntry(id: string): CatalogEntry | undefined {
-  return catalogEntries().find((entry) => entry.id === id);
-}
+/** The catalog Raaga ships, plus an operator's own entries (RAAGA_VOICE_CATALOG) after it. */
+export class VoiceCatalogIndex {
+  readonly entries: readonly CatalogEntry[];
 
-/** An unknown id's refusal: names the id and the closest ones (shared prefix), so a typo is easy to fix. */
-export function unknownEntryMessage(id: string): string {
-  const prefix = id.split('-').slice(0, 2).join('-');
-  const near = catalogEntries()
-    .filter((entry) => entry.id.startsWith(prefix))
-    .slice(0, 6)
-    .map((entry) => entry.id);
-  return `'${id}' is not in the voice catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''} (raaga voices catalog lists them)`;
+  constructor(entries: readonly CatalogEntry[]) {
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      if (seen.has(entry.id)) throw new Error(`voice catalog: id '${entry.id}' appears twice (an operator's entry needs an id of its own)`);
+      seen.add(entry.id);
+    }
+    this.entries = Object.freeze([...entries]);
+  }
+
+  static load(extraPath?: string | undefined): VoiceCatalogIndex {
+    return new VoiceCatalogIndex([...readEntries(ENTRIES_PATH.pathname), ...(extraPath === undefined ? [] : readEntries(extraPath))]);
+  }
+
+  entry(id: string): CatalogEntry | undefined {
+    return this.entries.find((entry) => entry.id === id);
+  }
+
+  /** An unknown id's refusal: names the id and the closest ones (shared prefix), so a typo is easy to fix. */
+  unknownEntryMessage(id: string): string {
+    const prefix = id.split('-').slice(0, 2).join('-');
+    const near = this.entries
+      .filter((entry) => entry.id.startsWith(prefix))
+      .slice(0, 6)
+      .map((entry) => entry.id);
+    return `'${id}' is not in the voice catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''} (raaga voices catalog lists them)`;
+  }
 }
 
 /** True when the licence allows commercial use; false or unknown needs the operator's --accept-licence. */
