@@ -72,8 +72,8 @@ export async function startFileServer(files: Record<string, Served>, options: { 
     headers['content-length'] = body.length;
     response.writeHead(status, headers);
     if (served.cutAfterBytes !== undefined && status === 200) {
-      // A transfer that breaks: part of the body, then the connection drops.
-      response.write(body.subarray(0, served.cutAfterBytes), () => response.destroy());
+      // A transfer that breaks: part of the body, then the connection closes (FIN, so the part is delivered first).
+      response.write(body.subarray(0, served.cutAfterBytes), () => response.socket?.end());
       return;
     }
     response.end(body);

@@ -74,13 +74,15 @@ export class VoiceCatalogIndex {
     return this.entries.find((entry) => entry.id === id);
   }
 
-  /** An unknown id's refusal: names the id and the closest ones (shared prefix), so a typo is easy to fix. */
+  /** An unknown id's refusal: names the id and the ids sharing its longest prefix, so a typo is easy to fix. */
   unknownEntryMessage(id: string): string {
-    const prefix = id.split('-').slice(0, 2).join('-');
-    const near = this.entries
-      .filter((entry) => entry.id.startsWith(prefix))
-      .slice(0, 6)
-      .map((entry) => entry.id);
+    const shared = (other: string): number => {
+      let n = 0;
+      while (n < id.length && id[n] === other[n]) n++;
+      return n;
+    };
+    const best = Math.max(0, ...this.entries.map((entry) => shared(entry.id)));
+    const near = best < 4 ? [] : this.entries.filter((entry) => shared(entry.id) === best).slice(0, 6).map((entry) => entry.id);
     return `'${id}' is not in the voice catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''} (raaga voices catalog lists them)`;
   }
 }

@@ -6,8 +6,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { createProgress, type ProgressSink } from '../progress.js';
 
 export const CHECKSUM_ALGORITHMS = ['sha256', 'sha512', 'md5'] as const;
@@ -76,24 +76,29 @@ export async function download(url: string, destination: string, options: Downlo
   const already = options.resume ? ((await stat(part).catch(() => undefined))?.size ?? 0) : 0;
   if (!options.resume) await rm(part, { force: true });
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const idle = new AbortController();
-  const response = await fetchFollowing(url, vouched, already > 0 ? { range: `bytes=${already}-` } : {}, idle.signal);
-  if (response.status === 404) throw new NotFoundError(url);
-  if (response.status === 416 && already > 0) {
+  const response = await getFollowing(url, vouched, already > 0 ? { range: `bytes=${already}-` } : {}, idleMs);
+  const status = response.statusCode ?? 0;
+  if (status === 404) {
+    response.resume();
+    throw new NotFoundError(url);
+  }
+  if (status === 416 && already > 0) {
     // The part is already whole (or longer than the file): start again rather than guess.
+    response.resume();
     await rm(part, { force: true });
     return download(url, destination, { ...options, resume: false });
   }
-  if (!response.ok || response.body === null) throw new Error(`GET ${url} answered ${response.status} ${response.statusText}`);
-  const resumed = response.status === 206 && already > 0;
-  const announced = Number(response.headers.get('content-length'));
-  // fetch decompresses a gzip body, so its content-length would not match the bytes received.
-  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
-  const remaining = Number.isFinite(announced) && announced > 0 && !encoded ? announced : undefined;
+  if (status < 200 || status >= 300) {
+    response.resume();
+    throw new Error(`GET ${url} answered ${status} ${response.statusMessage ?? ''}`.trimEnd());
+  }
+  const resumed = status === 206 && already > 0;
+  const announced = Number(response.headers['content-length']);
+  const remaining = Number.isFinite(announced) && announced > 0 ? announced : undefined;
   const startAt = resumed ? already : 0;
   const totalBytes = remaining === undefined ? undefined : startAt + remaining;
   if (totalBytes !== undefined && totalBytes > options.maxBytes) {
-    await response.body.cancel();
+    response.destroy();
     throw new Error(`${url} is ${totalBytes} bytes, more than the ${options.maxBytes} allowed for this file`);
   }
   const hashes = [createHash('sha256'), ...(options.checksum && options.checksum.algorithm !== 'sha256' ? [createHash(options.checksum.algorithm)] : [])];
@@ -101,30 +106,38 @@ export async function download(url: string, destination: string, options: Downlo
   const progress = options.progress === undefined ? undefined : createProgress(options.progress, options.label ?? `downloading ${url}`, totalBytes);
   progress?.advance(startAt);
   let sizeBytes = startAt;
-  const stall = () => idle.abort(new Error(`no data from ${url} for ${idleMs / 1000} s`));
-  let timer = setTimeout(stall, idleMs);
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      clearTimeout(timer);
-      timer = setTimeout(stall, idleMs);
-      sizeBytes += chunk.length;
-      if (sizeBytes > options.maxBytes) {
-        callback(new Error(`${url} sent more than the ${options.maxBytes} bytes allowed for this file`));
-        return;
-      }
-      for (const hash of hashes) hash.update(chunk);
-      progress?.advance(chunk.length);
-      callback(null, chunk);
-    },
-  });
   try {
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), tap, createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
+    await new Promise<void>((resolve, reject) => {
+      const file = createWriteStream(part, { flags: resumed ? 'a' : 'w' });
+      let failure: Error | undefined;
+      // On a broken transfer the file is ended, not destroyed: every byte received reaches the part for --resume.
+      const fail = (error: Error): void => {
+        failure ??= error;
+        response.unpipe(file);
+        file.end();
+      };
+      response.on('data', (chunk: Buffer) => {
+        sizeBytes += chunk.length;
+        if (sizeBytes > options.maxBytes) {
+          fail(new Error(`${url} sent more than the ${options.maxBytes} bytes allowed for this file`));
+          response.destroy();
+          return;
+        }
+        for (const hash of hashes) hash.update(chunk);
+        progress?.advance(chunk.length);
+      });
+      response.on('error', (error) => fail(error));
+      response.on('close', () => {
+        if (!response.complete) fail(new Error(`the transfer of ${url} broke after ${sizeBytes} bytes`));
+      });
+      file.on('finish', () => (failure ? reject(failure) : resolve()));
+      file.on('error', reject);
+      response.pipe(file);
+    });
   } catch (error) {
     // A broken transfer keeps its part for --resume; a refused one (too big) does not.
     if (!options.resume || sizeBytes > options.maxBytes) await rm(part, { force: true });
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
   progress?.done();
   if (totalBytes !== undefined && sizeBytes !== totalBytes) {
@@ -141,14 +154,26 @@ export async function download(url: string, destination: string, options: Downlo
   return { sizeBytes, sha256 };
 }
 
+/** One GET: node's http(s), so bytes received before a connection breaks are all delivered (fetch drops them). */
+function get(url: string, headers: Record<string, string>, idleMs: number): Promise<IncomingMessage> {
+  const send = url.startsWith('https:') ? httpsGet : httpGet;
+  return new Promise((resolve, reject) => {
+    const request = send(url, { headers: { 'user-agent': 'raaga-voices', ...headers } }, resolve);
+    // No byte for this long, connecting or reading: abandoned (a stalled mirror does not hang the install).
+    request.setTimeout(idleMs, () => request.destroy(new Error(`no data from ${url} for ${idleMs / 1000} s`)));
+    request.on('error', reject);
+  });
+}
+
 /** GET with redirects followed by hand: each hop is checked like the first (no step down to plain http). */
-async function fetchFollowing(url: string, checksum: Checksum | undefined, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
+async function getFollowing(url: string, checksum: Checksum | undefined, headers: Record<string, string>, idleMs: number): Promise<IncomingMessage> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetch(current, { redirect: 'manual', headers, signal });
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || location === null) return response;
-    await response.body?.cancel();
+    const response = await get(current, headers, idleMs);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (status < 300 || status >= 400 || location === undefined) return response;
+    response.resume();
     const next = new URL(location, current).href;
     const refusal = downloadRefusal(next, checksum);
     if (refusal !== undefined) throw new Error(`${current} redirects to ${next}, refused: ${refusal}`);
