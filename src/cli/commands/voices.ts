@@ -9,6 +9,7 @@ import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
 import { isoTime, json, table } from '../render.js';
 import { addVoicePack } from './voices-add.js';
+import { presetEngines } from '../voice-packs/preset-engines.js';
 import { catalogCommand } from './voices-catalog.js';
 import { installCommand } from './voices-install.js';
 
@@ -70,11 +71,19 @@ Options:
 
 const list: Subcommand = {
   name: 'list',
-  help: `Usage: raaga voices list --account <id> [--json]
+  help: `Usage: raaga voices list [--account <id>] [--json]
 
-Lists the account's custom voices.`,
+Without --account: for every preset voice and language, the engine and pack that speak it now (an installed pack
+whose file is missing falls back to the embedded eSpeak engine, as the server does). With --account: the account's
+custom voices.`,
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, { account: { type: 'string' }, json: { type: 'boolean' } });
+    if (optionalString(parsed, 'account') === undefined) {
+      const pairs = presetEngines(ctx.modelsDir);
+      if (parsed.values.json) ctx.out(json(pairs));
+      else ctx.out(table(['VOICE', 'LANGUAGE', 'ENGINE', 'PACK'], pairs.map((pair) => [pair.voice, pair.language, pair.engine, pair.pack ?? '-'])));
+      return;
+    }
     const accountId = requireString(parsed, 'account');
     const voices = await withStore(ctx, async (store) => {
       if (!(await store.getAccount(accountId))) throw new AccountNotFoundError(accountId);

@@ -116,6 +116,14 @@ describe('raaga voices install', () => {
     expect((JSON.parse(again.stdout) as { files: { reused: boolean }[] }).files.every((file) => file.reused)).toBe(true);
     expect(server.requests).toEqual([]);
     expect(loadVoiceCatalog(manifestFile()).voicePacks().map((pack) => pack.voiceName).sort()).toEqual(['aarav', 'meera', 'rohan']);
+    // `voices list`: who speaks each preset and language now.
+    const listed = JSON.parse((await raaga('voices', 'list', '--json')).stdout) as { voice: string; language: string; engine: string; pack: string | null }[];
+    expect(listed).toHaveLength(16 * 8);
+    expect(listed.find((pair) => pair.voice === 'meera' && pair.language === 'hi-IN')).toEqual({ voice: 'meera', language: 'hi-IN', engine: 'piper', pack: path });
+    expect(listed.find((pair) => pair.voice === 'meera' && pair.language === 'ta-IN')).toEqual({ voice: 'meera', language: 'ta-IN', engine: 'espeak', pack: null });
+    await rm(join(modelsDir, 'packs', 'test-tone', 'hi_IN-tone.onnx'));
+    const missing = JSON.parse((await raaga('voices', 'list', '--json')).stdout) as { voice: string; language: string; engine: string; problem?: string }[];
+    expect(missing.find((pair) => pair.voice === 'aarav' && pair.language === 'hi-IN')).toMatchObject({ engine: 'espeak', problem: 'piper pack file missing' });
   });
 
   it('a licence that does not allow commercial use needs --accept-licence', async () => {

@@ -1,0 +1,34 @@
+// Which engine speaks each preset voice in each language, as the server would decide at start from the manifest:
+// an installed pack's engine when its file is there, the embedded eSpeak engine otherwise (`raaga voices list`).
+
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadVoiceCatalog } from '../../core/voice-catalog.js';
+import { ESPEAK_ENGINE_KIND } from '../../engine/espeak-engine.js';
+import { manifestPath } from '../preset-voice-names.js';
+
+export interface PresetEngine {
+  readonly voice: string;
+  readonly language: string;
+  readonly engine: string;
+  /** The pack's main file as the manifest names it; null for the embedded engine. */
+  readonly pack: string | null;
+  /** Why a recorded pack is not used (its file is missing); absent otherwise. */
+  readonly problem?: string;
+}
+
+export function presetEngines(modelsDir: string): PresetEngine[] {
+  const catalog = loadVoiceCatalog(manifestPath(modelsDir));
+  const packs = new Map(catalog.voicePacks().map((pack) => [`${pack.voiceName}/${pack.language}`, pack]));
+  const out: PresetEngine[] = [];
+  for (const { name } of catalog.voices()) {
+    for (const language of catalog.languages()) {
+      if (!catalog.hasPair(name, language)) continue;
+      const pack = packs.get(`${name}/${language}`);
+      if (pack === undefined) out.push({ voice: name, language, engine: ESPEAK_ENGINE_KIND, pack: null });
+      else if (!existsSync(resolve(modelsDir, pack.path))) out.push({ voice: name, language, engine: ESPEAK_ENGINE_KIND, pack: pack.path, problem: `${pack.engine} pack file missing` });
+      else out.push({ voice: name, language, engine: pack.engine, pack: pack.path });
+    }
+  }
+  return out;
+}
