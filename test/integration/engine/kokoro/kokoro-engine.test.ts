@@ -2,6 +2,7 @@
 // two packs share one model, each pair gets the phonemizer's ids, its own style row and the job's speed; pitch and
 // delivery rate are applied in the worker; packs with a bad style file, a non-Kokoro model or no model fall back.
 
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeKokoroStyleRow } from '../../../../fixtures/voices/lib/kokoro-style-file.js';
 import { KOKORO_TONE_ENCODING } from '../../../../fixtures/voices/lib/kokoro-tone-voice.js';
@@ -48,7 +49,6 @@ beforeAll(async () => {
   await files.style('bf_emma.bin', 2);
   const noStyleInput = await files.model('other.onnx', { styleName: 'ref_s' });
   const short = `${files.dir}/hf_beta.bin`;
-  const { writeFile } = await import('node:fs/promises');
   await writeFile(short, new Uint8Array(1024));
   const embedded = new EspeakEngine({ workers: 1, maxQueue: 16, voices: catalog.embeddedVoices(), languageIds: catalog.embeddedLanguageIds() });
   registry = buildEngineRegistry(
