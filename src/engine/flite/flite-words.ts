@@ -1,7 +1,8 @@
 // Word boundaries from flite's phone timings. flite prints a clause's phones with end times but not which word each
 // belongs to, so each token's own phones (flite-token-phones.ts) are laid over the clause's phones in order. Context
-// changes a phone now and then (`a` is ey alone, ax in a sentence): one substitution per token is accepted; any other
-// disagreement means the layout is not known, and no boundaries are returned rather than wrong ones.
+// changes a vowel now and then (`a` is ey alone, ax in a sentence; `the` before a vowel): one vowel-for-vowel
+// substitution per token is accepted; any other disagreement means the layout is not known, and no boundaries are
+// returned rather than wrong ones.
 
 import type { WordBoundary } from '../tts-engine.js';
 import { PAUSE, type Segment } from './flite-phones.js';
@@ -15,6 +16,9 @@ export interface TextToken {
 
 const MAX_SUBSTITUTIONS_PER_TOKEN = 1;
 const SPOKEN = /[\p{L}\p{N}]/u;
+// Vowels in both of flite's phone sets: ARPAbet (aa ... uw, er) and CMU Indic (A, A:, i:, E, aI ...). No consonant in
+// either starts with a vowel letter.
+const VOWEL = /^[aeiouAEIOU]/;
 
 /** The whitespace-separated tokens of `text` that flite can speak (a letter or a digit in them), in order. */
 export function textTokens(text: string): TextToken[] {
@@ -58,9 +62,12 @@ export function alignWords(
     if (phones.length === 0) continue;
     let substitutions = 0;
     for (let i = 0; i < phones.length; i++) {
-      if (segments[spoken[position + i] as number]?.phone !== phones[i]) substitutions++;
+      const said = (segments[spoken[position + i] as number] as Segment).phone;
+      const alone = phones[i] as string;
+      if (said === alone) continue;
+      // A consonant that differs is a layout shifted by a phone, not context.
+      if (!VOWEL.test(said) || !VOWEL.test(alone) || ++substitutions > MAX_SUBSTITUTIONS_PER_TOKEN) return undefined;
     }
-    if (substitutions > MAX_SUBSTITUTIONS_PER_TOKEN) return undefined;
     const first = spoken[position] as number;
     const startMs = first === 0 ? 0 : (segments[first - 1] as Segment).endMs;
     if (previousEnd !== undefined) boundaries.push({ textEnd: previousEnd, atMs: Math.round(startMs) });
