@@ -37,20 +37,22 @@ function tree(cursor: FlitevoxCursor, what: string): void {
   for (let i = 0; i < feats; i++) cursor.padded(`${what} feature ${i}`);
 }
 
-function treeArray(cursor: FlitevoxCursor, what: string): void {
+/** Skips one array of CART trees (a count, then the trees). */
+export function skipTreeArray(cursor: FlitevoxCursor, what: string): void {
   const trees = cursor.count(`${what} count`);
   for (let i = 0; i < trees; i++) tree(cursor, `${what} ${i}`);
 }
 
-function rows(cursor: FlitevoxCursor, what: string): void {
+/** Skips a 2-D array: a row count, then each row as a padded block. */
+export function skipRows(cursor: FlitevoxCursor, what: string): void {
   const count = cursor.count(`${what} row count`);
   for (let i = 0; i < count; i++) cursor.padded(`${what} row ${i}`);
 }
 
 /** Walks the body from just after f0_stddev to the end of the file. */
 export function walkFlitevoxBody(cursor: FlitevoxCursor, counts: FlitevoxModelCounts): FlitevoxBody {
-  for (let i = 0; i < counts.f0Models; i++) treeArray(cursor, `F0 tree set ${i}`);
-  for (let i = 0; i < counts.paramModels; i++) treeArray(cursor, `parameter tree set ${i}`);
+  for (let i = 0; i < counts.f0Models; i++) skipTreeArray(cursor, `F0 tree set ${i}`);
+  for (let i = 0; i < counts.paramModels; i++) skipTreeArray(cursor, `parameter tree set ${i}`);
   const spamF0 = cursor.int32('the spamf0 flag') !== 0;
   if (spamF0) {
     tree(cursor, 'SPAM accent tree');
@@ -58,16 +60,16 @@ export function walkFlitevoxBody(cursor: FlitevoxCursor, counts: FlitevoxModelCo
   }
   for (let i = 0; i < counts.paramModels; i++) {
     cursor.take(8, `parameter model ${i} channel and frame counts`);
-    rows(cursor, `parameter model ${i} vectors`);
+    skipRows(cursor, `parameter model ${i} vectors`);
   }
   if (spamF0) {
     cursor.take(8, 'SPAM accent channel and frame counts');
-    rows(cursor, 'SPAM accent vectors');
+    skipRows(cursor, 'SPAM accent vectors');
   }
   cursor.padded('model minima');
   cursor.padded('model ranges');
   if (counts.modelShape > CST_CG_MODEL_SHAPE_BASE_MINRANGE) {
-    for (let i = 0; i < counts.paramModels; i++) rows(cursor, `quantisation table ${i}`);
+    for (let i = 0; i < counts.paramModels; i++) skipRows(cursor, `quantisation table ${i}`);
   }
   cursor.take(4, 'the frame advance');
   for (let i = 0; i < counts.durModels; i++) {
@@ -87,7 +89,7 @@ export function walkFlitevoxBody(cursor: FlitevoxCursor, counts: FlitevoxModelCo
   cursor.padded('the dynamic window');
   cursor.take(4 * 5, 'the window size, MLSA alpha and beta, multimodel and mixed excitation flags');
   cursor.take(8, 'the mixed excitation filter counts');
-  rows(cursor, 'mixed excitation filters');
+  skipRows(cursor, 'mixed excitation filters');
   cursor.take(8, 'the second spamf0 flag and the gain');
   return { spamF0, trailingBytes: cursor.remaining };
 }
