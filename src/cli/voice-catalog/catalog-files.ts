@@ -50,11 +50,15 @@ async function matches(path: string, file: CatalogFile): Promise<boolean> {
   return (await digestOf(path, file.checksum.algorithm)) === file.checksum.value;
 }
 
-/** Copies of catalog files that ship inside npm packages Raaga depends on (no download needed). */
+/**
+ * Copies of catalog files that ship inside npm packages Raaga has (Kokoro's voices in kokoro-js, a development
+ * dependency: absent after `npm ci --omit=dev`, and then the file is downloaded). Used only when its digest matches.
+ */
 function packagedCopy(entry: CatalogEntry, file: CatalogFile): string | undefined {
   if (entry.engine !== 'kokoro-voice') return undefined;
   try {
-    return join(dirname(createRequire(import.meta.url).resolve('kokoro-js/package.json')), 'voices', file.name);
+    // kokoro-js exports no package.json; its entry is dist/kokoro.*, its voices sit beside dist/.
+    return join(dirname(createRequire(import.meta.url).resolve('kokoro-js')), '..', 'voices', file.name);
   } catch {
     return undefined;
   }

@@ -14,6 +14,8 @@ import { loadVoiceCatalog } from '../../../src/core/voice-catalog.js';
 import { TONE_ESPEAK } from '../../../fixtures/voices/lib/fixture-voices.js';
 import { loopbackCertificate, startFileServer, type FileServer } from '../../helpers/file-server.js';
 import { REPO_MANIFEST } from '../../helpers/voice-packs.js';
+import { dumpFliteVoice } from '../../../fixtures/voices/lib/flite-voices.js';
+import { buildKokoroToneModel } from '../../../fixtures/voices/lib/kokoro-tone-voice.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const toneDir = join(root, 'fixtures', 'voices', TONE_ESPEAK.name);
@@ -23,6 +25,8 @@ let catalogPath: string;
 let server: FileServer;
 let model: Buffer;
 let sidecar: Buffer;
+let flite: Buffer;
+let kokoroModel: Buffer;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const manifestFile = () => join(modelsDir, 'raaga-v1', 'manifest.json');
@@ -62,6 +66,8 @@ beforeAll(async () => {
   model = await readFile(join(toneDir, 'model.onnx'));
   sidecar = await readFile(join(toneDir, 'model.onnx.json'));
   const html = Buffer.from('<!doctype html><html><body>Sign in to download this file</body></html>');
+  flite = await readFile(dumpFliteVoice('slt', join(dir, 'flite')));
+  kokoroModel = Buffer.from(buildKokoroToneModel());
   server = await startFileServer(
     {
       '/ok/hi_IN-tone.onnx': { body: model },
@@ -70,6 +76,8 @@ beforeAll(async () => {
       '/html/hi_IN-tone.onnx.json': { body: sidecar },
       '/cut/hi_IN-tone.onnx': { body: model, cutAfterBytes: Math.floor(model.length / 3) },
       '/cut/hi_IN-tone.onnx.json': { body: sidecar },
+      '/flite/cmu_us_slt.flitevox': { body: flite },
+      '/kokoro/model_tone.onnx': { body: kokoroModel },
     },
     { https: true },
   );
@@ -81,6 +89,20 @@ beforeAll(async () => {
       entry('test-tone-nc', 'ok', { licence: { name: 'CC BY-NC 4.0', spdx: 'CC-BY-NC-4.0', commercial_use: false, url: 'https://example.test/nc' } }),
       entry('test-tone-html', 'html'),
       entry('test-tone-cut', 'cut'),
+      ...['en-IN', 'gu-IN'].map((language) => ({
+        ...entry(`test-flite-slt-${language.slice(0, 2)}`, 'flite'),
+        engine: 'flite',
+        languages: [language],
+        files: [{ name: 'cmu_us_slt.flitevox', url: `${server.url}/flite/cmu_us_slt.flitevox`, size_bytes: flite.length, checksum: { algorithm: 'sha512', value: createHash('sha512').update(flite).digest('hex') }, checksum_source: 'generated' }],
+        presets: { [language]: ['priya', 'meera'] },
+      })),
+      {
+        ...entry('test-kokoro-model', 'kokoro'),
+        engine: 'kokoro-model',
+        languages: ['en-IN', 'hi-IN'],
+        files: [{ name: 'model_tone.onnx', url: `${server.url}/kokoro/model_tone.onnx`, size_bytes: kokoroModel.length, checksum: { algorithm: 'sha256', value: sha256(kokoroModel) }, checksum_source: 'generated' }],
+        presets: {},
+      },
     ]),
   );
 });
@@ -124,6 +146,40 @@ describe('raaga voices install', () => {
     await rm(join(modelsDir, 'packs', 'test-tone', 'hi_IN-tone.onnx'));
     const missing = JSON.parse((await raaga('voices', 'list', '--json')).stdout) as { voice: string; language: string; engine: string; problem?: string }[];
     expect(missing.find((pair) => pair.voice === 'aarav' && pair.language === 'hi-IN')).toMatchObject({ engine: 'espeak', problem: 'piper pack file missing' });
+  });
+
+  it('a Flite voice: checked whole and spoken by flite; one declaring another language than the entry installs nothing', async () => {
+    const run = await raaga('voices', 'install', 'test-flite-slt-en');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Installed test-flite-slt-en \(flite, en-IN\): it spoke a test sentence of \d+\.\d s at 16000 Hz\./);
+    expect(loadVoiceCatalog(manifestFile()).voicePacks()).toEqual([
+      { voiceName: 'meera', language: 'en-IN', engine: 'flite', path: 'packs/test-flite-slt-en/cmu_us_slt.flitevox', sha256: sha256(flite), options: {} },
+      { voiceName: 'priya', language: 'en-IN', engine: 'flite', path: 'packs/test-flite-slt-en/cmu_us_slt.flitevox', sha256: sha256(flite), options: {} },
+    ]);
+    const before = await readFile(manifestFile(), 'utf8');
+    const wrong = await raaga('voices', 'install', 'test-flite-slt-gu');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/test-flite-slt-gu does not load and speak as a flite voice: flite voice .*cmu_us_slt\.flitevox speaks eng .*not gu-IN; nothing was installed/);
+    expect(await readFile(manifestFile(), 'utf8')).toBe(before);
+    expect((await readdir(join(modelsDir, 'packs'))).filter((name) => !name.startsWith('.'))).toEqual(['test-flite-slt-en']);
+  });
+
+  it("a Kokoro voice: its style file from kokoro-js's own copy (checked against the catalog), the model it needs alongside", async () => {
+    const run = await raaga('voices', 'install', 'kokoro-voice-hf-alpha', '--model', 'test-kokoro-model', '--json');
+    if (run.code !== 0) throw new Error(run.stderr);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { engine: string; voices: string[]; files: { name: string; source: string }[]; trial: { sampleRateHz: number } };
+    expect(result).toMatchObject({ engine: 'kokoro', voices: ['priya', 'meera', 'lakshmi', 'pooja'], trial: { sampleRateHz: 24000 } });
+    expect(result.files.find((file) => file.name === 'hf_alpha.bin')?.source).toMatch(/node_modules\/kokoro-js\/voices\/hf_alpha\.bin$/);
+    expect(result.files.find((file) => file.name === 'model_tone.onnx')?.source).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/kokoro\/model_tone\.onnx$/);
+    expect(loadVoiceCatalog(manifestFile()).voicePacks().find((pack) => pack.voiceName === 'meera')).toEqual({
+      voiceName: 'meera',
+      language: 'hi-IN',
+      engine: 'kokoro',
+      path: 'packs/test-kokoro-model/model_tone.onnx',
+      sha256: sha256(kokoroModel),
+      options: { style: 'packs/kokoro-voice-hf-alpha/hf_alpha.bin' },
+    });
   });
 
   it('a licence that does not allow commercial use needs --accept-licence', async () => {
