@@ -79,6 +79,13 @@ module.exports = {
       to: { path: '^src/(api|core|session|telephony|store|cli)/|^src/(app|deps|main)\\.ts$' },
     },
     {
+      name: 'engine-kinds-stand-alone',
+      comment: 'An engine kind (src/engine/<kind>/) imports the engine layer, the shared eSpeak folder and audio/, never another kind: adding or removing one touches its folder and engines.ts only.',
+      severity: 'error',
+      from: { path: '^src/engine/(flite|kokoro|onnx)/' },
+      to: { path: '^src/engine/(flite|kokoro|onnx)/', pathNot: '^src/engine/$1/' },
+    },
+    {
       name: 'store-below-core',
       severity: 'error',
       from: { path: '^src/store/' },

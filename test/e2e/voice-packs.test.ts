@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVoiceCatalog } from '../../src/core/voice-catalog.js';
-import { EspeakPhonemizer } from '../../src/engine/onnx/espeak-phonemizer.js';
+import { EspeakPhonemizer } from '../../src/engine/espeak/espeak-phonemizer.js';
 import { phonemizeText } from '../../src/engine/onnx/piper-phonemizer.js';
 import { loadPiperSidecar } from '../../src/engine/onnx/piper-sidecar.js';
 import { decodeAudio } from '../helpers/decode-audio.js';

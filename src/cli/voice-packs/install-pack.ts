@@ -107,7 +107,7 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
     await session.release();
     if (sidecar.phoneme_type === 'espeak' && sidecar.espeak !== undefined) {
       // The server would refuse the pack at start if this eSpeak NG build cannot phonemize for it; say so now.
-      const { EspeakPhonemizer } = await import('../../engine/onnx/espeak-phonemizer.js');
+      const { EspeakPhonemizer } = await import('../../engine/espeak/espeak-phonemizer.js');
       const phonemizer = await EspeakPhonemizer.create();
       try {
         phonemizer.phonemize('a', sidecar.espeak.voice);

@@ -1,7 +1,7 @@
 // One clause through flite in the calling (worker) thread: the checked voice, speed as duration_stretch, pitch as the
 // F0 target (or by resampling for voices whose SPAM F0 model ignores it), the WAV decoded, and word boundaries on request.
 
-import { shiftPitch, pitchRatio } from '../onnx/pitch-shift.js';
+import { shiftPitch, pitchRatio } from '../../audio/pitch-shift.js';
 import type { WordBoundary } from '../tts-engine.js';
 import { GUEST_OUT_WAV, FliteRunError, runFlite } from './flite-module.js';
 import { parseSegmentEnds, type Segment } from './flite-phones.js';

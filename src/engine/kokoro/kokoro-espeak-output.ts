@@ -1,7 +1,7 @@
 // Raw eSpeak NG output of one text chunk (`_` between phonemes, ` | ` between clauses, `(en)` switches) in the two
 // shapes Kokoro's front ends read: kokoro-js's plain IPA, and the tied IPA (`a^ɪ`) misaki's EspeakG2P maps from.
 
-import { LANGUAGE_SWITCH } from '../onnx/espeak-phonemizer.js';
+import { LANGUAGE_SWITCH } from '../espeak/espeak-phonemizer.js';
 
 /** The tie misaki asks phonemizer for (`tie='^'`); it only marks which letters form one phoneme. */
 export const TIE = '^';

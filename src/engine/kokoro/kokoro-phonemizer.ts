@@ -2,7 +2,7 @@
 // (normalise, split off punctuation, eSpeak per chunk, its regex fixes), Hindi as Kokoro's own pipeline does it
 // for lang 'h' (misaki's EspeakG2P on eSpeak `hi`). Stages are exported so tests can feed them any eSpeak build.
 
-import { EspeakPhonemizer } from '../onnx/espeak-phonemizer.js';
+import { EspeakPhonemizer } from '../espeak/espeak-phonemizer.js';
 import { plainChunk, TIE, tiedChunk } from './kokoro-espeak-output.js';
 import { KOKORO_ESPEAK_VOICE, type KokoroLanguage } from './kokoro-language.js';
 import { normalizeKokoroText } from './kokoro-text-norm.js';

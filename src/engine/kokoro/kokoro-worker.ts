@@ -3,7 +3,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { deliverClause } from '../../audio/clause-delivery.js';
-import { pitchRatio, shiftPitch } from '../onnx/pitch-shift.js';
+import { pitchRatio, shiftPitch } from '../../audio/pitch-shift.js';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
 import type { KokoroJob, KokoroResult, KokoroWorkerData, KokoroWorkerReport } from './kokoro-messages.js';
 import { KokoroPhonemizer } from './kokoro-phonemizer.js';

@@ -3,12 +3,12 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
-import { EspeakPhonemizer } from './espeak-phonemizer.js';
+import { EspeakPhonemizer } from '../espeak/espeak-phonemizer.js';
 import type { OnnxJob, OnnxResult, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
 import { phonemizeText } from './piper-phonemizer.js';
 import { PiperSession } from './piper-session.js';
 import { BOS, EOS, PAD } from './piper-sidecar.js';
-import { pitchRatio, shiftPitch } from './pitch-shift.js';
+import { pitchRatio, shiftPitch } from '../../audio/pitch-shift.js';
 
 const port = parentPort;
 if (port === null) throw new Error('onnx-worker must run in a worker thread');

@@ -75,7 +75,7 @@ export const piperEngineModule: EngineModule<PiperPackOptions> = {
     try {
       let espeak;
       if (sidecar.phoneme_type === 'espeak') {
-        const { EspeakPhonemizer } = await import('./espeak-phonemizer.js');
+        const { EspeakPhonemizer } = await import('../espeak/espeak-phonemizer.js');
         espeak = await EspeakPhonemizer.create();
       }
       const { sentences } = phonemizeText(TRIAL_SENTENCES[pack.language], sidecar, espeak);

@@ -2,7 +2,7 @@
 // characters themselves for `phoneme_type: text` voices), the clause's punctuation appended, then ids.
 
 import { splitSentences, type Clause } from './clauses.js';
-import type { EspeakPhonemizer } from './espeak-phonemizer.js';
+import type { EspeakPhonemizer } from '../espeak/espeak-phonemizer.js';
 import { phonemesToIds, toPhonemes } from './phoneme-ids.js';
 import type { PiperSidecar } from './piper-sidecar.js';
 

@@ -2,7 +2,7 @@
 // markers, NFD, and sentences split at the Devanagari danda and double danda.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EspeakPhonemizer } from '../../../../src/engine/onnx/espeak-phonemizer.js';
+import { EspeakPhonemizer } from '../../../../src/engine/espeak/espeak-phonemizer.js';
 import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
 import { parsePiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';
 

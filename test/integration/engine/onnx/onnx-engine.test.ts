@@ -3,7 +3,7 @@
 // phonemes, packs that fail to load, and warm-up before readiness.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EspeakPhonemizer } from '../../../../src/engine/onnx/espeak-phonemizer.js';
+import { EspeakPhonemizer } from '../../../../src/engine/espeak/espeak-phonemizer.js';
 import type { OnnxEngine, OnnxEngineEvent } from '../../../../src/engine/onnx/onnx-engine.js';
 import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
 import { loadPiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';

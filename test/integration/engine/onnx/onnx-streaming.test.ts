@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMediumVoice } from '../../../../fixtures/voices/lib/fixture-voices.js';
 import { Utterance, type UtteranceRequest } from '../../../../src/core/synthesis/utterance.js';
-import { EspeakPhonemizer } from '../../../../src/engine/onnx/espeak-phonemizer.js';
+import { EspeakPhonemizer } from '../../../../src/engine/espeak/espeak-phonemizer.js';
 import type { OnnxEngine } from '../../../../src/engine/onnx/onnx-engine.js';
 import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
 import { loadPiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';

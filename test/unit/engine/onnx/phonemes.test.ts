@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { splitSentences } from '../../../../src/engine/onnx/clauses.js';
-import { cleanEspeakPhonemes } from '../../../../src/engine/onnx/espeak-phonemizer.js';
+import { cleanEspeakPhonemes } from '../../../../src/engine/espeak/espeak-phonemizer.js';
 import { phonemesToIds, toPhonemes } from '../../../../src/engine/onnx/phoneme-ids.js';
 import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
 import { parsePiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';

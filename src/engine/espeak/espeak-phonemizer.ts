@@ -1,7 +1,7 @@
 // IPA phonemes of one clause from the same eSpeak NG WASM build the embedded engine uses, cleaned the way Piper
 // cleans espeak output: no separators, no language-switch markers like `(en)`, NFD. One instance per worker thread.
 
-import { EspeakInstance } from '../espeak/espeak-instance.js';
+import { EspeakInstance } from './espeak-instance.js';
 
 const decoder = new TextDecoder();
 /** eSpeak marks a switch to another language's rules with its code in brackets, e.g. `(en)` ... `(hi)`. */

@@ -1,9 +1,9 @@
-// Pitch shift for custom (vc_) voices on neural packs, by the resampling trick: the model speaks `ratio` times
+// Pitch shift for custom (vc_) voices on engines without pitch control, by the resampling trick: the model speaks `ratio` times
 // longer (length_scale x ratio), then the samples are read as if recorded at rate x ratio and resampled back to
 // rate. Pitch (and formants) rise by `ratio`, duration is unchanged. VITS has no pitch control of its own.
 
-import { concatFloat32 } from '../../audio/bytes.js';
-import { Resampler } from '../../audio/resampler.js';
+import { concatFloat32 } from './bytes.js';
+import { Resampler } from './resampler.js';
 
 /** Shifts are rounded to a tenth of a semitone (inaudible) so the resampler's per-rate-pair filter cache stays small. */
 const STEP_SEMITONES = 0.1;
