@@ -216,6 +216,12 @@ describe('raaga voices install', () => {
     expect(sha256(await readFile(join(modelsDir, 'packs', 'test-tone-cut', 'hi_IN-tone.onnx')))).toBe(sha256(model));
   });
 
+  it('installs from a mirror URL (the files by name under a base URL) instead of their own URLs', async () => {
+    const run = await raaga('voices', 'install', 'test-tone-cut', '--from', `${server.url}/ok`);
+    expect(run.code).toBe(0);
+    expect(server.requests.map((request) => request.path)).toEqual(['/ok/hi_IN-tone.onnx', '/ok/hi_IN-tone.onnx.json']);
+  });
+
   it('installs from a local mirror directory, and refuses a mirror file that is not the published one', async () => {
     const mirror = join(dir, 'mirror');
     await mkdir(mirror, { recursive: true });
