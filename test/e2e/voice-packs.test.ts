@@ -58,7 +58,7 @@ describe('voice packs in the server', () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     const warmed = logs.find((line) => line.msg === 'voice pack engine worker event');
-    expect(warmed?.engineEvent).toMatchObject({ type: 'worker-ready', detail: { failed: [expect.objectContaining({ modelPath: expect.stringContaining('broken-corrupt-model') })] } });
+    expect(warmed?.engineEvent).toMatchObject({ type: 'worker-ready', detail: { failed: [expect.objectContaining({ path: expect.stringContaining('broken-corrupt-model') })] } });
     const plain = loadVoiceCatalog(REPO_MANIFEST);
     for (const groupBy of ['language', 'voice'] as const) {
       const response = await fetch(`${server.url}/v1/voices?group_by=${groupBy}`, { headers: authHeaders(key) });

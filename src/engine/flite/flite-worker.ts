@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { afterTrim, deliverClause } from '../../audio/clause-delivery.js';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
-import { fliteVoiceKey, type FliteJob, type FliteResult, type FliteWorkerData, type FliteWorkerReport } from './flite-messages.js';
+import type { PackWorkerReport } from '../pack-worker-pool.js';
+import { fliteVoiceKey, type FliteJob, type FliteResult, type FliteWorkerData } from './flite-messages.js';
 import { synthesizeFlite } from './flite-synth.js';
 import { openFliteVoice } from './flite-voice.js';
 
@@ -20,7 +21,7 @@ function post(message: WorkerMessage<FliteResult>, transfer: ArrayBuffer[] = [])
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const startedAt = performance.now();
-const report: FliteWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
+const report: PackWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
 for (const spec of data.voices) {
   try {
     const voice = openFliteVoice(spec.path, spec.language);

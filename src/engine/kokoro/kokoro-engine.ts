@@ -5,8 +5,9 @@ import type { LanguageCode } from '../../languages.js';
 import type { PairEngine } from '../pair-engine.js';
 import { EngineUnavailableError, type PcmClip, type SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
-import { WorkerPool, type WorkerPoolEvent } from '../worker-pool.js';
-import type { KokoroJob, KokoroResult, KokoroWorkerData, KokoroWorkerReport } from './kokoro-messages.js';
+import { PackWorkerPool, type PackWorkerReport } from '../pack-worker-pool.js';
+import type { WorkerPoolEvent } from '../worker-pool.js';
+import type { KokoroJob, KokoroResult, KokoroWorkerData } from './kokoro-messages.js';
 import type { KokoroLanguage } from './kokoro-language.js';
 
 /** One catalog voice + language pair: the model, the voice's style file and the phonemizer language it reads. */
@@ -47,14 +48,8 @@ const routeKey = (voiceName: string, language: string): string => `${voiceName}\
 export class KokoroEngine implements PairEngine {
   readonly name = 'kokoro-onnxruntime-node';
   readonly kind = KOKORO_ENGINE_KIND;
-  private readonly pool: WorkerPool<KokoroJob, KokoroResult>;
+  private readonly workers: PackWorkerPool<KokoroJob, KokoroResult>;
   private readonly routes = new Map<string, KokoroRoute>();
-  /** Model and style paths every reporting worker loaded (a file failing in one worker is dropped from all). */
-  private readonly loaded = new Set<string>();
-  private readonly failed = new Set<string>();
-  private readonly reports: KokoroWorkerReport[] = [];
-  private starting: Promise<void> | undefined;
-  private started = false;
 
   constructor(private readonly options: KokoroEngineOptions) {
     for (const route of options.routes) this.routes.set(routeKey(route.voiceName, route.language), route);
@@ -64,33 +59,30 @@ export class KokoroEngine implements PairEngine {
       languages: [...new Set(options.routes.map((route) => route.kokoroLanguage))],
       intraOpNumThreads: options.intraOpNumThreads,
     };
-    this.pool = new WorkerPool<KokoroJob, KokoroResult>({
+    this.workers = new PackWorkerPool<KokoroJob, KokoroResult>({
       entry: ENTRY,
       workerData,
-      size: options.workers,
+      workers: options.workers,
       maxQueue: options.maxQueue,
       startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
-      onEvent: (event) => this.onPoolEvent(event),
+      niceness: options.niceness,
+      onFailed: (failure) => options.onEvent?.({ type: 'file-failed', path: failure.path, error: failure.error }),
+      onEvent: options.onEvent,
     });
   }
 
   /** Resolves once every worker has loaded and warmed its models (or failed); rejects if no worker started. */
   start(): Promise<void> {
-    this.starting ??= this.pool.start().then(async () => {
-      this.started = true;
-      if (![...this.routes.values()].some((route) => this.routeLoaded(route))) await this.pool.close(); // nothing to serve
-    });
-    return this.starting;
+    return this.workers.start();
   }
 
   isReady(): boolean {
-    return this.started && [...this.routes.values()].some((route) => this.routeLoaded(route)) && this.pool.hasLiveWorker();
+    return this.workers.ready() && [...this.routes.values()].some((route) => this.routeLoaded(route));
   }
 
   serves(voiceName: string, language: string): boolean {
     const route = this.routes.get(routeKey(voiceName, language));
-    return route !== undefined && this.started && this.routeLoaded(route) && this.pool.hasLiveWorker();
+    return route !== undefined && this.workers.available(route.modelPath) && this.workers.available(route.stylePath);
   }
 
   audioSource(voiceName: string, language: LanguageCode): string {
@@ -102,14 +94,14 @@ export class KokoroEngine implements PairEngine {
     return this.kind;
   }
 
-  workerReports(): readonly KokoroWorkerReport[] {
-    return this.reports;
+  workerReports(): readonly PackWorkerReport[] {
+    return this.workers.reports();
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     const route = this.routes.get(routeKey(job.voiceName, job.language));
     if (route === undefined || !this.routeLoaded(route)) throw new EngineUnavailableError(`no Kokoro voice pack serves ${job.voiceName} in ${job.language}`);
-    const result = await this.pool.run(
+    const result = await this.workers.run(
       {
         modelPath: route.modelPath,
         stylePath: route.stylePath,
@@ -134,35 +126,18 @@ export class KokoroEngine implements PairEngine {
 
   /** Resolves once no clause is queued or running (WorkerPool.idle). */
   idle(): Promise<void> {
-    return this.pool.idle();
+    return this.workers.idle();
   }
 
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {
-    return this.pool.load();
+    return this.workers.load();
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.workers.close();
   }
 
   private routeLoaded(route: KokoroRoute): boolean {
-    return this.loaded.has(route.modelPath) && this.loaded.has(route.stylePath);
-  }
-
-  private onPoolEvent(event: WorkerPoolEvent): void {
-    if (event.type === 'worker-ready' && event.detail !== undefined) {
-      const report = event.detail as KokoroWorkerReport;
-      this.reports.push(report);
-      for (const failure of report.failed) {
-        // A file that fails in one worker is not trusted in any: its pairs go to the embedded engine.
-        if (!this.failed.has(failure.path)) {
-          this.failed.add(failure.path);
-          this.options.onEvent?.({ type: 'file-failed', path: failure.path, error: failure.error });
-        }
-        this.loaded.delete(failure.path);
-      }
-      for (const path of report.loaded) if (!this.failed.has(path)) this.loaded.add(path);
-    }
-    this.options.onEvent?.(event);
+    return this.workers.loaded(route.modelPath) && this.workers.loaded(route.stylePath);
   }
 }

@@ -32,11 +32,3 @@ export interface KokoroResult {
   /** Phoneme symbols the vocabulary lacks, with counts (dropped from the ids). */
   readonly unknownPhonemes: ReadonlyArray<readonly [string, number]>;
 }
-
-export interface KokoroWorkerReport {
-  /** Model and style paths that loaded (models also warmed). */
-  readonly loaded: string[];
-  readonly failed: { path: string; error: string }[];
-  /** Process RSS when the worker became ready (all workers share one process). */
-  rssBytes: number;
-}

@@ -5,7 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { deliverClause } from '../../audio/clause-delivery.js';
 import { pitchRatio, shiftPitch } from '../../audio/pitch-shift.js';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
-import type { KokoroJob, KokoroResult, KokoroWorkerData, KokoroWorkerReport } from './kokoro-messages.js';
+import type { PackWorkerReport } from '../pack-worker-pool.js';
+import type { KokoroJob, KokoroResult, KokoroWorkerData } from './kokoro-messages.js';
 import { KokoroPhonemizer } from './kokoro-phonemizer.js';
 import { KOKORO_SAMPLE_RATE_HZ, KokoroSession } from './kokoro-session.js';
 import { KOKORO_STYLE_DIM, KokoroStyle } from './kokoro-style.js';
@@ -33,7 +34,8 @@ try {
   process.exit(1);
 }
 
-const report: KokoroWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
+// Models and styles are keyed by their paths.
+const report: PackWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
 const sessions = new Map<string, KokoroSession>();
 const styles = new Map<string, KokoroStyle>();
 // A dozen real tokens: enough to touch every kernel once (the first run allocates the arena and packs weights).
@@ -45,7 +47,7 @@ for (const modelPath of data.models) {
     sessions.set(modelPath, session);
     report.loaded.push(modelPath);
   } catch (error) {
-    report.failed.push({ path: modelPath, error: message(error) });
+    report.failed.push({ key: modelPath, path: modelPath, error: message(error) });
   }
 }
 for (const stylePath of data.styles) {
@@ -53,7 +55,7 @@ for (const stylePath of data.styles) {
     styles.set(stylePath, await KokoroStyle.load(stylePath));
     report.loaded.push(stylePath);
   } catch (error) {
-    report.failed.push({ path: stylePath, error: message(error) });
+    report.failed.push({ key: stylePath, path: stylePath, error: message(error) });
   }
 }
 report.rssBytes = process.memoryUsage.rss();

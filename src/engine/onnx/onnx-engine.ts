@@ -8,8 +8,9 @@
 import type { LanguageCode } from '../../languages.js';
 import type { PairEngine } from '../pair-engine.js';
 import { EngineUnavailableError, type PcmClip, type SynthesisJob } from '../tts-engine.js';
-import { WorkerPool, type WorkerPoolEvent } from '../worker-pool.js';
-import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
+import { PackWorkerPool, type PackWorkerReport } from '../pack-worker-pool.js';
+import type { WorkerPoolEvent } from '../worker-pool.js';
+import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData } from './onnx-messages.js';
 import type { PiperSidecar } from './piper-sidecar.js';
 import { workerEntry } from '../worker-entry.js';
 
@@ -59,43 +60,34 @@ export const PIPER_ENGINE_KIND = 'piper';
 export class OnnxEngine implements PairEngine {
   readonly name = 'onnxruntime-node';
   readonly kind = PIPER_ENGINE_KIND;
-  private readonly pool: WorkerPool<OnnxJob, OnnxResult>;
+  private readonly workers: PackWorkerPool<OnnxJob, OnnxResult>;
   private readonly routes = new Map<string, OnnxRoute>();
-  private readonly loaded = new Set<string>();
-  private readonly failed = new Set<string>();
-  private readonly reports: OnnxWorkerReport[] = [];
-  private starting: Promise<void> | undefined;
-  private started = false;
 
   constructor(private readonly options: OnnxEngineOptions) {
     for (const route of options.routes) this.routes.set(routeKey(route.voiceName, route.language), route);
     const voices: OnnxVoiceSpec[] = options.models.map((model) => ({ key: model.modelPath, modelPath: model.modelPath, sidecar: model.sidecar }));
     const workerData: OnnxWorkerData = { voices, intraOpNumThreads: options.intraOpNumThreads };
-    this.pool = new WorkerPool<OnnxJob, OnnxResult>({
+    this.workers = new PackWorkerPool<OnnxJob, OnnxResult>({
       entry: ENTRY,
       workerData,
-      size: options.workers,
+      workers: options.workers,
       maxQueue: options.maxQueue,
       startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
-      onEvent: (event) => this.onPoolEvent(event),
+      niceness: options.niceness,
+      onFailed: (failure) => options.onEvent?.({ type: 'voice-failed', modelPath: failure.path, error: failure.error }),
+      onEvent: options.onEvent,
     });
   }
 
   /** Resolves once every worker has created and warmed its sessions (or failed); rejects if no worker started. */
   start(): Promise<void> {
-    this.starting ??= this.pool.start().then(async () => {
-      this.started = true;
-      if (this.loaded.size === 0) await this.pool.close(); // nothing to serve: give the threads and memory back
-    });
-    return this.starting;
+    return this.workers.start();
   }
 
   isReady(): boolean {
-    return this.started && this.loaded.size > 0 && this.pool.hasLiveWorker();
+    return this.workers.ready();
   }
 
-  /** True when the pair has a pack whose model loaded and a worker can run it now. */
   audioSource(voiceName: string, language: LanguageCode): string {
     const route = this.routes.get(routeKey(voiceName, language));
     return route ? `${PIPER_ENGINE_KIND}:${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
@@ -105,26 +97,27 @@ export class OnnxEngine implements PairEngine {
     return this.kind;
   }
 
+  /** True when the pair has a pack whose model loaded and a worker can run it now. */
   serves(voiceName: string, language: string): boolean {
     const route = this.routes.get(routeKey(voiceName, language));
-    return route !== undefined && this.started && this.loaded.has(route.modelPath) && this.pool.hasLiveWorker();
+    return route !== undefined && this.workers.available(route.modelPath);
   }
 
   /** Models that loaded in the workers, and each worker's report (RSS at ready) for benches. */
   loadedModels(): readonly string[] {
-    return [...this.loaded];
+    return [...new Set(this.options.models.map((model) => model.modelPath))].filter((path) => this.workers.loaded(path));
   }
 
-  workerReports(): readonly OnnxWorkerReport[] {
-    return this.reports;
+  workerReports(): readonly PackWorkerReport[] {
+    return this.workers.reports();
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
     const route = this.routes.get(routeKey(job.voiceName, job.language));
-    if (route === undefined || !this.loaded.has(route.modelPath)) {
+    if (route === undefined || !this.workers.loaded(route.modelPath)) {
       throw new EngineUnavailableError(`no neural voice pack serves ${job.voiceName} in ${job.language}`);
     }
-    const result = await this.pool.run(
+    const result = await this.workers.run(
       { voiceKey: route.modelPath, text: job.text, speakerId: route.speakerId, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones },
       signal,
     );
@@ -141,31 +134,14 @@ export class OnnxEngine implements PairEngine {
 
   /** Resolves once no clause is queued or running (WorkerPool.idle). */
   idle(): Promise<void> {
-    return this.pool.idle();
+    return this.workers.idle();
   }
 
   load(): { readonly queued: number; readonly running: number; readonly workers: number } {
-    return this.pool.load();
+    return this.workers.load();
   }
 
   close(): Promise<void> {
-    return this.pool.close();
-  }
-
-  private onPoolEvent(event: WorkerPoolEvent): void {
-    if (event.type === 'worker-ready' && event.detail !== undefined) {
-      const report = event.detail as OnnxWorkerReport;
-      this.reports.push(report);
-      for (const failure of report.failed) {
-        // A model that fails in one worker is not trusted in any: its pairs go to the embedded engine.
-        if (!this.failed.has(failure.key)) {
-          this.failed.add(failure.key);
-          this.options.onEvent?.({ type: 'voice-failed', modelPath: failure.modelPath, error: failure.error });
-        }
-        this.loaded.delete(failure.key);
-      }
-      for (const key of report.loaded) if (!this.failed.has(key)) this.loaded.add(key);
-    }
-    this.options.onEvent?.(event);
+    return this.workers.close();
   }
 }

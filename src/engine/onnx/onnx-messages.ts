@@ -30,10 +30,3 @@ export interface OnnxResult {
   /** Phonemes the voice's map lacks, with counts (dropped from the ids). */
   readonly unknownPhonemes: ReadonlyArray<readonly [string, number]>;
 }
-
-export interface OnnxWorkerReport {
-  readonly loaded: string[];
-  readonly failed: { key: string; modelPath: string; error: string }[];
-  /** Process RSS when the worker became ready (all workers share one process). */
-  rssBytes: number;
-}

@@ -4,7 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
 import { EspeakPhonemizer } from '../espeak/espeak-phonemizer.js';
-import type { OnnxJob, OnnxResult, OnnxWorkerData, OnnxWorkerReport } from './onnx-messages.js';
+import type { PackWorkerReport } from '../pack-worker-pool.js';
+import type { OnnxJob, OnnxResult, OnnxWorkerData } from './onnx-messages.js';
 import { phonemizeText } from './piper-phonemizer.js';
 import { PiperSession } from './piper-session.js';
 import { BOS, EOS, PAD } from './piper-sidecar.js';
@@ -32,7 +33,7 @@ function warmUpIds(session: PiperSession): number[] {
 }
 
 const startedAt = performance.now();
-const report: OnnxWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
+const report: PackWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
 try {
   if (data.voices.some((voice) => voice.sidecar.phoneme_type === 'espeak')) espeak = await EspeakPhonemizer.create();
 } catch (error) {
@@ -48,7 +49,7 @@ for (const voice of data.voices) {
     sessions.set(voice.key, session);
     report.loaded.push(voice.key);
   } catch (error) {
-    report.failed.push({ key: voice.key, modelPath: voice.modelPath, error: error instanceof Error ? error.message : String(error) });
+    report.failed.push({ key: voice.key, path: voice.modelPath, error: error instanceof Error ? error.message : String(error) });
   }
 }
 report.rssBytes = process.memoryUsage.rss();
