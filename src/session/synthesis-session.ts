@@ -7,7 +7,8 @@
 // ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
-import type { Admission, Ticket, UsageReport, UsageSource } from '../core/admission.js';
+import type { Admission, Ticket, UsageSource } from '../core/admission.js';
+import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
 import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import { checkText } from '../core/text/text-limits.js';
 import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
@@ -383,8 +384,7 @@ export class SynthesisSession {
     this.#state = 'cancelling';
     turn.abort(reason);
     // Frozen from here on: the utterance counts a chunk only if its audio was produced before the abort.
-    const used = turn.utterance.codePointsSpoken;
-    this.#settle(turn, used, 'cancelled');
+    const used = this.#settle(turn, 'cancelled');
     this.#turnAnswered = this.#turnStopped.then(() => {
       if (this.#isClosed()) return;
       this.#send({ type: 'cancellation', characters_used: used, duration_seconds: toSeconds(turn.sentMs), ...idOf(info) });
@@ -446,8 +446,7 @@ export class SynthesisSession {
     const { utterance } = turn;
     switch (outcome.kind) {
       case 'completed': {
-        const used = utterance.truncated ? 0 : turn.codePoints;
-        this.#settle(turn, used, utterance.truncated ? 'truncated' : 'completed');
+        const used = this.#settle(turn, utterance.truncated ? 'truncated' : 'completed');
         this.#send({
           type: 'end_of_utterance',
           characters_used: used,
@@ -460,11 +459,11 @@ export class SynthesisSession {
         return;
       }
       case 'stalled':
-        this.#settle(turn, utterance.codePointsSpoken, 'cancelled');
+        this.#settle(turn, 'cancelled');
         this.#close(CLOSE_CODES.policyViolation, 'client stopped reading audio', 'slow-client');
         return;
       case 'failed': {
-        this.#settle(turn, 0, 'failed');
+        this.#settle(turn, 'failed');
         const failure = classifyTurnFailure(outcome.error);
         if (failure.kind === 'error') {
           this.#log.warn({ err: outcome.error }, 'utterance refused by the engine');
@@ -516,14 +515,21 @@ export class SynthesisSession {
    * applied at once and made durable in the background (a store may fsync), so `cancellation` and
    * `end_of_utterance` are not delayed by the disk. Closing waits for every settlement.
    */
-  #settle(turn: UtteranceTurn, used: number, outcome: UsageReport['outcome']): void {
+  #settle(turn: UtteranceTurn, outcome: UtteranceOutcome): number {
     const { utterance } = turn;
-    // A stopped turn bills (and records) the audio that left; a finished or failed one, what was produced.
-    const audioMs = outcome === 'cancelled' ? turn.sentMs : utterance.durationMs;
-    const report: UsageReport = { engine: utterance.engineKind, audioSeconds: toSeconds(audioMs), outcome };
+    // Each chunk's audio is handed to the sink as it is produced: what was produced before the end is what the
+    // client got. A stopped turn records the audio that left; a finished or failed one, what was produced.
+    const { used, report } = chargeFor({
+      outcome,
+      totalCodePoints: turn.codePoints,
+      deliveredCodePoints: utterance.codePointsSpoken,
+      audioMs: outcome === 'cancelled' ? turn.sentMs : utterance.durationMs,
+      engine: utterance.engineKind,
+    });
     const settling = turn.credits.settle(used, report).catch((error: unknown) => this.#log.error({ err: error }, 'utterance settlement failed'));
     this.#settlements.add(settling);
     void settling.finally(() => this.#settlements.delete(settling));
+    return used;
   }
 
   #close(code: number, reason: string, why: EndReason): void {
@@ -541,8 +547,7 @@ export class SynthesisSession {
 
   async #releaseAll(turn: UtteranceTurn | undefined, why: EndReason): Promise<void> {
     if (turn?.claimReply()) {
-      const billable = CLIENT_CAUSED.has(why) && !turn.utterance.truncated;
-      this.#settle(turn, billable ? turn.utterance.codePointsSpoken : 0, billable ? 'cancelled' : turn.utterance.truncated ? 'truncated' : 'failed');
+      this.#settle(turn, turn.utterance.truncated ? 'truncated' : CLIENT_CAUSED.has(why) ? 'cancelled' : 'failed');
     }
     // Handlers still running (an admission in flight) see the closed state and give back what they got.
     await this.#queue;

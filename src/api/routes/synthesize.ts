@@ -4,7 +4,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Ticket, UsageReport } from '../../core/admission.js';
+import type { Ticket } from '../../core/admission.js';
+import { chargeFor, type Charge, type UtteranceOutcome } from '../../core/synthesis/billing.js';
 import type { Utterance } from '../../core/synthesis/utterance.js';
 import type { Account } from '../../store/store.js';
 import { refusesCachedAudio } from '../cache-control.js';
@@ -61,33 +62,36 @@ function seconds(ms: number): number {
   return Number((ms / 1000).toFixed(6));
 }
 
-/** The ledger's account of how an HTTP synthesis ended. */
-function report(utterance: Utterance, outcome: UsageReport['outcome']): UsageReport {
-  return { engine: utterance.engineKind, audioSeconds: seconds(utterance.durationMs), outcome };
+/** An HTTP synthesis by the billing rule (core/synthesis/billing.ts): `deliveredCodePoints` is what reached the client. */
+function charged(utterance: Utterance, codePoints: number, outcome: UtteranceOutcome, deliveredCodePoints: number): Charge {
+  return chargeFor({ outcome, totalCodePoints: codePoints, deliveredCodePoints, audioMs: utterance.durationMs, engine: utterance.engineKind });
+}
+
+async function settle(ticket: Ticket, utterance: Utterance, codePoints: number, outcome: UtteranceOutcome, deliveredCodePoints: number): Promise<void> {
+  const { used, report } = charged(utterance, codePoints, outcome, deliveredCodePoints);
+  await ticket.finish(used, report);
 }
 
 async function generate(ctx: ApiContext, request: SynthesisRequest, reply: FastifyReply) {
   const { ticket, utterance, codePoints, format } = await prepare(ctx, request, 'complete');
   const signal = requestAbortSignal(reply, ctx.shutdown);
-  let charged = 0;
-  // A client that left is billed for nothing (it never received the file): recorded as cancelled.
-  let outcome: UsageReport['outcome'] = 'failed';
+  // The file reaches the client whole or not at all: a client that left before it got nothing (cancelled, 0).
+  let outcome: UtteranceOutcome = 'failed';
   try {
     const parts: Buffer[] = [];
     for await (const bytes of utterance.audio(signal)) parts.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    charged = utterance.truncated ? 0 : codePoints;
     outcome = utterance.truncated ? 'truncated' : 'completed';
     return {
       audio: Buffer.concat(parts).toString('base64'),
       format,
       duration_seconds: seconds(utterance.durationMs),
-      characters_used: charged,
+      characters_used: charged(utterance, codePoints, outcome, codePoints).used,
     };
   } catch (error) {
     if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
     throw engineErrorToApiError(error);
   } finally {
-    await ticket.finish(charged, report(utterance, outcome));
+    await settle(ticket, utterance, codePoints, outcome, outcome === 'completed' ? codePoints : 0);
   }
 }
 
@@ -101,7 +105,8 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
     first = await audio.next();
     ctx.metrics?.timeToFirstAudio('http_stream', reply.elapsedTime);
   } catch (error) {
-    await ticket.finish(0, report(utterance, signal.aborted && signal.reason === ABORT_REASONS.clientClosed ? 'cancelled' : 'failed'));
+    // Nothing reached the client yet.
+    await settle(ticket, utterance, codePoints, signal.aborted && signal.reason === ABORT_REASONS.clientClosed ? 'cancelled' : 'failed', 0);
     throw engineErrorToApiError(error);
   }
   const billing = { completed: false };
@@ -112,11 +117,10 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
         for await (const bytes of audio) yield toBuffer(bytes);
         billing.completed = true;
       } finally {
-        // Completed: the whole text. Client gone: the chunks whose audio was produced. Our failure: nothing.
+        // Every chunk produced was handed to the response before the next was made: the client had them.
         const clientGone = signal.aborted && signal.reason === ABORT_REASONS.clientClosed;
         const outcome = billing.completed ? (utterance.truncated ? 'truncated' : 'completed') : clientGone ? 'cancelled' : 'failed';
-        const used = outcome === 'completed' ? codePoints : outcome === 'cancelled' ? utterance.codePointsSpoken : 0;
-        await ticket.finish(used, report(utterance, outcome)).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
+        await settle(ticket, utterance, codePoints, outcome, utterance.codePointsSpoken).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
       }
     })(),
     { objectMode: false },
