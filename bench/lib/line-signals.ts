@@ -3,7 +3,7 @@
 // (delayed, attenuated, dispersed). Seeded, so every run hears the same sounds.
 
 import { concatFloat32 } from '../../src/audio/bytes.js';
-import { echoImpulseResponse, SAMPLES_PER_TAP } from '../../src/telephony/peer/echo-path.js';
+import { echoImpulseResponse, SAMPLES_PER_TAP } from '../../src/sim/echo-path.js';
 import { seeded } from '../../test/helpers/seeded-random.js';
 
 export const RATE_HZ = 8000;

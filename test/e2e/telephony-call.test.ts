@@ -5,7 +5,7 @@
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/telephony/call-token.js';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
 import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, FAR_FUTURE_MS, gatherResult, LONG_AGO_MS, LONG_GREETING, placeCall, RawStream, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';

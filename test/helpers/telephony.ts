@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { vi } from 'vitest';
 import { pino, type Logger } from 'pino';
 import WebSocket from 'ws';
-import type { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
+import type { CallerTrack } from '../../src/sim/caller-audio.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
 import { fetchStreamInstruction, type StreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
 import type { TestServer } from './test-server.js';
 

@@ -3,7 +3,7 @@
 // front of the queue; FLUSH_MEDIA drops queued frames and queued marks without a word. Asterisk closes the socket
 // on a message over 65,500 bytes; the simulator flags one.
 
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../../sim/peer-dialect.js';
 import type { WireFrame } from '../stream-events.js';
 import { ASTERISK_MAX_MESSAGE_BYTES } from './asterisk-codec.js';
 

@@ -4,7 +4,7 @@
 
 import { mulawToPcm16, pcm16ToMulaw } from '../../audio/mulaw.js';
 import { bytesLEToPcm16, pcm16ToBytesLE } from '../../audio/pcm.js';
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../../sim/peer-dialect.js';
 import type { WireFrame } from '../stream-events.js';
 import { AUDIOSOCKET_HEADER_BYTES, AUDIOSOCKET_TYPE, encodePacket } from './audiosocket-packets.js';
 

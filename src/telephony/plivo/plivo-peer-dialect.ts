@@ -3,7 +3,7 @@
 // clearedAudio after clearAudio (pending checkpoints dropped, not acknowledged).
 
 import { readTypedJson } from '../../util/typed-json.js';
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../../sim/peer-dialect.js';
 import type { WireFrame } from '../stream-events.js';
 
 export class PlivoPeerDialect implements PeerDialect {

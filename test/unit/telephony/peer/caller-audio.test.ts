@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { encodeWav } from '../../../../src/audio/wav.js';
-import { CallerTrack, onsetOffsetMs, samplesToMulaw, wavToMulaw } from '../../../../src/telephony/peer/caller-audio.js';
+import { CallerTrack, onsetOffsetMs, samplesToMulaw, wavToMulaw } from '../../../../src/sim/caller-audio.js';
 
 describe('CallerTrack', () => {
   it('is silence (0xFF) where no clip plays, and places clips at their time', () => {

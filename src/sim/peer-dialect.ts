@@ -2,7 +2,7 @@
 // opening messages, how caller audio, keys and playback acknowledgements are framed, how often caller audio is
 // sent, and what a clear does to pending marks. Each provider's dialect lives in src/telephony/<provider>/.
 
-import type { WireFrame } from '../stream-events.js';
+import type { WireFrame } from '../telephony/stream-events.js';
 
 export interface PeerCall {
   readonly streamSid: string;

@@ -8,19 +8,19 @@
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
-import { MULAW_BYTES_PER_MS, mulawToPcm16, PHONE_FRAME_MS } from '../../audio/mulaw.js';
-import { encodeWav } from '../../audio/wav.js';
+import { MULAW_BYTES_PER_MS, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { encodeWav } from '../audio/wav.js';
 import { CallerTrack } from './caller-audio.js';
-import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
-import type { StreamSocket } from '../stream-socket.js';
+import { TwilioPeerDialect } from '../telephony/twilio/twilio-peer-dialect.js';
+import type { WireFrame } from '../telephony/stream-events.js';
+import type { StreamSocket } from '../telephony/stream-socket.js';
 import { openWebSocket } from './peer-connection.js';
 import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 import { ReplayWatch, type Replay } from './replay-watch.js';
 import { EchoPath } from './echo-path.js';
 import { NetworkDelay } from './network-delay.js';
-import { monotonicClock, type Clock, type ClockTimer } from '../../session/clock.js';
+import { monotonicClock, type Clock, type ClockTimer } from '../session/clock.js';
 
 export type TimelineKind =
   | 'connected'
