@@ -11,7 +11,7 @@ import twilio from 'twilio';
 import { MULAW_BYTES_PER_MS, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
 import { encodeWav } from '../audio/wav.js';
 import { CallerTrack } from './caller-audio.js';
-import { TwilioPeerDialect } from '../telephony/twilio/twilio-peer-dialect.js';
+import { TwilioPeerDialect } from './dialects/twilio.js';
 import type { WireFrame } from '../telephony/stream-events.js';
 import type { StreamSocket } from '../telephony/stream-socket.js';
 import { openWebSocket } from './peer-connection.js';

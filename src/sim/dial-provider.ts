@@ -5,14 +5,14 @@
 // the way each provider carries them.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openAudioSocket } from '../telephony/audiosocket/audiosocket-peer-connection.js';
-import { AudioSocketPeerDialect } from '../telephony/audiosocket/audiosocket-peer-dialect.js';
-import { AsteriskPeerDialect } from '../telephony/asterisk/asterisk-peer-dialect.js';
+import { openAudioSocket } from './dialects/audiosocket-connection.js';
+import { AudioSocketPeerDialect } from './dialects/audiosocket.js';
+import { AsteriskPeerDialect } from './dialects/asterisk.js';
 import { API_KEY_PARAMETER } from '../telephony/call-parameters.js';
-import { ExotelPeerDialect } from '../telephony/exotel/exotel-peer-dialect.js';
+import { ExotelPeerDialect } from './dialects/exotel.js';
 import { fetchPlivoAnswer, plivoSignatureHeaders } from '../telephony/plivo/answer-client.js';
-import { PlivoPeerDialect } from '../telephony/plivo/plivo-peer-dialect.js';
-import { TwilioPeerDialect } from '../telephony/twilio/twilio-peer-dialect.js';
+import { PlivoPeerDialect } from './dialects/plivo.js';
+import { TwilioPeerDialect } from './dialects/twilio.js';
 import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../telephony/twilio/voice-webhook-client.js';
 import { CallPeer, type CallPeerOptions } from './call-peer.js';
 import type { SimulatedProvider } from './dial-provider-names.js';
