@@ -19,7 +19,7 @@ import { MULAW_SILENCE } from '../src/audio/mulaw.js';
 import { CallerTrack } from '../src/sim/caller-audio.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';
 import { CallPeer } from '../src/sim/call-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
+import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { startRecordingAgent } from './lib/recording-agent.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';

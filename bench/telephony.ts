@@ -16,7 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { CallerTrack, type CallerClip } from '../src/sim/caller-audio.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';
 import { CallPeer } from '../src/sim/call-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
+import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { sampleValue } from '../test/helpers/metrics.js';
 import { startServerProcess } from './lib/server-process.js';

@@ -10,10 +10,10 @@ import { AudioSocketPeerDialect } from './dialects/audiosocket.js';
 import { AsteriskPeerDialect } from './dialects/asterisk.js';
 import { API_KEY_PARAMETER } from '../telephony/call-parameters.js';
 import { ExotelPeerDialect } from './dialects/exotel.js';
-import { fetchPlivoAnswer, plivoSignatureHeaders } from '../telephony/plivo/answer-client.js';
+import { fetchPlivoAnswer, plivoSignatureHeaders } from './dialects/plivo-answer-client.js';
 import { PlivoPeerDialect } from './dialects/plivo.js';
 import { TwilioPeerDialect } from './dialects/twilio.js';
-import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../telephony/twilio/voice-webhook-client.js';
+import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from './dialects/twilio-voice-webhook-client.js';
 import { CallPeer, type CallPeerOptions } from './call-peer.js';
 import type { SimulatedProvider } from './dial-provider-names.js';
 

@@ -391,7 +391,7 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       expect((await ask({ agent_url: agent.url }, { DialCallStatus: 'completed' })).body).toContain('<Hangup/>');
       // Nobody answered: the bot's stream is back, and the agent is told why.
       const resumed = await ask({ agent_url: agent.url, voice: 'meera', language: 'hi-IN' }, { DialCallStatus: 'no-answer' });
-      const { parseStreamTwiml } = await import('../../src/telephony/twilio/voice-webhook-client.js');
+      const { parseStreamTwiml } = await import('../../src/sim/dialects/twilio-voice-webhook-client.js');
       const stream = parseStreamTwiml(resumed.body);
       expect(stream.parameters).toMatchObject({ agent_url: agent.url, voice: 'meera', transfer_status: 'no-answer' });
       expect(stream.parameters.raaga_token).toMatch(/^rct1\./);

@@ -11,7 +11,7 @@ import { catalogPath } from '../../src/deps.js';
 import type { TelephonySettings } from '../../src/store/store.js';
 import { CallerTrack } from '../../src/sim/caller-audio.js';
 import { CallerVoice } from '../../src/sim/caller-speech.js';
-import { plivoSignatureHeaders } from '../../src/telephony/plivo/answer-client.js';
+import { plivoSignatureHeaders } from '../../src/sim/dialects/plivo-answer-client.js';
 import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../../src/sim/dial-provider.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, LONG_GREETING, SETTINGS_UPDATED_AT_MS } from '../helpers/telephony.js';

@@ -7,7 +7,7 @@ import { pino, type Logger } from 'pino';
 import WebSocket from 'ws';
 import type { CallerTrack } from '../../src/sim/caller-audio.js';
 import { CallPeer } from '../../src/sim/call-peer.js';
-import { fetchStreamInstruction, type StreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
+import { fetchStreamInstruction, type StreamInstruction } from '../../src/sim/dialects/twilio-voice-webhook-client.js';
 import type { TestServer } from './test-server.js';
 
 export interface CallOptions {
