@@ -1,5 +1,5 @@
 // Barge-in reaction on phone calls, end to end: a server process (src/main.ts, Silero VAD, 300 ms send-ahead),
-// simulated Twilio peers (src/telephony/peer/) and a conversational agent in this process. Each call's agent
+// simulated Twilio peers (src/sim/) and a conversational agent in this process. Each call's agent
 // speaks a long interruptible prompt; the caller says "रुको, मुझे कुछ और पूछना है।" at a varied moment. Measured from
 // the caller's speech onset in the inbound audio (its first audible sample, on the stream's clock):
 //  → `clear` received by the peer, → `cancellation` and → `interrupted` received by the agent (p50/p95), the peer's

@@ -1,5 +1,5 @@
 // Every provider's call path, measured the same way against one server process (embedded store, Silero VAD):
-// the simulated provider (src/telephony/peer/, in that provider's dialect, reached as that provider reaches Raaga,
+// the simulated provider (src/sim/, in that provider's dialect, reached as that provider reaches Raaga,
 // with its credentials) and a conversational agent in this process. Per provider:
 //  1. agent `text` → first media frame at the peer (BENCH_PROVIDER_TEXTS texts on one call, cancelled in between);
 //  2. barge-in: the agent speaks a long prompt, the caller says "रुको, मुझे कुछ और पूछना है।" at a varied moment

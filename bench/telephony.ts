@@ -1,5 +1,5 @@
 // Phone calls against a real server process (bench/lib/server-process.ts: embedded store, Silero VAD), driven by
-// simulated Twilio peers (src/telephony/peer/) and a fake agent in this process:
+// simulated Twilio peers (src/sim/) and a fake agent in this process:
 //  1. agent `text` → first media frame at the peer, over BENCH_TEXTS texts;
 //  2. capacity: simultaneous calls with the bot speaking continuously and VAD running on caller speech, ramped until
 //     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms; once with

@@ -98,7 +98,7 @@ export function lineNoise(ms: number, random: () => number): Float32Array {
 
 /**
  * The bot's voice coming back: `sent` (what played to the caller) delayed by `delayMs`, through the same echo response
- * as the simulated provider's closed loop (src/telephony/peer/echo-path.ts), on the same timeline.
+ * as the simulated provider's closed loop (src/sim/echo-path.ts), on the same timeline.
  */
 export function echoOf(sent: Float32Array, delayMs: number, erlDb: number, taps: number): Float32Array {
   const ir = echoImpulseResponse(erlDb, taps);

@@ -1,5 +1,5 @@
-// A simulated provider on one bidirectional media stream, in any provider's dialect (src/telephony/<provider>/
-// *-peer-dialect.ts): connects to a Raaga media WebSocket (with the provider's credentials), sends its opening,
+// A simulated provider on one bidirectional media stream, in any provider's dialect (src/sim/dialects/
+// <provider>.ts): connects to a Raaga media WebSocket (with the provider's credentials), sends its opening,
 // then the caller's audio in real time against a monotonic clock, in the provider's message size (20 ms for
 // Twilio, 100 ms for Exotel and Smartflo), DTMF and stop; plays the server's audio out virtually (PlayoutBuffer),
 // acknowledges marks once their audio has played and honours clear as the provider does (Twilio echoes pending

@@ -1,5 +1,5 @@
 // How the simulated provider reaches the server: a WebSocket for every provider but one (AudioSocket's TCP is in
-// audiosocket-peer-connection.ts), wrapped as the same StreamSocket the server uses.
+// dialects/audiosocket-connection.ts), wrapped as the same StreamSocket the server uses.
 
 import WebSocket from 'ws';
 import { webSocketStream, type StreamSocket } from '../telephony/stream-socket.js';

@@ -1,4 +1,4 @@
-// Telephony test plumbing over the real peer (src/telephony/peer/): a call from the voice webhook to a live
+// Telephony test plumbing over the real peer (src/sim/): a call from the voice webhook to a live
 // media stream, a raw media socket for malformed-input tests, a log capture, and REST call control.
 
 import { Writable } from 'node:stream';

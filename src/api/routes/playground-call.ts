@@ -1,7 +1,7 @@
 // POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as the
 // chosen provider would (Twilio: the media stream with a freshly minted call token; Exotel, Plivo, Smartflo, Asterisk:
 // their own path and protocol with the account's stored credentials for them), caller speech in real time, marks,
-// clear, with the CallPeer of src/telephony/peer/, and returns its timeline and what the caller heard. The bot's
+// clear, with the CallPeer of src/sim/, and returns its timeline and what the caller heard. The bot's
 // speech is billed.
 
 import { randomBytes } from 'node:crypto';

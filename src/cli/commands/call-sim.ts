@@ -1,6 +1,6 @@
 // `raaga call-sim`: plays a provider's role (Twilio, Smartflo, Exotel, Plivo, Asterisk, AudioSocket) in one call against
 // any Raaga server (no public URL needed): reaches the stream as that provider does, talks as the caller in real
-// time, listens like the provider, and prints the timeline and a summary. The peer lives in src/telephony/peer/.
+// time, listens like the provider, and prints the timeline and a summary. The peer lives in src/sim/.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
