@@ -105,6 +105,27 @@ module.exports = {
       to: { path: '^src/(api|cli)/|^src/(app|deps|main)\\.ts$' },
     },
     {
+      name: 'telephony-never-imports-the-simulator',
+      comment: 'sim/ plays the provider side of a call against telephony/ (it may import its message shapes); what runs in calls never depends on the test device.',
+      severity: 'error',
+      from: { path: '^src/telephony/' },
+      to: { path: '^src/sim/' },
+    },
+    {
+      name: 'only-the-cli-and-the-playground-use-the-simulator',
+      comment: 'The simulator is not production code: only `raaga call-sim` (cli/) and the playground route dial it (tests and benches too, which are not cruised).',
+      severity: 'error',
+      from: { path: '^src', pathNot: '^src/(sim/|cli/|api/routes/playground-call\\.ts$)' },
+      to: { path: '^src/sim/' },
+    },
+    {
+      name: 'simulator-below-the-http-surface',
+      comment: 'sim/ dials a server over its sockets; it never reaches into the HTTP surface that serves the playground.',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { path: '^src/api/' },
+    },
+    {
       name: 'client-has-no-server-code',
       comment: 'The published client (raaga/client) ships alone: only type-level imports of the API schemas.',
       severity: 'error',

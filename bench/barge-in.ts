@@ -1,5 +1,5 @@
 // Barge-in reaction on phone calls, end to end: a server process (src/main.ts, Silero VAD, 300 ms send-ahead),
-// simulated Twilio peers (src/telephony/peer/) and a conversational agent in this process. Each call's agent
+// simulated Twilio peers (src/sim/) and a conversational agent in this process. Each call's agent
 // speaks a long interruptible prompt; the caller says "रुको, मुझे कुछ और पूछना है।" at a varied moment. Measured from
 // the caller's speech onset in the inbound audio (its first audible sample, on the stream's clock):
 //  → `clear` received by the peer, → `cancellation` and → `interrupted` received by the agent (p50/p95), the peer's
@@ -16,10 +16,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MULAW_SILENCE } from '../src/audio/mulaw.js';
-import { CallerTrack } from '../src/telephony/peer/caller-audio.js';
-import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
-import { CallPeer } from '../src/telephony/peer/call-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
+import { CallerTrack } from '../src/sim/caller-audio.js';
+import { CallerVoice } from '../src/sim/caller-speech.js';
+import { CallPeer } from '../src/sim/call-peer.js';
+import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { startRecordingAgent } from './lib/recording-agent.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';

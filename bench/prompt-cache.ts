@@ -6,8 +6,8 @@
 
 import { loadavg } from 'node:os';
 import { LANGUAGE_CODES } from '../src/languages.js';
-import { CallPeer } from '../src/telephony/peer/call-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
+import { CallPeer } from '../src/sim/call-peer.js';
+import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { startTestServer } from '../test/helpers/test-server.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { round, summary, writeResult } from './lib/stats.js';

@@ -1,5 +1,5 @@
 // Every provider's call path, measured the same way against one server process (embedded store, Silero VAD):
-// the simulated provider (src/telephony/peer/, in that provider's dialect, reached as that provider reaches Raaga,
+// the simulated provider (src/sim/, in that provider's dialect, reached as that provider reaches Raaga,
 // with its credentials) and a conversational agent in this process. Per provider:
 //  1. agent `text` → first media frame at the peer (BENCH_PROVIDER_TEXTS texts on one call, cancelled in between);
 //  2. barge-in: the agent speaks a long prompt, the caller says "रुको, मुझे कुछ और पूछना है।" at a varied moment
@@ -12,10 +12,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TelephonySettings } from '../src/store/store.js';
-import { CallerTrack } from '../src/telephony/peer/caller-audio.js';
-import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
-import type { CallPeer } from '../src/telephony/peer/call-peer.js';
-import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../src/telephony/peer/dial-provider.js';
+import { CallerTrack } from '../src/sim/caller-audio.js';
+import { CallerVoice } from '../src/sim/caller-speech.js';
+import type { CallPeer } from '../src/sim/call-peer.js';
+import { dialProvider, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../src/sim/dial-provider.js';
 import { startRecordingAgent, type AgentCall } from './lib/recording-agent.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { startServerProcess } from './lib/server-process.js';

@@ -1,5 +1,5 @@
 // Phone calls against a real server process (bench/lib/server-process.ts: embedded store, Silero VAD), driven by
-// simulated Twilio peers (src/telephony/peer/) and a fake agent in this process:
+// simulated Twilio peers (src/sim/) and a fake agent in this process:
 //  1. agent `text` → first media frame at the peer, over BENCH_TEXTS texts;
 //  2. capacity: simultaneous calls with the bot speaking continuously and VAD running on caller speech, ramped until
 //     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms; once with
@@ -13,10 +13,10 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CallerTrack, type CallerClip } from '../src/telephony/peer/caller-audio.js';
-import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
-import { CallPeer } from '../src/telephony/peer/call-peer.js';
-import { fetchStreamInstruction } from '../src/telephony/twilio/voice-webhook-client.js';
+import { CallerTrack, type CallerClip } from '../src/sim/caller-audio.js';
+import { CallerVoice } from '../src/sim/caller-speech.js';
+import { CallPeer } from '../src/sim/call-peer.js';
+import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { sampleValue } from '../test/helpers/metrics.js';
 import { startServerProcess } from './lib/server-process.js';

@@ -9,8 +9,8 @@ import { SILERO_WINDOW_SAMPLES, SileroVad } from '../src/engine/vad/silero-vad.j
 import { LANGUAGE_CODES, type LanguageCode } from '../src/languages.js';
 import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../src/session/barge-in-detector.js';
 import { PHONE_FRAME_MS as FRAME_MS } from '../src/audio/mulaw.js';
-import { CallerTrack, onsetOffsetMs } from '../src/telephony/peer/caller-audio.js';
-import { CallerVoice } from '../src/telephony/peer/caller-speech.js';
+import { CallerTrack, onsetOffsetMs } from '../src/sim/caller-audio.js';
+import { CallerVoice } from '../src/sim/caller-speech.js';
 import { round, summary, writeResult } from './lib/stats.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { HeardDetector } from '../test/helpers/heard-detector.js';

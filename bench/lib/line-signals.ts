@@ -3,7 +3,7 @@
 // (delayed, attenuated, dispersed). Seeded, so every run hears the same sounds.
 
 import { concatFloat32 } from '../../src/audio/bytes.js';
-import { echoImpulseResponse, SAMPLES_PER_TAP } from '../../src/telephony/peer/echo-path.js';
+import { echoImpulseResponse, SAMPLES_PER_TAP } from '../../src/sim/echo-path.js';
 import { seeded } from '../../test/helpers/seeded-random.js';
 
 export const RATE_HZ = 8000;
@@ -98,7 +98,7 @@ export function lineNoise(ms: number, random: () => number): Float32Array {
 
 /**
  * The bot's voice coming back: `sent` (what played to the caller) delayed by `delayMs`, through the same echo response
- * as the simulated provider's closed loop (src/telephony/peer/echo-path.ts), on the same timeline.
+ * as the simulated provider's closed loop (src/sim/echo-path.ts), on the same timeline.
  */
 export function echoOf(sent: Float32Array, delayMs: number, erlDb: number, taps: number): Float32Array {
   const ir = echoImpulseResponse(erlDb, taps);

@@ -1,6 +1,6 @@
 // The one thing a media stream needs of its connection, whatever carries it: a WebSocket (every provider but one)
 // or a TCP socket (Asterisk AudioSocket). Frames in, frames out, close, and how much is still unsent. The
-// simulated provider (peer/) uses the same wrappers from the other end.
+// simulated provider (src/sim/) uses the same wrappers from the other end.
 
 import WebSocket, { type RawData } from 'ws';
 import { closeSocket } from '../util/ws-socket.js';

@@ -3,7 +3,7 @@
 // token (M3), a call token used twice and a Plivo nonce seen before (L8).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
 import { plivoSignatureV3 } from '../../src/telephony/plivo/plivo-signature.js';
 import { callControl, placeCall, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

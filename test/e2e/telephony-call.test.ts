@@ -5,7 +5,7 @@
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/telephony/call-token.js';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
 import { FakeTwilioApi } from '../helpers/fake-twilio-api.js';
 import { BAD_INPUT_LOG, callControl, capturingLogger, eventually, FAR_FUTURE_MS, gatherResult, LONG_AGO_MS, LONG_GREETING, placeCall, RawStream, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
@@ -391,7 +391,7 @@ describe('call flow: webhook → agent → speech → hangup', () => {
       expect((await ask({ agent_url: agent.url }, { DialCallStatus: 'completed' })).body).toContain('<Hangup/>');
       // Nobody answered: the bot's stream is back, and the agent is told why.
       const resumed = await ask({ agent_url: agent.url, voice: 'meera', language: 'hi-IN' }, { DialCallStatus: 'no-answer' });
-      const { parseStreamTwiml } = await import('../../src/telephony/twilio/voice-webhook-client.js');
+      const { parseStreamTwiml } = await import('../../src/sim/dialects/twilio-voice-webhook-client.js');
       const stream = parseStreamTwiml(resumed.body);
       expect(stream.parameters).toMatchObject({ agent_url: agent.url, voice: 'meera', transfer_status: 'no-answer' });
       expect(stream.parameters.raaga_token).toMatch(/^rct1\./);

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKeys, uniquePrefix, useTestRedis } from '../helpers/redis-server.js';
 import { callControl, eventually, gatherResult, LONG_GREETING, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
-import { fetchStreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
+import { fetchStreamInstruction } from '../../src/sim/dialects/twilio-voice-webhook-client.js';
 import { ProviderApis } from '../helpers/provider-apis.js';
 
 const redis = await useTestRedis('telephony across instances');

@@ -11,11 +11,11 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
-import { ExotelPeerDialect } from '../../src/telephony/exotel/exotel-peer-dialect.js';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
-import { plivoSignatureHeaders } from '../../src/telephony/plivo/answer-client.js';
-import { PlivoPeerDialect } from '../../src/telephony/plivo/plivo-peer-dialect.js';
-import { parseStreamTwiml } from '../../src/telephony/twilio/voice-webhook-client.js';
+import { ExotelPeerDialect } from '../../src/sim/dialects/exotel.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
+import { plivoSignatureHeaders } from '../../src/sim/dialects/plivo-answer-client.js';
+import { PlivoPeerDialect } from '../../src/sim/dialects/plivo.js';
+import { parseStreamTwiml } from '../../src/sim/dialects/twilio-voice-webhook-client.js';
 import { decodeXml } from '../../src/util/xml-entities.js';
 
 export type Callee = 'answer' | 'busy' | 'no-answer' | 'machine';

@@ -1,13 +1,13 @@
-// Telephony test plumbing over the real peer (src/telephony/peer/): a call from the voice webhook to a live
+// Telephony test plumbing over the real peer (src/sim/): a call from the voice webhook to a live
 // media stream, a raw media socket for malformed-input tests, a log capture, and REST call control.
 
 import { Writable } from 'node:stream';
 import { vi } from 'vitest';
 import { pino, type Logger } from 'pino';
 import WebSocket from 'ws';
-import type { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
-import { CallPeer } from '../../src/telephony/peer/call-peer.js';
-import { fetchStreamInstruction, type StreamInstruction } from '../../src/telephony/twilio/voice-webhook-client.js';
+import type { CallerTrack } from '../../src/sim/caller-audio.js';
+import { CallPeer } from '../../src/sim/call-peer.js';
+import { fetchStreamInstruction, type StreamInstruction } from '../../src/sim/dialects/twilio-voice-webhook-client.js';
 import type { TestServer } from './test-server.js';
 
 export interface CallOptions {

@@ -1,7 +1,7 @@
 // POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as the
 // chosen provider would (Twilio: the media stream with a freshly minted call token; Exotel, Plivo, Smartflo, Asterisk:
 // their own path and protocol with the account's stored credentials for them), caller speech in real time, marks,
-// clear, with the CallPeer of src/telephony/peer/, and returns its timeline and what the caller heard. The bot's
+// clear, with the CallPeer of src/sim/, and returns its timeline and what the caller heard. The bot's
 // speech is billed.
 
 import { randomBytes } from 'node:crypto';
@@ -13,10 +13,10 @@ import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import type { Account, TelephonySettings } from '../../store/store.js';
-import { dialProvider, type ProviderCredentials } from '../../telephony/peer/dial-provider.js';
-import type { SimulatedProvider } from '../../telephony/peer/dial-provider-names.js';
-import { CallerTrack, type CallerClip } from '../../telephony/peer/caller-audio.js';
-import { CallPeer } from '../../telephony/peer/call-peer.js';
+import { dialProvider, type ProviderCredentials } from '../../sim/dial-provider.js';
+import type { SimulatedProvider } from '../../sim/dial-provider-names.js';
+import { CallerTrack, type CallerClip } from '../../sim/caller-audio.js';
+import { CallPeer } from '../../sim/call-peer.js';
 import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
 import { mintCallToken } from './telephony-media.js';
 import { streamUrlFor } from '../../telephony/twilio/twilio-signature.js';

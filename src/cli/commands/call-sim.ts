@@ -1,13 +1,13 @@
 // `raaga call-sim`: plays a provider's role (Twilio, Smartflo, Exotel, Plivo, Asterisk, AudioSocket) in one call against
 // any Raaga server (no public URL needed): reaches the stream as that provider does, talks as the caller in real
-// time, listens like the provider, and prints the timeline and a summary. The peer lives in src/telephony/peer/.
+// time, listens like the provider, and prints the timeline and a summary. The peer lives in src/sim/.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../../languages.js';
-import { SIMULATED_PROVIDERS, type SimulatedProvider } from '../../telephony/peer/dial-provider-names.js';
-import type { CallerClip } from '../../telephony/peer/caller-audio.js';
-import type { PeerSummary, TimelineEvent } from '../../telephony/peer/call-peer.js';
+import { SIMULATED_PROVIDERS, type SimulatedProvider } from '../../sim/dial-provider-names.js';
+import type { CallerClip } from '../../sim/caller-audio.js';
+import type { PeerSummary, TimelineEvent } from '../../sim/call-peer.js';
 import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
 import { singleCommand, UsageError } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
@@ -153,9 +153,9 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
 
     // Loaded here, not at the top: twilio, ws and the engine would slow every other `raaga` command's start.
     const [{ CallerTrack, wavToMulaw }, { CallerVoice }, { dialProvider }] = await Promise.all([
-      import('../../telephony/peer/caller-audio.js'),
-      import('../../telephony/peer/caller-speech.js'),
-      import('../../telephony/peer/dial-provider.js'),
+      import('../../sim/caller-audio.js'),
+      import('../../sim/caller-speech.js'),
+      import('../../sim/dial-provider.js'),
     ]);
     const clips: CallerClip[] = [];
     if (callerWav !== undefined) clips.push({ atMs, mulaw: wavToMulaw(new Uint8Array(await readFile(callerWav))), label: callerWav });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../../src/store/api-key.js';
 import { SqliteStore } from '../../../src/store/sqlite-store.js';
-import { parseStreamTwiml } from '../../../src/telephony/twilio/voice-webhook-client.js';
+import { parseStreamTwiml } from '../../../src/sim/dialects/twilio-voice-webhook-client.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const TOKEN = 'abcdef0123456789abcdef0123456789';

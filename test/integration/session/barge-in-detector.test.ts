@@ -11,8 +11,8 @@ import type { VoiceActivityEvent } from '../../../src/session/barge-in-contract.
 import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../../../src/session/barge-in-detector.js';
 import { HeardDetector } from '../../helpers/heard-detector.js';
 import { PHONE_FRAME_BYTES as FRAME_BYTES, PHONE_FRAME_MS as FRAME_MS } from '../../../src/audio/mulaw.js';
-import { CallerTrack, onsetOffsetMs } from '../../../src/telephony/peer/caller-audio.js';
-import { CallerVoice } from '../../../src/telephony/peer/caller-speech.js';
+import { CallerTrack, onsetOffsetMs } from '../../../src/sim/caller-audio.js';
+import { CallerVoice } from '../../../src/sim/caller-speech.js';
 
 const MANIFEST = new URL('../../../models/raaga-v1/manifest.json', import.meta.url).pathname;
 let vad: SileroVad;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config.js';
 import { resolveCallParameters } from '../../../src/telephony/call-parameters.js';
 import { dialTwiml, streamTwiml } from '../../../src/telephony/twilio/twiml.js';
-import { parseStreamTwiml } from '../../../src/telephony/twilio/voice-webhook-client.js';
+import { parseStreamTwiml } from '../../../src/sim/dialects/twilio-voice-webhook-client.js';
 
 const defaults = parseConfig({}).telephony;
 

@@ -8,7 +8,7 @@ import { mulawToPcm16 } from '../../../../src/audio/mulaw.js';
 import { pcm16ToFloat } from '../../../../src/audio/pcm.js';
 import { SileroBatcher } from '../../../../src/engine/vad/silero-batcher.js';
 import { SILERO_WINDOW_SAMPLES, SileroVad } from '../../../../src/engine/vad/silero-vad.js';
-import { CallerVoice } from '../../../../src/telephony/peer/caller-speech.js';
+import { CallerVoice } from '../../../../src/sim/caller-speech.js';
 
 const MANIFEST = new URL('../../../../models/raaga-v1/manifest.json', import.meta.url).pathname;
 let vad: SileroVad;

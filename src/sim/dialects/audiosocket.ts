@@ -4,9 +4,9 @@
 
 import { mulawToPcm16, pcm16ToMulaw } from '../../audio/mulaw.js';
 import { bytesLEToPcm16, pcm16ToBytesLE } from '../../audio/pcm.js';
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
-import { AUDIOSOCKET_HEADER_BYTES, AUDIOSOCKET_TYPE, encodePacket } from './audiosocket-packets.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../peer-dialect.js';
+import type { WireFrame } from '../../telephony/stream-events.js';
+import { AUDIOSOCKET_HEADER_BYTES, AUDIOSOCKET_TYPE, encodePacket } from '../../telephony/audiosocket/audiosocket-packets.js';
 
 export class AudioSocketPeerDialect implements PeerDialect {
   readonly provider = 'audiosocket';

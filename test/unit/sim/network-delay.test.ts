@@ -2,9 +2,9 @@
 // overtakes an earlier one.
 
 import { describe, expect, it } from 'vitest';
-import { NetworkDelay } from '../../../../src/telephony/peer/network-delay.js';
-import { FakeClock } from '../../../helpers/fake-clock.js';
-import { seeded } from '../../../helpers/seeded-random.js';
+import { NetworkDelay } from '../../../src/sim/network-delay.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { seeded } from '../../helpers/seeded-random.js';
 
 describe('NetworkDelay', () => {
   it('delivers within delay ± jitter, in the order sent', async () => {

@@ -1,7 +1,7 @@
 // The simulated caller's ear: Twilio's playout rules for media, marks and clear, on explicit times.
 
 import { describe, expect, it } from 'vitest';
-import { PlayoutBuffer } from '../../../../src/telephony/peer/playout-buffer.js';
+import { PlayoutBuffer } from '../../../src/sim/playout-buffer.js';
 
 const ms = (duration: number, byte = 0x10): Uint8Array => new Uint8Array(duration * 8).fill(byte);
 

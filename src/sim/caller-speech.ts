@@ -1,9 +1,9 @@
 // The stand-in caller: speech made by the embedded engine (eSpeak NG) as 8 kHz mu-law, for `raaga call-sim
 // --caller-say` and for tests that need a real voice talking over the bot. Runs its own one-worker engine.
 
-import { loadVoiceCatalog, type VoiceCatalog } from '../../core/voice-catalog.js';
-import { EspeakEngine } from '../../engine/espeak-engine.js';
-import type { LanguageCode } from '../../languages.js';
+import { loadVoiceCatalog, type VoiceCatalog } from '../core/voice-catalog.js';
+import { EspeakEngine } from '../engine/espeak-engine.js';
+import type { LanguageCode } from '../languages.js';
 import { samplesToMulaw } from './caller-audio.js';
 
 export interface CallerSpeechRequest {

@@ -1,7 +1,7 @@
 // The simulated line's echo: the audio the caller heard, attenuated and smeared by a short decaying impulse response
 // (taps 1 ms apart), added to what the caller sends, in mu-law as a real line would carry it.
 
-import { mulawToPcm16, pcm16ToMulaw } from '../../audio/mulaw.js';
+import { mulawToPcm16, pcm16ToMulaw } from '../audio/mulaw.js';
 
 /** Taps of the echo's impulse response are 1 ms apart. */
 export const SAMPLES_PER_TAP = 8;

@@ -1,8 +1,8 @@
 // What the simulated provider (CallPeer) needs to know of one provider's protocol, as that provider speaks it: its
 // opening messages, how caller audio, keys and playback acknowledgements are framed, how often caller audio is
-// sent, and what a clear does to pending marks. Each provider's dialect lives in src/telephony/<provider>/.
+// sent, and what a clear does to pending marks. Each provider's dialect lives in src/sim/dialects/<provider>.ts.
 
-import type { WireFrame } from '../stream-events.js';
+import type { WireFrame } from '../telephony/stream-events.js';
 
 export interface PeerCall {
   readonly streamSid: string;

@@ -2,7 +2,7 @@
 // is already buffered, a mark is echoed once the audio sent before it has played (at once if nothing is buffered),
 // `clear` drops the buffered audio and returns every pending mark at once. Pure: callers pass the current time.
 
-import { MULAW_BYTES_PER_MS as BYTES_PER_MS, MULAW_SILENCE } from '../../audio/mulaw.js';
+import { MULAW_BYTES_PER_MS as BYTES_PER_MS, MULAW_SILENCE } from '../audio/mulaw.js';
 
 interface Segment {
   readonly startMs: number;

@@ -1,11 +1,11 @@
 // The caller's side of the line: audio clips placed at chosen moments on the call, cut into the 20 ms mu-law frames
 // Twilio sends (silence, 0xFF, everywhere else), plus converters from WAV files and float samples to 8 kHz mu-law.
 
-import { concatFloat32 } from '../../audio/bytes.js';
-import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_BYTES, pcm16ToMulaw } from '../../audio/mulaw.js';
-import { floatToPcm16, pcm16ToFloat } from '../../audio/pcm.js';
-import { Resampler } from '../../audio/resampler.js';
-import { parseWav } from '../../audio/wav.js';
+import { concatFloat32 } from '../audio/bytes.js';
+import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_BYTES, pcm16ToMulaw } from '../audio/mulaw.js';
+import { floatToPcm16, pcm16ToFloat } from '../audio/pcm.js';
+import { Resampler } from '../audio/resampler.js';
+import { parseWav } from '../audio/wav.js';
 
 const BYTES_PER_MS = 8;
 /** A sample louder than this (-40 dBFS) marks where speech begins in a clip, for the timeline. */

@@ -2,7 +2,7 @@
 
 import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
-import { parseStreamTwiml } from '../../../src/telephony/twilio/voice-webhook-client.js';
+import { parseStreamTwiml } from '../../../../src/sim/dialects/twilio-voice-webhook-client.js';
 
 describe('parseStreamTwiml', () => {
   it('reads <Connect><Stream> and its parameters, XML entities decoded', () => {

@@ -1,5 +1,5 @@
-// A simulated provider on one bidirectional media stream, in any provider's dialect (src/telephony/<provider>/
-// *-peer-dialect.ts): connects to a Raaga media WebSocket (with the provider's credentials), sends its opening,
+// A simulated provider on one bidirectional media stream, in any provider's dialect (src/sim/dialects/
+// <provider>.ts): connects to a Raaga media WebSocket (with the provider's credentials), sends its opening,
 // then the caller's audio in real time against a monotonic clock, in the provider's message size (20 ms for
 // Twilio, 100 ms for Exotel and Smartflo), DTMF and stop; plays the server's audio out virtually (PlayoutBuffer),
 // acknowledges marks once their audio has played and honours clear as the provider does (Twilio echoes pending
@@ -8,19 +8,19 @@
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';
-import { MULAW_BYTES_PER_MS, mulawToPcm16, PHONE_FRAME_MS } from '../../audio/mulaw.js';
-import { encodeWav } from '../../audio/wav.js';
+import { MULAW_BYTES_PER_MS, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { encodeWav } from '../audio/wav.js';
 import { CallerTrack } from './caller-audio.js';
-import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
-import type { StreamSocket } from '../stream-socket.js';
+import { TwilioPeerDialect } from './dialects/twilio.js';
+import type { WireFrame } from '../telephony/stream-events.js';
+import type { StreamSocket } from '../telephony/stream-socket.js';
 import { openWebSocket } from './peer-connection.js';
 import type { PeerCall, PeerDialect } from './peer-dialect.js';
 import { PlayoutBuffer, type PlayoutStats } from './playout-buffer.js';
 import { ReplayWatch, type Replay } from './replay-watch.js';
 import { EchoPath } from './echo-path.js';
 import { NetworkDelay } from './network-delay.js';
-import { monotonicClock, type Clock, type ClockTimer } from '../../session/clock.js';
+import { monotonicClock, type Clock, type ClockTimer } from '../session/clock.js';
 
 export type TimelineKind =
   | 'connected'

@@ -2,8 +2,8 @@
 // and how much of it the caller hears twice or never.
 
 import { describe, expect, it } from 'vitest';
-import { fadeInMulaw } from '../../../../src/audio/mulaw.js';
-import { ReplayWatch } from '../../../../src/telephony/peer/replay-watch.js';
+import { fadeInMulaw } from '../../../src/audio/mulaw.js';
+import { ReplayWatch } from '../../../src/sim/replay-watch.js';
 
 /** Frame `i` of a made-up utterance: 160 bytes no other frame has. */
 const frame = (i: number) => Uint8Array.from({ length: 160 }, (_, j) => (i * 7 + j * 13) % 251);

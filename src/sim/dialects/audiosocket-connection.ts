@@ -1,8 +1,8 @@
 // The simulated Asterisk's side of an AudioSocket connection: a TCP connection, packets as the server cuts them.
 
 import { connect } from 'node:net';
-import type { StreamSocket } from '../stream-socket.js';
-import { audioSocketStream } from './audiosocket-stream.js';
+import type { StreamSocket } from '../../telephony/stream-socket.js';
+import { audioSocketStream } from '../../telephony/audiosocket/audiosocket-stream.js';
 
 /** `localAddress`: the address to connect from (a test of the server's allow-list binds another loopback address). */
 export async function openAudioSocket(target: { host: string; port: number; localAddress?: string }, timeoutMs: number): Promise<StreamSocket> {

@@ -3,7 +3,7 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeXml } from '../../util/xml-entities.js';
-import { plivoSignatureV3 } from './plivo-signature.js';
+import { plivoSignatureV3 } from '../../telephony/plivo/plivo-signature.js';
 
 export interface PlivoAnswer {
   readonly xml: string;

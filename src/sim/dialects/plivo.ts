@@ -3,8 +3,8 @@
 // clearedAudio after clearAudio (pending checkpoints dropped, not acknowledged).
 
 import { readTypedJson } from '../../util/typed-json.js';
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../peer-dialect.js';
+import type { WireFrame } from '../../telephony/stream-events.js';
 
 export class PlivoPeerDialect implements PeerDialect {
   readonly provider = 'plivo';

@@ -5,15 +5,15 @@
 // the way each provider carries them.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openAudioSocket } from '../audiosocket/audiosocket-peer-connection.js';
-import { AudioSocketPeerDialect } from '../audiosocket/audiosocket-peer-dialect.js';
-import { AsteriskPeerDialect } from '../asterisk/asterisk-peer-dialect.js';
-import { API_KEY_PARAMETER } from '../call-parameters.js';
-import { ExotelPeerDialect } from '../exotel/exotel-peer-dialect.js';
-import { fetchPlivoAnswer, plivoSignatureHeaders } from '../plivo/answer-client.js';
-import { PlivoPeerDialect } from '../plivo/plivo-peer-dialect.js';
-import { TwilioPeerDialect } from '../twilio/twilio-peer-dialect.js';
-import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../twilio/voice-webhook-client.js';
+import { openAudioSocket } from './dialects/audiosocket-connection.js';
+import { AudioSocketPeerDialect } from './dialects/audiosocket.js';
+import { AsteriskPeerDialect } from './dialects/asterisk.js';
+import { API_KEY_PARAMETER } from '../telephony/call-parameters.js';
+import { ExotelPeerDialect } from './dialects/exotel.js';
+import { fetchPlivoAnswer, plivoSignatureHeaders } from './dialects/plivo-answer-client.js';
+import { PlivoPeerDialect } from './dialects/plivo.js';
+import { TwilioPeerDialect } from './dialects/twilio.js';
+import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from './dialects/twilio-voice-webhook-client.js';
 import { CallPeer, type CallPeerOptions } from './call-peer.js';
 import type { SimulatedProvider } from './dial-provider-names.js';
 

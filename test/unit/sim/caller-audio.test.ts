@@ -1,8 +1,8 @@
 // The caller's track: clips placed on the stream's time line and cut into 20 ms mu-law frames, and the converters.
 
 import { describe, expect, it } from 'vitest';
-import { encodeWav } from '../../../../src/audio/wav.js';
-import { CallerTrack, onsetOffsetMs, samplesToMulaw, wavToMulaw } from '../../../../src/telephony/peer/caller-audio.js';
+import { encodeWav } from '../../../src/audio/wav.js';
+import { CallerTrack, onsetOffsetMs, samplesToMulaw, wavToMulaw } from '../../../src/sim/caller-audio.js';
 
 describe('CallerTrack', () => {
   it('is silence (0xFF) where no clip plays, and places clips at their time', () => {

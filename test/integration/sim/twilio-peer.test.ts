@@ -9,9 +9,9 @@ import twilio from 'twilio';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { parseWav } from '../../../src/audio/wav.js';
-import { CallerTrack } from '../../../src/telephony/peer/caller-audio.js';
-import { CallPeer } from '../../../src/telephony/peer/call-peer.js';
-import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../../src/telephony/twilio/voice-webhook-client.js';
+import { CallerTrack } from '../../../src/sim/caller-audio.js';
+import { CallPeer } from '../../../src/sim/call-peer.js';
+import { fetchStreamInstruction, VOICE_WEBHOOK_PATH } from '../../../src/sim/dialects/twilio-voice-webhook-client.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 type Json = Record<string, any>;

@@ -5,8 +5,8 @@
 // the caller never heard the stretch in between (content lost). Frames of silence match anywhere, so a start is only
 // taken once the repeated stretch holds sound (a replay of silence alone is not reported: nothing could be lost).
 
-import { concatBytes } from '../../audio/bytes.js';
-import { MULAW_BYTES_PER_MS, MULAW_SILENCE, PHONE_FRAME_BYTES } from '../../audio/mulaw.js';
+import { concatBytes } from '../audio/bytes.js';
+import { MULAW_BYTES_PER_MS, MULAW_SILENCE, PHONE_FRAME_BYTES } from '../audio/mulaw.js';
 
 /** Frames after a clear looked at before deciding (1 s): enough to get past a pause at the resume point. */
 const MAX_FRAMES = 50;

@@ -1,8 +1,8 @@
 // How the simulated provider reaches the server: a WebSocket for every provider but one (AudioSocket's TCP is in
-// audiosocket-peer-connection.ts), wrapped as the same StreamSocket the server uses.
+// dialects/audiosocket-connection.ts), wrapped as the same StreamSocket the server uses.
 
 import WebSocket from 'ws';
-import { webSocketStream, type StreamSocket } from '../stream-socket.js';
+import { webSocketStream, type StreamSocket } from '../telephony/stream-socket.js';
 
 /** Opens a WebSocket with the provider's upgrade headers; rejects with the server's answer if the upgrade fails. */
 export async function openWebSocket(url: string, headers: Readonly<Record<string, string>>, timeoutMs: number): Promise<StreamSocket> {

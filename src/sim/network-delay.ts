@@ -2,7 +2,7 @@
 // after it was handed over, never before the one handed over ahead of it (a TCP stream keeps order), so the bench
 // can measure reactions as a provider in another city would see them.
 
-import type { Clock } from '../../session/clock.js';
+import type { Clock } from '../session/clock.js';
 
 export class NetworkDelay {
   #lastDueMs = 0;

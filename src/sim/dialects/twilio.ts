@@ -4,8 +4,8 @@
 // purpose: the peer is an independent implementation to test against.
 
 import { readTypedJson } from '../../util/typed-json.js';
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../peer-dialect.js';
+import type { WireFrame } from '../../telephony/stream-events.js';
 
 export const MEDIA_FORMAT = { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } as const;
 

@@ -3,9 +3,9 @@
 // front of the queue; FLUSH_MEDIA drops queued frames and queued marks without a word. Asterisk closes the socket
 // on a message over 65,500 bytes; the simulator flags one.
 
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
-import { ASTERISK_MAX_MESSAGE_BYTES } from './asterisk-codec.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../peer-dialect.js';
+import type { WireFrame } from '../../telephony/stream-events.js';
+import { ASTERISK_MAX_MESSAGE_BYTES } from '../../telephony/asterisk/asterisk-codec.js';
 
 export class AsteriskPeerDialect implements PeerDialect {
   readonly provider = 'asterisk';

@@ -5,8 +5,8 @@
 import { bytesLEToPcm16, pcm16ToBytesLE } from '../../audio/pcm.js';
 import { mulawToPcm16, pcm16ToMulaw } from '../../audio/mulaw.js';
 import { readTypedJson } from '../../util/typed-json.js';
-import type { PeerCall, PeerDialect, PeerInbound } from '../peer/peer-dialect.js';
-import type { WireFrame } from '../stream-events.js';
+import type { PeerCall, PeerDialect, PeerInbound } from '../peer-dialect.js';
+import type { WireFrame } from '../../telephony/stream-events.js';
 
 /** Exotel's largest outbound message ("above 100k might result in timeouts"). */
 const MAX_MESSAGE_BYTES = 100_000;
