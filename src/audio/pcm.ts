@@ -20,6 +20,14 @@ export function floatToPcm16(samples: Float32Array): Int16Array {
   return out;
 }
 
+/**
+ * One PCM16 sample as a float, the way decoders and level meters read it: / 32768, so [-32768, 32767] maps into
+ * [-1, 1) (what VAD models are trained on); writers use PCM16_SCALE instead, so they never wrap.
+ */
+export function pcm16Sample(value: number): number {
+  return value / 32768;
+}
+
 export function pcm16ToFloat(pcm: Int16Array): Float32Array {
   const out = new Float32Array(pcm.length);
   // -32768 would map slightly below -1; clamp so the [-1, 1] contract holds.

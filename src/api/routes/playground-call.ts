@@ -10,6 +10,7 @@ import { PHONE_FRAME_BYTES, PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mulawToPcm16 } from '../../audio/mulaw.js';
+import { pcm16Sample } from '../../audio/pcm.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import type { Account, TelephonySettings } from '../../store/store.js';
@@ -92,7 +93,7 @@ function frameLevels(mulaw: Uint8Array): number[] {
   for (let start = 0; start < pcm.length; start += PHONE_FRAME_BYTES) {
     let sum = 0;
     const end = Math.min(pcm.length, start + PHONE_FRAME_BYTES);
-    for (let i = start; i < end; i++) sum += (pcm[i]! / 32768) ** 2;
+    for (let i = start; i < end; i++) sum += pcm16Sample(pcm[i]!) ** 2;
     levels.push(Math.round(Math.min(1, Math.sqrt(sum / (end - start)) / FULL_BAR_RMS) * 1000) / 1000);
   }
   return levels;

@@ -129,7 +129,8 @@ function rejectSocket(socket: WebSocket, error: ApiError | undefined): void {
 }
 
 function startSession(ctx: ApiContext, socket: WebSocket, { account, keyId }: Principal, request: FastifyRequest): SynthesisSession {
-  const sink = ctx.metrics ? new MeteredSessionSink(new WebSocketSessionSink(socket), ctx.metrics, 'websocket') : new WebSocketSessionSink(socket);
+  const metered = ctx.metrics ? new MeteredSessionSink(new WebSocketSessionSink(socket), ctx.metrics, 'websocket') : undefined;
+  const sink = metered ?? new WebSocketSessionSink(socket);
   const session = new SynthesisSession(
     {
       admission: ctx.admission,
@@ -152,7 +153,7 @@ function startSession(ctx: ApiContext, socket: WebSocket, { account, keyId }: Pr
     }
     try {
       const event = parseClientMessage(rawText(data));
-      if (event.type === 'text' && sink instanceof MeteredSessionSink) sink.textReceived();
+      if (event.type === 'text') metered?.textReceived();
       session.receive(event);
     } catch (error) {
       session.receiveInvalid(isApiError(error) ? error : new ApiError('validation_error', 'The message could not be read.'));

@@ -1,6 +1,7 @@
 // The embedded synth on one eSpeak NG instance (espeak-instance.ts, which caches the voice+variant) and the state
 // it caches on top: rate, range and the variant files written. Lives inside a worker thread, never shared across.
 
+import { pcm16Sample } from '../../audio/pcm.js';
 import type { WordBoundary } from '../tts-engine.js';
 import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
 import { EspeakInstance } from './espeak-instance.js';
@@ -88,7 +89,7 @@ export class EspeakSynth {
     const out = new Float32Array(length);
     let offset = 0;
     for (const chunk of chunks) {
-      for (let i = 0; i < chunk.length; i++) out[offset + i] = (chunk[i] ?? 0) / 32768;
+      for (let i = 0; i < chunk.length; i++) out[offset + i] = pcm16Sample(chunk[i] ?? 0);
       offset += chunk.length;
     }
     return { samples: out, words: words.list };

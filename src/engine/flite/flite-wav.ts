@@ -1,6 +1,8 @@
 // flite's output WAV read strictly: RIFF/WAVE whose size matches the file, a PCM fmt chunk (mono, 16-bit) before a data
 // chunk that fits. flite writes exactly this (cst_wave_save_riff); anything else is a failed or foreign write.
 
+import { pcm16Sample } from '../../audio/pcm.js';
+
 export interface FliteWav {
   /** Mono samples in [-1, 1]. */
   readonly samples: Float32Array;
@@ -52,7 +54,7 @@ export function parseFliteWav(bytes: Uint8Array, source: string): FliteWav {
       if (sampleRateHz === undefined) fail('data chunk before fmt chunk');
       if (size % 2 !== 0) fail(`odd data size ${size}`);
       const samples = new Float32Array(size / 2);
-      for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(body + i * 2, true) / 32768;
+      for (let i = 0; i < samples.length; i++) samples[i] = pcm16Sample(view.getInt16(body + i * 2, true));
       return { samples, sampleRateHz: sampleRateHz as number };
     }
     // Chunks are word-aligned: an odd size carries one pad byte.
