@@ -168,7 +168,7 @@ try {
   const ok = admittedCount === LIMIT && refused.length === TOTAL - LIMIT && underruns === 0 && lag.p99 < LAG_LIMIT_MS && latency.max < REFUSAL_LIMIT_MS && billedToRefused === 0;
   const result = {
     loadAverage1m: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? 0, 2) },
-    config: { maxCalls: LIMIT, callsPerCore: LIMIT / availableParallelism(), totalCalls: TOTAL, measureMs: MEASURE_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law, TTS_WORKER_NICE=10' },
+    config: { maxCalls: LIMIT, callsPerCore: LIMIT / availableParallelism(), totalCalls: TOTAL, measureMs: MEASURE_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law', ttsWorkerNice: Number(process.env.TTS_WORKER_NICE ?? 10) },
     admitted: admittedCount,
     refused: refused.length,
     failed: failed.map((a) => ({ index: a.index, reason: a.reason })),
