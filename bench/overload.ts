@@ -1,8 +1,6 @@
-// Call admission under overload, against a real server process at its TELEPHONY_MAX_CALLS (the default for this many
-// cores unless BENCH_MAX_CALLS): calls ramp to twice the limit. The admitted ones speak all the time with the caller
-// talking (as bench/telephony.ts), and the excess arrives while they do: half through Twilio's voice webhook, half as
-// Exotel media upgrades. Reports admitted and refused calls, the admitted calls' underruns and event-loop lag p99,
-// refusal latency, and what the refused calls' accounts were billed. JSON: bench/results/overload.json.
+// Call admission under overload, on a real server process: calls ramp to twice TELEPHONY_MAX_CALLS (this many cores'
+// default, or BENCH_MAX_CALLS); the admitted speak all along, the excess (Twilio webhooks, Exotel upgrades) arrives
+// meanwhile. Admitted/refused, underruns, lag p99, refusal latency, refused calls' billing → bench/results/overload.json.
 
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -136,6 +136,17 @@ describe.each(SIMULATED_PROVIDERS)('%s, with the process at its one call', (prov
   });
 });
 
+it('a plain GET on a media path (no upgrade) is answered 400 and takes no slot', async () => {
+  const acct = await unsignedAccount(server);
+  const response = await fetch(`${server.url}/v1/telephony/exotel/media/${acct.id}`);
+  expect(response.status).toBe(400);
+  expect(admission().liveCalls).toBe(0);
+  // The one slot is still there for a call.
+  const peer = await holdTheSlot();
+  await peer.drop();
+  await eventually(() => admission().liveCalls === 0, 'its slot freed');
+});
+
 describe('POST /v1/calls at the limit', () => {
   it('is 503 server_busy with Retry-After, before anything is placed or billed', async () => {
     const caller = await unsignedAccount(server);

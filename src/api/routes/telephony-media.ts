@@ -86,8 +86,11 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
   for (const endpoint of endpoints) {
     const { provider } = endpoint;
     const onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-      // A plain GET is answered 400 below and never becomes a call: only an upgrade asks for a slot.
-      if (!request.ws) return;
+      // A plain GET (answered 400 below once checked) never becomes a call: only an upgrade asks for a slot.
+      if (!request.ws) {
+        await endpoint.admit(request, reply);
+        return;
+      }
       // This process's capacity first: a refusal costs no store round trip and so reserves nothing anywhere (no
       // account slot, no credits); the 503 lets the provider's flow go on (TwiML after <Connect>, the next applet).
       const slot = telephony.callAdmission.tryAdmit(provider.name);
