@@ -16,6 +16,14 @@ export const DAY_MS = 86_400_000;
 /** How long usage records are kept unless configured (USAGE_RETENTION_DAYS): a year of invoices and a month to spare. */
 export const DEFAULT_USAGE_RETENTION_DAYS = 400;
 
+/**
+ * Simultaneous calls per core when TELEPHONY_MAX_CALLS is unset: the lowest figure bench/telephony.ts measured on the
+ * 2-core development VM with the bot always speaking and VAD on every call (32 calls, synthesizing and half cached
+ * alike, on its slow day of 25 November; 48 to 112 on other days; docs/performance.md, "Capacity"). A limit has to
+ * hold on the bad day; the event-loop lag shedding covers what the figure cannot foresee (docs/telephony.md).
+ */
+export const CALLS_PER_CORE = 16;
+
 /** Comma-separated addresses or CIDR blocks, each checked. */
 function networkBlocks(fallback: string) {
   return z
@@ -104,6 +112,10 @@ export const ConfigSchema = z.object({
   TELEPHONY_STREAM_TIMEOUT_MS: intFromEnv(1000, 600_000).default(10_000),
   TELEPHONY_START_TIMEOUT_MS: intFromEnv(500, 60_000).default(5000),
   TELEPHONY_AGENT_CONNECT_TIMEOUT_MS: intFromEnv(100, 60_000).default(5000),
+  /** Calls this process carries at once; a new one beyond it is refused before any audio. 0 = CALLS_PER_CORE per core. */
+  TELEPHONY_MAX_CALLS: intFromEnv(0, 100_000).default(0),
+  /** New calls are refused while the event loop's lag p99 is at least this (until it is under half); 0: never. */
+  TELEPHONY_SHED_LAG_MS: intFromEnv(0, 10_000).default(40),
   /** A do-not-call list (one E.164 number per line, `#` comments) checked before every outbound call; re-read when it changes. */
   OUTBOUND_DNC_FILE: z.string().min(1).optional(),
   /** First wait before a failed status webhook is sent again; each retry waits twice as long (8 attempts in all). */
@@ -191,11 +203,19 @@ export interface TelephonyConfig {
   readonly startTimeoutMs: number;
   readonly agentConnectTimeoutMs: number;
   readonly agentFallbackMessage: string;
+  readonly admission: CallAdmissionConfig;
   /** Non-public networks tenant-pointed connections may reach (ALLOWED_PRIVATE_DESTINATIONS); see destination-policy.ts. */
   readonly allowedPrivateDestinations: readonly string[];
   /** Undefined: no AudioSocket listener. */
   readonly audioSocket: AudioSocketConfig | undefined;
   readonly outbound: OutboundConfig;
+}
+
+/** How many calls this process takes on (telephony/call-admission.ts). */
+export interface CallAdmissionConfig {
+  readonly maxCalls: number;
+  /** Event-loop lag p99 (ms) from which new calls are refused; 0: never on lag. */
+  readonly shedLagMs: number;
 }
 
 /** POST /v1/calls: the operator's do-not-call list, status webhook retries, and the calls-per-second queue. */
@@ -291,6 +311,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       startTimeoutMs: e.TELEPHONY_START_TIMEOUT_MS,
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
+      admission: { maxCalls: e.TELEPHONY_MAX_CALLS === 0 ? CALLS_PER_CORE * availableParallelism() : e.TELEPHONY_MAX_CALLS, shedLagMs: e.TELEPHONY_SHED_LAG_MS },
       allowedPrivateDestinations: e.ALLOWED_PRIVATE_DESTINATIONS,
       audioSocket: audioSocketConfig(e),
       outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, webhookSweepMs: e.OUTBOUND_WEBHOOK_SWEEP_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS },

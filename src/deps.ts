@@ -34,6 +34,8 @@ import { DestinationPolicy, type Resolver } from './telephony/destination/destin
 import { DoNotCallList } from './telephony/outbound/compliance.js';
 import { OutboundCalls } from './telephony/outbound/outbound-calls.js';
 import { StatusWebhooks } from './telephony/outbound/status-webhooks.js';
+import { CallAdmission } from './telephony/call-admission.js';
+import { EventLoopLagMonitor, type EventLoopLag } from './util/event-loop-lag.js';
 
 export interface Deps extends AppDeps {
   readonly config: Config;
@@ -54,13 +56,15 @@ export interface DepsOverrides {
   readonly wallClock?: () => number;
   /** How tenant-given hosts resolve (tests: a name that resolves inside the network). Default: the system resolver. */
   readonly resolveHost?: Resolver;
+  /** The event loop's lag as call admission reads it (tests: a settable one). Default: the process's own, measured. */
+  readonly eventLoopLag?: EventLoopLag;
 }
 
 /**
  * Phone calls: the call-token secret, the call-control bus (Redis pub/sub when REDIS_URL is set) and VAD; with them,
  * the VAD batcher's counters once its model has loaded (metrics).
  */
-async function buildTelephony(config: Config, logger: Logger, store: Store, overrides: DepsOverrides): Promise<[TelephonyContext, () => VadLoad | undefined]> {
+async function buildTelephony(config: Config, logger: Logger, store: Store, overrides: DepsOverrides): Promise<[Omit<TelephonyContext, 'callAdmission'>, () => VadLoad | undefined]> {
   const { secret, source } = loadCallTokenSecret(config.telephony.callTokenSecret, config.dataDir);
   if (source === 'generated') logger.info({ file: 'call-token.secret' }, 'generated a call-token secret in the data dir');
   if (source !== 'config' && config.redisUrl !== undefined) {
@@ -109,7 +113,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     log: (fields, message) => logger.info(fields, message),
   });
   outbound.startSweeping(outboundConfig.webhookSweepMs);
-  const context: TelephonyContext = { config: config.telephony, callTokenSecret: secret, calls, vad, outbound, destinations };
+  const context = { config: config.telephony, callTokenSecret: secret, calls, vad, outbound, destinations };
   return [context, () => batcher?.stats];
 }
 
@@ -179,8 +183,17 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   const shutdownController = new AbortController();
   // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
   setMaxListeners(0, shutdownController.signal);
-  const [telephony, vadLoad] = await buildTelephony(config, logger, store, overrides);
+  const [telephonyParts, vadLoad] = await buildTelephony(config, logger, store, overrides);
   const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), vadLoad, processMetrics: true });
+  const lagMonitor = overrides.eventLoopLag === undefined ? new EventLoopLagMonitor() : undefined;
+  const callAdmission = new CallAdmission({
+    config: config.telephony.admission,
+    lag: overrides.eventLoopLag ?? lagMonitor!,
+    now: () => performance.now(),
+    metrics,
+    log: (level, fields, message) => logger[level](fields, message),
+  });
+  const telephony: TelephonyContext = { ...telephonyParts, callAdmission };
   const promptCache = await buildPromptCache(config, metrics);
   return {
     config,
@@ -210,6 +223,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     metricsAccess: config.metricsListener === undefined ? { token: config.metricsToken, loopbackOnly: isLoopbackHost(config.host) } : undefined,
     telephony,
     async close() {
+      lagMonitor?.close();
       telephony.outbound.close();
       await telephony.calls.close();
       await engine.close();

@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   tts_workers_unconfigured: { status: 503, retryable: true },
   store_unavailable: { status: 503, retryable: true },
   server_shutting_down: { status: 503, retryable: true },
+  server_busy: { status: 503, retryable: true },
   provider_unavailable: { status: 503, retryable: true },
   dnc_check_unavailable: { status: 503, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;

@@ -1,13 +1,13 @@
-// The Asterisk AudioSocket listener: a TCP server beside the HTTP one. AudioSocket has no authentication (the call
-// UUID is its only identity), so a connection is accepted only from the allowed networks and is billed to the one
-// account configured for it (AUDIOSOCKET_ACCOUNT); anything else is closed at once and logged. Each accepted
-// connection is an ordinary media stream on the shared call core.
+// The Asterisk AudioSocket listener, a TCP server beside the HTTP one. AudioSocket has no authentication, so only the
+// allowed networks connect (anything else is closed and logged), billed to AUDIOSOCKET_ACCOUNT; a connection this
+// process has no call slot for gets the hangup packet; the rest are ordinary media streams on the shared call core.
 
 import { BlockList, createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { AudioSocketConfig } from '../config.js';
 import { audioSocketProvider } from '../telephony/audiosocket/audiosocket-provider.js';
 import { audioSocketStream } from '../telephony/audiosocket/audiosocket-stream.js';
+import type { CallAdmission } from '../telephony/call-admission.js';
 import { MediaStream } from '../telephony/media-stream.js';
 import type { ApiContext, TelephonyContext } from './context.js';
 import { mediaStreamDeps } from './routes/telephony-media.js';
@@ -18,9 +18,11 @@ export class AudioSocketListener {
   readonly #streams = new Set<MediaStream>();
   readonly #config: AudioSocketConfig;
   readonly #log: Logger;
+  readonly #admission: CallAdmission;
 
   constructor(ctx: ApiContext, telephony: TelephonyContext, config: AudioSocketConfig, logger: Logger) {
     this.#config = config;
+    this.#admission = telephony.callAdmission;
     this.#log = logger.child({ provider: 'audiosocket' });
     for (const block of config.allow) {
       const [address = '', prefix] = block.split('/');
@@ -76,9 +78,22 @@ export class AudioSocketListener {
       return;
     }
     socket.setNoDelay(true);
+    const slot = this.#admission.tryAdmit('audiosocket');
+    if (!slot.ok) {
+      // AudioSocket's own refusal, before any audio: the hangup packet, then the close; the dialplan after
+      // AudioSocket() runs (a queue, another server).
+      const refused = audioSocketStream(socket);
+      for (const packet of audioSocketProvider.createCodec().hangup()) refused.send(packet);
+      refused.close(1000, 'server busy');
+      return;
+    }
+    socket.once('close', slot.release);
     const admission = { accountId: this.#config.accountId, accountVerified: true, callToken: undefined, query: {} };
     const stream = new MediaStream(deps, audioSocketStream(socket), audioSocketProvider, admission, this.#log.child({ remote }));
     this.#streams.add(stream);
-    void stream.done.then(() => this.#streams.delete(stream));
+    void stream.done.then(() => {
+      this.#streams.delete(stream);
+      slot.release();
+    });
   }
 }

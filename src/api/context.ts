@@ -14,6 +14,7 @@ import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.
 import type { CallControlBus } from '../store/call-control-bus.js';
 import type { OutboundCalls } from '../telephony/outbound/outbound-calls.js';
 import type { DestinationPolicy } from '../telephony/destination/destination-policy.js';
+import type { CallAdmission } from '../telephony/call-admission.js';
 
 /** Phone calls (src/telephony/): what the Twilio routes and REST call control need. */
 export interface TelephonyContext {
@@ -28,6 +29,8 @@ export interface TelephonyContext {
   readonly outbound: OutboundCalls;
   /** Where agent URLs and webhooks may point (ALLOWED_PRIVATE_DESTINATIONS); every tenant-given URL is checked by it. */
   readonly destinations: DestinationPolicy;
+  /** This process's calls against TELEPHONY_MAX_CALLS and its load shedding: every new call asks it first. */
+  readonly callAdmission: CallAdmission;
   /** Monotonic clock for playout pacing and stream timeouts (tests inject a fake). */
   readonly clock?: Clock;
 }

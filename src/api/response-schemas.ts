@@ -42,5 +42,11 @@ export const HealthSchema = z.strictObject({ status: z.literal('ok') });
 export const ReadinessSchema = z
   .strictObject({
     status: z.enum(['ready', 'not_ready']),
-    checks: z.strictObject({ engine: z.enum(['ready', 'warming']), store: z.enum(['ok', 'unreachable']), shutting_down: z.boolean() }),
+    checks: z.strictObject({
+      engine: z.enum(['ready', 'warming']),
+      store: z.enum(['ok', 'unreachable']),
+      shutting_down: z.boolean(),
+      /** New calls refused while the event loop lags (TELEPHONY_SHED_LAG_MS): a balancer should send calls elsewhere. */
+      shedding_calls: z.boolean(),
+    }),
   });

@@ -67,6 +67,7 @@ export type ErrorCode =
   | 'tts_workers_unconfigured'
   | 'store_unavailable'
   | 'server_shutting_down'
+  | 'server_busy'
   | 'provider_unavailable'
   | 'dnc_check_unavailable';
 

@@ -22,6 +22,8 @@ export interface Metrics {
   bargeInHold(outcome: 'held' | 'resumed' | 'committed', reason: string): void;
   /** A provider reported a failed or broken media stream (Twilio stream-error callbacks, Plivo DroppedStream). */
   telephonyStreamError(provider: string, code: string): void;
+  /** A new call this process refused before any audio (TELEPHONY_MAX_CALLS, or shedding on event-loop lag). */
+  callRefused(provider: string, reason: string): void;
   /** Credits debited by one settled request or turn. */
   creditsConsumed(credits: number): void;
   /** The prompt cache: a lookup that hit or missed, an utterance stored or evicted (memory, or `disk_*`). */

@@ -43,6 +43,7 @@ export class PrometheusMetrics implements Metrics {
   readonly #bargeIns: Counter<'cause'>;
   readonly #bargeInHolds: Counter<'outcome' | 'reason'>;
   readonly #streamErrors: Counter<'provider' | 'code'>;
+  readonly #callRefusals: Counter<'reason' | 'provider'>;
   readonly #credits: Counter;
   readonly #cacheEvents: Counter<'event'>;
   readonly #cacheBytes: Gauge<'tier'>;
@@ -121,6 +122,12 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['provider', 'code'],
       registers,
     });
+    this.#callRefusals = new Counter({
+      name: 'raaga_call_refusals_total',
+      help: 'New calls this process refused before any audio, by reason (max_calls: TELEPHONY_MAX_CALLS; event_loop_lag: shedding load) and provider.',
+      labelNames: ['reason', 'provider'],
+      registers,
+    });
     this.#credits = new Counter({ name: 'raaga_credits_consumed_total', help: 'Credits debited from accounts.', registers });
     this.#cacheEvents = new Counter({
       name: 'raaga_prompt_cache_events_total',
@@ -181,6 +188,10 @@ export class PrometheusMetrics implements Metrics {
 
   telephonyStreamError(provider: string, code: string): void {
     this.#streamErrors.inc({ provider, code });
+  }
+
+  callRefused(provider: string, reason: string): void {
+    this.#callRefusals.inc({ reason, provider });
   }
 
   promptCache(event: string): void {

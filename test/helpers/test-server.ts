@@ -25,6 +25,8 @@ export interface TestServer {
 
 export const LOOPBACK_DESTINATIONS = '127.0.0.0/8,::1/128';
 
+const QUIET_EVENT_LOOP = { p99Ms: () => 0 };
+
 export async function startTestServer(
   env: Record<string, string> = {},
   overrides: DepsOverrides & { dataDir?: string; webSocket?: WebSocketSettings; logger?: Logger; app?: (deps: Deps) => Partial<AppDeps> } = {},
@@ -44,7 +46,9 @@ export async function startTestServer(
     PORT: '0',
     HOST: '127.0.0.1',
   });
-  const deps = await buildDeps(config, overrides.logger ?? pino({ level: 'silent' }), overrides);
+  // Call admission reads a quiet event loop unless a test sets one: the tests' own peers share this loop on noisy
+  // cores, and a real reading would shed their calls at random (test/e2e/call-admission.test.ts drives it).
+  const deps = await buildDeps(config, overrides.logger ?? pino({ level: 'silent' }), { eventLoopLag: QUIET_EVENT_LOOP, ...overrides });
   await deps.engine.start();
   // `app` swaps parts the app is built from (e.g. a synthesis service with other limits).
   const appDeps: AppDeps = { ...deps, ...overrides.app?.(deps) };

@@ -12,7 +12,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): voi
   const readyz = {
     tags: ['operations'],
     operationId: 'ready',
-    summary: 'Readiness: engine warmed, store reachable, not shutting down.',
+    summary: 'Readiness: engine warmed, store reachable, not shutting down, not shedding calls.',
     security: NO_KEY,
     response: { 200: jsonResponse('Ready.', ReadinessSchema), 503: jsonResponse('Not ready.', ReadinessSchema) },
   };
@@ -24,10 +24,11 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): voi
     } catch {
       store = false;
     }
-    const ready = engine && store && !ctx.shutdown.aborted;
+    const shedding = ctx.telephony?.callAdmission.shedding ?? false;
+    const ready = engine && store && !ctx.shutdown.aborted && !shedding;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
-      checks: { engine: engine ? 'ready' : 'warming', store: store ? 'ok' : 'unreachable', shutting_down: ctx.shutdown.aborted },
+      checks: { engine: engine ? 'ready' : 'warming', store: store ? 'ok' : 'unreachable', shutting_down: ctx.shutdown.aborted, shedding_calls: shedding },
     });
   });
 }

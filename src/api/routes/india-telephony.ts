@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.js';
 import { asteriskProvider } from '../../telephony/asterisk/asterisk-provider.js';
 import { exotelProvider } from '../../telephony/exotel/exotel-provider.js';
 import { TRANSFER_FIELDS } from '../../telephony/agent/agent-protocol.js';
-import { plivoDialXml, plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
+import { plivoBusyXml, plivoDialXml, plivoStreamXml } from '../../telephony/plivo/plivo-answer.js';
 import { PLIVO_TRANSFER_PATH, plivoProvider } from '../../telephony/plivo/plivo-provider.js';
 import { isValidPlivoSignature, PLIVO_NONCE_WINDOW_MS } from '../../telephony/plivo/plivo-signature.js';
 import { matchesBasicCredentials } from '../../telephony/provider-credentials.js';
@@ -103,6 +103,8 @@ export function registerIndiaTelephony(app: FastifyInstance, ctx: ApiContext): v
     // The answer URL: the call's settings from its query and the account's defaults, a call token bound to the
     // CallUUID in the stream URL's path (extraHeaders cannot carry it), the settings in its query.
     const answer = async (request: FastifyRequest<{ Params: AccountParams }>, reply: FastifyReply) => {
+      // Refused before anything else, as Twilio's webhook is: a busy hangup, no stream, nothing billed.
+      if (telephony.callAdmission.check('plivo') !== undefined) return reply.type('application/xml; charset=utf-8').send(plivoBusyXml());
       const isGet = request.method === 'GET';
       const form = isGet ? formOf(request.query) : formOf(request.body);
       const checked = await providerAccount(ctx, 'plivo', request.params.accountId, request, reply);

@@ -13,6 +13,7 @@ import { E164 } from '../../store/telephony-settings.js';
 import { integerIn } from '../../telephony/agent/agent-protocol.js';
 import { AGENT_URL_SCHEMES, CREDENTIAL_PARAMETERS } from '../../telephony/call-parameters.js';
 import { STATUS_WEBHOOK_SCHEMES } from '../../telephony/outbound/status-webhooks.js';
+import { serverBusyError } from '../../telephony/call-admission.js';
 import type { DialUrls } from '../../telephony/outbound/dialer.js';
 import { DIALERS, OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
@@ -121,6 +122,7 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
     'store_unavailable',
     'provider_unavailable',
     'dnc_check_unavailable',
+    'server_busy',
   ]);
 
   typed(app).post(
@@ -139,6 +141,10 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       const account = request.account;
       if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
       const body = request.body;
+      // Before anything is checked, booked or dialled: a process that could not take the call's stream now refuses
+      // it (503, Retry-After) rather than ring a callee it may have to turn away.
+      const busy = telephony.callAdmission.check(body.provider);
+      if (busy !== undefined) throw serverBusyError(busy);
       const amd = { mode: body.amd?.mode ?? 'off', onMachine: body.amd?.on_machine ?? 'agent' } as const;
       if (amd.mode !== 'off' && body.provider === 'exotel') throw new ApiError('validation_error', "Field 'amd': Exotel has no answering-machine detection on streamed calls; send amd.mode off.");
       if (amd.mode !== 'off' && body.provider === 'plivo' && amd.onMachine !== 'hangup') {

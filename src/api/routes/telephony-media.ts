@@ -1,6 +1,6 @@
-// What every provider's media endpoint does at the HTTP layer, written once: the account in the URL must exist and
-// take this provider's requests (403 either way, without credentials unless it opted in), the provider's own upgrade
-// check runs, and the socket becomes a MediaStream. Live streams are told to finish on server shutdown.
+// Every provider's media endpoint at the HTTP layer, written once: the upgrade takes one of this process's call slots
+// (503 server_busy otherwise), the URL's account must take this provider's requests (a bare 403), the provider's own
+// upgrade check runs, and the socket becomes a MediaStream; live streams are told to finish on server shutdown.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -10,6 +10,7 @@ import { monotonicClock } from '../../session/clock.js';
 import { ACCOUNT_ID_PATTERN, type Account, type TelephonySettings } from '../../store/store.js';
 import { AGENT_URL_SCHEMES, resolveCallParameters } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
+import { serverBusyError, type CallSlot } from '../../telephony/call-admission.js';
 import { MediaStream, type MediaStreamDeps } from '../../telephony/media-stream.js';
 import { providerRequestsAllowed } from '../../telephony/provider-credentials.js';
 import type { ProviderName, StreamAdmission, StreamProvider } from '../../telephony/stream-provider.js';
@@ -77,7 +78,7 @@ export interface MediaEndpoint {
 /** Registers each endpoint's WebSocket route; a plain GET (no upgrade) is a 400 that says what the URL is for. */
 export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, telephony: TelephonyContext, endpoints: readonly MediaEndpoint[]): void {
   const streams = new Set<MediaStream>();
-  const admissions = new WeakMap<FastifyRequest, StreamAdmission>();
+  const admissions = new WeakMap<FastifyRequest, { readonly admission: StreamAdmission; readonly slot: CallSlot }>();
   scope.addHook('preClose', async () => {
     for (const stream of streams) stream.beginShutdown();
   });
@@ -85,23 +86,43 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
   for (const endpoint of endpoints) {
     const { provider } = endpoint;
     const onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-      const admission = await endpoint.admit(request, reply);
-      if (admission) admissions.set(request, admission);
+      // A plain GET (answered 400 below once checked) never becomes a call: only an upgrade asks for a slot.
+      if (!request.ws) {
+        await endpoint.admit(request, reply);
+        return;
+      }
+      // This process's capacity first: a refusal costs no store round trip and so reserves nothing anywhere (no
+      // account slot, no credits); the 503 lets the provider's flow go on (TwiML after <Connect>, the next applet).
+      const slot = telephony.callAdmission.tryAdmit(provider.name);
+      if (!slot.ok) throw serverBusyError(slot.reason);
+      // The connection's end frees the slot, whatever happened to it before the socket became a stream.
+      request.raw.socket.once('close', slot.release);
+      try {
+        const admission = await endpoint.admit(request, reply);
+        if (admission) admissions.set(request, { admission, slot });
+        else slot.release();
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
     };
     const plainGet = async (_request: FastifyRequest, reply: FastifyReply) => {
       const error = new ApiError('bad_request', `This is a ${provider.name} media stream WebSocket endpoint; open it with a WebSocket upgrade.`);
       return reply.code(error.status).send(errorEnvelope(error));
     };
     const onSocket = (socket: WebSocket, request: FastifyRequest): void => {
-      const admission = admissions.get(request);
-      if (!admission) {
+      const admitted = admissions.get(request);
+      if (!admitted) {
         socket.close(1011, 'internal error');
         return;
       }
       // The route's own logger is held at warn (above); the call's lifecycle lines are info and must still be written.
-      const stream = new MediaStream(deps, webSocketStream(socket), provider, admission, scope.log.child({ reqId: request.id }));
+      const stream = new MediaStream(deps, webSocketStream(socket), provider, admitted.admission, scope.log.child({ reqId: request.id }));
       streams.add(stream);
-      void stream.done.then(() => streams.delete(stream));
+      void stream.done.then(() => {
+        streams.delete(stream);
+        admitted.slot.release();
+      });
     };
     for (const url of endpoint.paths) {
       // The URL may carry call settings (greeting text) and secrets: fastify's request lines stay off; the stream logs ids.

@@ -12,7 +12,7 @@ import { smartfloProvider } from '../../telephony/twilio/smartflo-provider.js';
 import { twilioProvider } from '../../telephony/twilio/twilio-provider.js';
 import { dialActionUrl, TWILIO_DIAL_ACTION_PATH } from '../../telephony/twilio/twilio-call-control.js';
 import { isValidTwilioSignature, streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
-import { dialTwiml, hangupTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
+import { dialTwiml, hangupTwiml, rejectBusyTwiml, streamTwiml, TwimlParameterError } from '../../telephony/twilio/twiml.js';
 import { twilioAnsweredBy, twilioCallFacts } from '../../telephony/provider-call-facts.js';
 import { CALL_ID_PATTERN } from '../../store/call-control-bus.js';
 import { storeCall } from '../../core/admission.js';
@@ -85,6 +85,9 @@ export function registerTwilioTelephony(app: FastifyInstance, ctx: ApiContext): 
     // off for this route; the one line below carries ids only. A console set to HTTP GET sends the call's fields
     // in the query and signs the URL with no body parameters.
     const voiceWebhook = async (request: FastifyRequest<{ Params: AccountParams; Body: Form | undefined; Querystring: Form }>, reply: FastifyReply) => {
+      // Refused before anything else (no store round trip, no token): the caller hears busy, nothing is billed. The
+      // slot itself is taken by the stream's upgrade, which may still refuse if another call took the last one.
+      if (telephony.callAdmission.check('twilio') !== undefined) return reply.type('text/xml; charset=utf-8').send(rejectBusyTwiml());
       const isGet = request.method === 'GET';
       const form = isGet ? formOf(request.query) : formOf(request.body);
       const checked = await checkWebhook(request, reply, isGet ? {} : form);

@@ -28,6 +28,9 @@ export async function fetchPlivoAnswer(request: { url: string; signedUrl?: strin
   const xml = await response.text();
   if (!response.ok) throw new Error(`Plivo answer URL answered ${response.status}: ${xml.slice(0, 200)}`);
   const stream = /<Stream\b[^>]*\bbidirectional="true"[^>]*>([^<]+)<\/Stream>/.exec(xml);
+  // A server that cannot take the call now answers <Hangup reason="busy"/>.
+  const hangup = /<Hangup\b(?:[^>]*\breason="([^"]*)")?[^>]*\/?>/.exec(xml);
+  if (!stream && hangup) throw new Error(`the answer URL hung up the call (${hangup[1] ?? 'hangup'})`);
   if (!stream) throw new Error('answer XML has no bidirectional <Stream>');
   const streamUrl = decodeXml(stream[1]!);
   return { xml, streamUrl, callUuid };

@@ -43,7 +43,12 @@ export function parseStreamTwiml(twiml: string): { streamUrl: string; parameters
   const connect = new RegExp(`<Connect${ATTRS}>([\\s\\S]*?)</Connect>`).exec(twiml);
   const stream = connect && new RegExp(`<Stream${ATTRS}(/>|>([\\s\\S]*?)</Stream>)`).exec(connect[2]!);
   const streamUrl = stream ? attributes(stream[1]!).url : undefined;
-  if (!stream || streamUrl === undefined) throw new Error('TwiML has no <Connect><Stream url>');
+  if (!stream || streamUrl === undefined) {
+    // A server that cannot take the call now answers <Reject reason="busy"/> (Twilio plays busy to the caller).
+    const reject = new RegExp(`<Reject${ATTRS}/?>`).exec(twiml);
+    if (reject) throw new Error(`the voice webhook rejected the call (${attributes(reject[1]!).reason ?? 'rejected'})`);
+    throw new Error('TwiML has no <Connect><Stream url>');
+  }
   const parameters: Record<string, string> = {};
   for (const match of (stream[3] ?? '').matchAll(new RegExp(`<Parameter${ATTRS}/?>`, 'g'))) {
     const { name, value } = attributes(match[1]!);

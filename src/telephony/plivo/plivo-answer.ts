@@ -34,3 +34,11 @@ export function plivoDialXml(to: string, options: TransferOptions = {}): string 
   ].join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Dial${attributes}>${target}</Dial></Response>`;
 }
+
+/**
+ * A call this server cannot take now (its call limit, or shedding load): Plivo hangs up with the busy cause before
+ * answering (https://www.plivo.com/docs/voice/xml/hangup), so the caller hears busy and no stream opens.
+ */
+export function plivoBusyXml(): string {
+  return '<?xml version="1.0" encoding="UTF-8"?>\n<Response><Hangup reason="busy"/></Response>';
+}

@@ -43,6 +43,16 @@ export function streamTwiml(spec: StreamTwiml): string {
   return response.toString();
 }
 
+/**
+ * A call this server cannot take now (its call limit, or shedding load): Twilio answers the caller busy and bills
+ * nothing, since the call is never answered (https://www.twilio.com/docs/voice/twiml/reject).
+ */
+export function rejectBusyTwiml(): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.reject({ reason: 'busy' });
+  return response.toString();
+}
+
 /** After the stream, with no transfer asked for: end the call. */
 export function hangupTwiml(): string {
   const response = new twilio.twiml.VoiceResponse();
