@@ -7,6 +7,8 @@ import { Admission } from '../../src/core/admission.js';
 import { SynthesisService } from '../../src/core/synthesis/synthesis-service.js';
 import { VoiceResolver } from '../../src/core/voice-resolver.js';
 import type { TtsEngine } from '../../src/engine/tts-engine.js';
+import { PHONE_FRAME_MS } from '../../src/audio/mulaw.js';
+import type { CallerTrack } from '../../src/telephony/peer/caller-audio.js';
 import { DEFAULT_BARGE_IN_POLICY } from '../../src/session/barge-in-controller.js';
 import type { VoiceActivityDetectorFactory } from '../../src/session/barge-in-contract.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../src/session/call-events.js';
@@ -104,4 +106,37 @@ export async function until(condition: () => boolean, what: string, clock?: Fake
     },
     { timeout: 15_000, interval: 5 },
   );
+}
+
+/** Frame n (audio [20n, 20n + 20) ms of the call) reaches the server when its audio is over. */
+export const smoothArrival = (n: number): number => (n + 1) * PHONE_FRAME_MS;
+
+/**
+ * Plays `track` into the call and `tailMs` of its silence after it: frame n is received at `arrival(n)` ms after now on
+ * the clock, stamped with its place in the caller's audio, as a provider bridge stamps it.
+ */
+export async function playCaller(call: CallSession, clock: FakeClock, track: CallerTrack, tailMs = 2000, arrival = smoothArrival): Promise<void> {
+  const startMs = clock.now();
+  for (let n = 0; n * PHONE_FRAME_MS < track.endMs() + tailMs; n++) {
+    const dueMs = startMs + arrival(n);
+    if (dueMs > clock.now()) await clock.advance(dueMs - clock.now());
+    call.inboundAudio(track.frame(n), (n + 1) * PHONE_FRAME_MS);
+  }
+}
+
+/** The barge-in decisions the agent heard (barge_in_events=2), one line each: holds, resumes, commits. */
+export function bargeInDecisions(ports: Ports): string[] {
+  return ports.agent.flatMap((m) => {
+    const e = m as Record<string, unknown>;
+    switch (e.type) {
+      case 'interruption_suspected':
+        return [`held ${e.suspect_id} onset=${e.onset_ms}`];
+      case 'resumed':
+        return [`resumed ${e.suspect_id} ${e.reason} gap=${e.gap_ms}`];
+      case 'interrupted':
+        return [`interrupted ${e.suspect_id} ${e.decided_by} after=${e.decision_ms}`];
+      default:
+        return [];
+    }
+  });
 }

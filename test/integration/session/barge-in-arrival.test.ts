@@ -13,7 +13,7 @@ import { DEFAULT_BARGE_IN_POLICY } from '../../../src/session/barge-in-controlle
 import { BargeInDetectorFactory } from '../../../src/session/barge-in-detector.js';
 import { CallerTrack } from '../../../src/telephony/peer/caller-audio.js';
 import { CallerVoice } from '../../../src/telephony/peer/caller-speech.js';
-import { AHEAD_MS, startCall, until } from '../../helpers/call-session-harness.js';
+import { AHEAD_MS, bargeInDecisions, playCaller, smoothArrival, startCall, until } from '../../helpers/call-session-harness.js';
 import { useEspeakEngine } from '../../helpers/espeak-engine.js';
 
 const espeak = useEspeakEngine();
@@ -51,7 +51,7 @@ afterAll(() => vad?.close());
 
 /** When frame n (audio [20n, 20n + 20) ms of the call) reaches the server, on the clock, per arrival pattern. */
 const ARRIVALS: Record<string, (n: number) => number> = {
-  smooth: (n) => (n + 1) * PHONE_FRAME_MS,
+  smooth: smoothArrival,
   'bursts of 100 ms': (n) => Math.ceil(((n + 1) * PHONE_FRAME_MS) / 100) * 100,
   // Every 700 ms, 300 ms in which nothing arrives; what was spoken meanwhile arrives at once at its end. The stalls
   // start at several phases, so that one lands on each edge of each sound.
@@ -72,27 +72,10 @@ async function decisions(track: CallerTrack, arrival: (n: number) => number): Pr
   const { call, ports, clock } = await startCall(espeak.engine, factory, { bargeIn: HOLDS });
   call.say({ text: LONG, utteranceId: 'long' });
   await until(() => ports.mediaMs() >= AHEAD_MS, 'the bot speaking');
-  const startMs = clock.now();
-  for (let n = 0; n * PHONE_FRAME_MS < track.endMs() + 2000; n++) {
-    const dueMs = startMs + arrival(n);
-    if (dueMs > clock.now()) await clock.advance(dueMs - clock.now());
-    call.inboundAudio(track.frame(n), (n + 1) * PHONE_FRAME_MS);
-  }
+  await playCaller(call, clock, track, 2000, arrival);
   await clock.advance(100);
   await call.end('stop');
-  return ports.agent.flatMap((m) => {
-    const e = m as Record<string, unknown>;
-    switch (e.type) {
-      case 'interruption_suspected':
-        return [`held ${e.suspect_id} onset=${e.onset_ms}`];
-      case 'resumed':
-        return [`resumed ${e.suspect_id} ${e.reason} gap=${e.gap_ms}`];
-      case 'interrupted':
-        return [`interrupted ${e.suspect_id} ${e.decided_by} after=${e.decision_ms}`];
-      default:
-        return [];
-    }
-  });
+  return bargeInDecisions(ports);
 }
 
 describe('barge-in decisions do not depend on how the caller audio arrives', () => {
