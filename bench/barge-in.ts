@@ -11,6 +11,9 @@
 // heard, audio heard twice or lost, measured by the simulated provider on the audio itself), and the bot's own echo
 // through a closed loop on the line (delay × level): holds per minute of bot speech, cuts, content lost. The
 // interruptions run once more with 20 ± 10 ms of network delay each way between the simulated provider and the server.
+// And a caller who says one short word, pauses and goes on ("Stop. I want to talk to an agent."): one interruption,
+// so the bot must not speak again after the first clear (CONTINUATION_MS in barge-in-controller.ts): bot audio the
+// provider got after that clear, holds, cuts.
 
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +23,7 @@ import { CallerTrack } from '../src/sim/caller-audio.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';
 import { CallPeer } from '../src/sim/call-peer.js';
 import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
+import { loadVoiceCatalog } from '../src/core/voice-catalog.js';
 import { startRecordingAgent } from './lib/recording-agent.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
@@ -157,6 +161,48 @@ async function keptCall(index: number, options: { clip?: Uint8Array; echo?: { de
   }
 }
 
+/** A caller who pauses inside one interruption: what the bot did after the first clear. */
+interface Continued {
+  readonly holds: number;
+  readonly cut: boolean;
+  /** Bot audio the provider received after the first clear (re-sent or new): the caller hears the bot over them. */
+  readonly botMsAfterFirstClear: number;
+  readonly onsetToClearMs: number;
+  readonly onsetToInterruptedMs: number;
+}
+
+async function continuingCall(index: number, clip: Uint8Array): Promise<Continued> {
+  const account = server.accounts[calls++ % server.accounts.length]!;
+  const atMs = 1200 + (index % 7) * 170 + (index % 3) * 7;
+  const caller = new CallerTrack([{ atMs, mulaw: clip, label: 'continuing' }]);
+  const onsetMs = caller.onsets()[0]!.atMs;
+  const instruction = await fetchStreamInstruction({
+    url: `${server.base}/v1/telephony/twilio/voice/${account.id}?${new URLSearchParams({ agent_url: agentUrl, barge_in: 'speech', language: 'hi-IN' })}`,
+  });
+  const callSid = instruction.params.CallSid as string;
+  const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, caller });
+  const call = await agent.call(callSid, 10_000);
+  const originMs = performance.now() - peer.elapsedMs();
+  try {
+    const clear = await peer.waitFor('clear_received', 15_000, undefined);
+    const interrupted = await agent.event(call, 'interrupted', 15_000).catch(() => undefined);
+    // The caller's sentence is over and every decision taken well before this.
+    await peer.runUntil(caller.endMs() + 1500);
+    const first = peer.inbound.findIndex((entry) => entry.event === 'clear');
+    const after = peer.inbound.slice(first + 1).reduce((sum, entry) => sum + (entry.event === 'media' ? entry.bytes : 0), 0);
+    return {
+      holds: peer.summary().clears,
+      cut: interrupted !== undefined,
+      botMsAfterFirstClear: after / 8,
+      onsetToClearMs: clear.atMs - onsetMs,
+      onsetToInterruptedMs: interrupted === undefined ? NaN : interrupted.at - (originMs + onsetMs),
+    };
+  } finally {
+    await peer.stop();
+    agent.forget(callSid);
+  }
+}
+
 async function batches<T>(count: number, run: (index: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   while (out.length < count) {
@@ -175,6 +221,20 @@ const FILLER_TEXTS = [{ text: 'हाँ', language: 'hi-IN' }, { text: 'hmm', l
 const fillerVoice = await CallerVoice.start(join(root, 'models/raaga-v1/manifest.json'));
 const fillers = await Promise.all(FILLER_TEXTS.map((f) => fillerVoice.say({ text: f.text, language: f.language, speed: 1.5 })));
 await fillerVoice.close();
+/**
+ * "Stop. I want to talk to an agent." with eSpeak's own full-stop pause, and the issue's "stop, … I want to talk to an
+ * agent", in every catalog voice at 1 and 1.25x: "stop" alone is often under short_max_ms, and the pause between the
+ * words lasts 0-440 ms (bench/barge-in-pauses.ts).
+ */
+const CONTINUING_TEXTS = ['Stop. I want to talk to an agent.', 'stop, … I want to talk to an agent.'];
+const continuingVoice = await CallerVoice.start(join(root, 'models/raaga-v1/manifest.json'));
+const continuingClips: { text: string; voice: string; speed: number; clip: Uint8Array }[] = [];
+for (const text of CONTINUING_TEXTS) {
+  for (const name of loadVoiceCatalog(join(root, 'models/raaga-v1/manifest.json')).voices().map((v) => v.name)) {
+    for (const speed of [1, 1.25]) continuingClips.push({ text, voice: name, speed, clip: await continuingVoice.say({ text, language: 'en-IN', voice: name, speed }) });
+  }
+}
+await continuingVoice.close();
 /** The echo estimate needs some bot speech to form; holds before this are its warm-up. */
 const ECHO_WARM_UP_MS = 5000;
 const ECHO_PATHS = [120, 250].flatMap((delayMs) => [-10, -20, -30].map((erlDb) => ({ delayMs, erlDb, taps: 6 })));
@@ -183,6 +243,7 @@ let results: BargeIn[] = [];
 let baseline: BargeIn[] = [];
 let delayed: BargeIn[] = [];
 let kept: Kept[] = [];
+let continued: (Continued & { text: string; voice: string; speed: number })[] = [];
 const echoes: { path: (typeof ECHO_PATHS)[number]; kept: Kept }[] = [];
 try {
   await bargeIn(0); // warm-up: engine, VAD session, first call path
@@ -191,6 +252,10 @@ try {
   delayed = await batches(Math.ceil(BARGE_INS / 2), (i) => bargeIn(i, 'vad', NETWORK));
   kept = await batches(Math.ceil(BARGE_INS / 2), (i) => keptCall(i, { clip: fillers[i % fillers.length]! }));
   echoes.push(...(await Promise.all(ECHO_PATHS.map(async (path, i) => ({ path, kept: await keptCall(i, { echo: path }) })))));
+  continued = await batches(continuingClips.length, async (i) => {
+    const { clip, ...label } = continuingClips[i]!;
+    return { ...label, ...(await continuingCall(i, clip)) };
+  });
 } finally {
   await server.stop();
   agent.close();
@@ -250,6 +315,18 @@ const file = await writeResult('barge-in', {
     lostMs: k.lostMs,
     repeatedMs: k.repeatedMs,
   })),
+  continuing: {
+    what: `${CONTINUING_TEXTS.join(' / ')} (every voice, 1 and 1.25x) over the prompt: one interruption with a pause in it`,
+    n: continued.length,
+    cutPct: share(continued.filter((c) => c.cut).length, continued.length),
+    callsWithOneHold: continued.filter((c) => c.holds === 1).length,
+    callsWithBotAudioAfterFirstClear: continued.filter((c) => c.botMsAfterFirstClear > 0).length,
+    botMsAfterFirstClear: summary(continued.map((c) => c.botMsAfterFirstClear)),
+    onsetToClearMs: summary(continued.map((c) => c.onsetToClearMs)),
+    onsetToInterruptedMs: summary(continued.filter((c) => c.cut).map((c) => c.onsetToInterruptedMs)),
+    /** Calls that held more than once or got bot audio after the first clear. */
+    stuttered: continued.filter((c) => c.holds > 1 || c.botMsAfterFirstClear > 0).map((c) => ({ text: c.text, voice: c.voice, speed: c.speed, holds: c.holds, botMsAfterFirstClear: c.botMsAfterFirstClear })),
+  },
   loadAverage1m: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? NaN, 2) },
 });
 const clear = pick('toClearMs');
@@ -260,5 +337,7 @@ console.log(
     `p95 ${interrupted.p95.toFixed(0)} ms; bot audio heard after onset p50 ${leaked.p50.toFixed(0)} p95 ${leaked.p95.toFixed(0)} ms ` +
     `(send-ahead ${PLAYOUT_AHEAD_MS} ms, min speech ${MIN_SPEECH_MS} ms); suspect=off onset→clear p50 ${pick('toClearMs', baseline).p50.toFixed(0)} ` +
     `p95 ${pick('toClearMs', baseline).p95.toFixed(0)} ms; ${NETWORK.delayMs}±${NETWORK.jitterMs} ms each way: onset→clear p50 ${pick('toClearMs', delayed).p50.toFixed(0)} p95 ${pick('toClearMs', delayed).p95.toFixed(0)} ms; fillers cut ${kept.filter((k) => k.cut).length}/${kept.length}, lost audio in ${kept.filter((k) => k.lostMs > 0).length}; ` +
-    `echo-only cuts ${echoes.filter((e) => e.kept.cut).length}/${echoes.length} → ${file}`,
+    `echo-only cuts ${echoes.filter((e) => e.kept.cut).length}/${echoes.length}; a caller who pauses and goes on: bot audio after the first clear in ` +
+    `${continued.filter((c) => c.botMsAfterFirstClear > 0).length}/${continued.length} calls (max ${Math.max(0, ...continued.map((c) => c.botMsAfterFirstClear))} ms), ` +
+    `one hold in ${continued.filter((c) => c.holds === 1).length} → ${file}`,
 );

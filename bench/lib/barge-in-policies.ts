@@ -115,8 +115,6 @@ export function raagaHold(name: string, policy: BargeInPolicy = DEFAULT_BARGE_IN
           commit: () => {
             committedAtMs = clock.now();
           },
-          // Offline, every window is scored before the clock moves: never behind.
-          audioBehind: () => false,
         },
         () => verdict !== undefined,
       );
@@ -169,11 +167,18 @@ async function runDetector(
   outcome: () => PolicyOutcome,
 ): Promise<PolicyOutcome> {
   await factory.ready();
-  const detector = factory.create(settings, onEvent);
-  forEachFrame(track, (frame, atMs) => {
-    clock.advanceSync(atMs - clock.now());
-    detector.pushMulaw(frame, atMs);
-  });
+  // The clock is the caller's audio as judged, as in a call (caller-audio-clock.ts, call-session.ts): it moves to each
+  // event's frame before the event, and to each frame once all of it is judged.
+  const advance = (atMs: number): void => clock.advanceSync(Math.max(0, atMs - clock.now()));
+  const detector = factory.create(
+    settings,
+    (event) => {
+      advance(event.atMs);
+      onEvent(event);
+    },
+    advance,
+  );
+  forEachFrame(track, (frame, atMs) => detector.pushMulaw(frame, atMs));
   clock.advanceSync(track.length / 8 + 5000 - clock.now());
   detector.close();
   return outcome();

@@ -66,7 +66,7 @@ export const InterruptedSchema = z
       .enum(['duration', 'verdict', 'dtmf', 'timeout', 'policy'])
       .optional()
       .meta({ description: 'barge_in_events=2: speech past long_min_ms, your verdict, a key, max_hold_ms, or ambiguous_default.' }),
-    decision_ms: z.number().int().optional().meta({ description: 'barge_in_events=2: from the hold to the decision.' }),
+    decision_ms: z.number().int().optional().meta({ description: 'barge_in_events=2: from the hold to the decision, counted in the caller\'s audio.' }),
   })
   .meta({ description: 'Audio of that utterance was cut (one per utterance cut).' });
 
@@ -86,7 +86,7 @@ export const ResumedSchema = z
     suspect_id: z.string(),
     utterance_id: nullableUtteranceId,
     from_ms: z.number().int().meta({ description: 'Into the utterance: where the re-sent audio starts.' }),
-    gap_ms: z.number().int().meta({ description: 'How long the bot was silent.' }),
+    gap_ms: z.number().int().meta({ description: 'How long the bot was silent (the hold to the resume), counted in the caller\'s audio.' }),
     reason: z.enum(['short', 'echo', 'verdict', 'policy']),
   })
   .meta({ description: 'barge_in_events=2: the hold ended without an interruption; the utterance goes on from where the caller stopped hearing it.' });

@@ -55,8 +55,6 @@ export interface VoiceActivityDetector {
    * the model batches the windows of many calls (src/engine/vad/silero-batcher.ts).
    */
   pushPcm(pcm: Int16Array, atMs: number): void;
-  /** Windows pushed but not judged yet: while there are any, the events lag the audio. */
-  readonly pendingWindows: number;
   /** The span length that raises `suspect_long` from now on (the call's long_min_ms changed). */
   setLongSpeechMs(ms: number): void;
   reset(): void;
@@ -65,7 +63,12 @@ export interface VoiceActivityDetector {
 
 /** Creates one detector per call; the model session behind it is shared and loaded once. */
 export interface VoiceActivityDetectorFactory {
-  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void): VoiceActivityDetector;
+  /**
+   * `onJudged(atMs)`: every window of the audio up to the frame received at `atMs` has been judged and its events
+   * given, so nothing more will be said about that audio. Called between events, in the audio's order, whatever
+   * order the frames arrived and the model answered in: barge-in's timers run on it (caller-audio-clock.ts).
+   */
+  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void, onJudged?: (atMs: number) => void): VoiceActivityDetector;
   /** Resolves when the model is loaded and warmed (readiness). */
   ready(): Promise<void>;
 }

@@ -3,6 +3,9 @@
 // a speech probability with hysteresis marks speech, and speech only counts after DEFAULT_MIN_SPEECH_MS of it.
 // With `longSpeechMs` a second, faster layer runs beside it for holds (barge-in-controller.ts): a stream staggered by
 // half a window, and `suspect_*` spans that open on one window at a lower threshold.
+// Windows are judged in the order they were spoken, whatever order the model answers them in, and the listener learns
+// how far the caller's audio has been judged (barge-in's clock, caller-audio-clock.ts): the same audio gives the same
+// events at the same points of the audio, however its frames arrived.
 // The probability model (Silero VAD, src/engine/vad/) is passed in, so this file knows no onnxruntime.
 
 import { mulawToPcm16 } from '../audio/mulaw.js';
@@ -82,6 +85,13 @@ type Phase =
 /** A suspect span: from the first window at the suspect threshold to the end of the last one (either stream). */
 type Span = { readonly onsetMs: number; lastSpeechEndMs: number; longSent: boolean } | undefined;
 
+/** A window the model has answered, waiting for its turn to be judged. */
+interface AnsweredWindow {
+  readonly startMs: number;
+  readonly atMs: number;
+  readonly probability: number;
+}
+
 export class BargeInDetector implements VoiceActivityDetector {
   readonly #main: VadWindowStream;
   /** The staggered stream, only with the suspect layer. */
@@ -90,9 +100,17 @@ export class BargeInDetector implements VoiceActivityDetector {
   #phase: Phase = { kind: 'idle' };
   #span: Span;
   #closed = false;
+  /** Answered windows of the main and the staggered stream, judged alternately: in the order they were spoken. */
+  readonly #answered: [AnsweredWindow[], AnsweredWindow[]] = [[], []];
+  #turn: 0 | 1 = 0;
+  /** Arrival times (ms on the call clock) of frames some of whose windows are not judged yet. */
+  readonly #frames: number[] = [];
+  #draining = false;
+  /** A frame is going into the streams: until both have cut its windows, it is not judged even if nothing waits. */
+  #pushing = false;
 
   get pendingWindows(): number {
-    return this.#main.pending + (this.#staggered?.pending ?? 0);
+    return this.#main.pending + (this.#staggered?.pending ?? 0) + this.#answered[0].length + this.#answered[1].length;
   }
 
   constructor(
@@ -102,15 +120,17 @@ export class BargeInDetector implements VoiceActivityDetector {
     private readonly tuning: BargeInDetectorTuning,
     geometry: { readonly windowSamples: number; readonly sampleRateHz: number },
     longSpeechMs?: number,
+    /** Told, between events, that every window of the audio up to a frame's time has been judged. */
+    private readonly onJudged?: (atMs: number) => void,
   ) {
     if (!(minSpeechMs >= 0)) throw new RangeError(`minSpeechMs must be >= 0, got ${minSpeechMs}`);
     if (longSpeechMs !== undefined && !(longSpeechMs > 0)) throw new RangeError(`longSpeechMs must be > 0, got ${longSpeechMs}`);
     this.#longSpeechMs = longSpeechMs;
-    this.#main = new VadWindowStream(model, (start, at, p) => this.#judgeMain(start, at, p), { ...geometry, offsetSamples: 0 }, tuning);
+    this.#main = new VadWindowStream(model, (start, at, p) => this.#answer(0, start, at, p), { ...geometry, offsetSamples: 0 }, tuning);
     this.#staggered =
       longSpeechMs === undefined
         ? undefined
-        : new VadWindowStream(model, (start, at, p) => this.#judgeSpan(start, at, p), { ...geometry, offsetSamples: tuning.staggerSamples }, tuning);
+        : new VadWindowStream(model, (start, at, p) => this.#answer(1, start, at, p), { ...geometry, offsetSamples: tuning.staggerSamples }, tuning);
   }
 
   /** The main stream's windows (the staggered stream's are extra inferences while the caller makes sound). */
@@ -130,8 +150,15 @@ export class BargeInDetector implements VoiceActivityDetector {
 
   pushPcm(pcm: Int16Array, atMs: number): void {
     if (this.#closed || pcm.length === 0) return;
-    this.#main.push(pcm, atMs);
-    this.#staggered?.push(pcm, atMs);
+    this.#frames.push(atMs);
+    this.#pushing = true;
+    try {
+      this.#main.push(pcm, atMs);
+      this.#staggered?.push(pcm, atMs);
+    } finally {
+      this.#pushing = false;
+    }
+    this.#drain();
   }
 
   setLongSpeechMs(ms: number): void {
@@ -144,6 +171,11 @@ export class BargeInDetector implements VoiceActivityDetector {
     this.#span = undefined;
     this.#main.reset();
     this.#staggered?.reset();
+    this.#answered[0].length = 0;
+    this.#answered[1].length = 0;
+    this.#turn = 0;
+    // The windows not judged yet are dropped: the audio received so far is done with.
+    this.#tickBefore(Infinity);
   }
 
   close(): void {
@@ -154,6 +186,42 @@ export class BargeInDetector implements VoiceActivityDetector {
 
   #emit(event: VoiceActivityEvent | undefined): void {
     if (event && !this.#closed) this.onEvent(event);
+  }
+
+  #answer(stream: 0 | 1, startMs: number, atMs: number, probability: number): void {
+    this.#answered[stream].push({ startMs, atMs, probability });
+    this.#drain();
+  }
+
+  /**
+   * Judges the answered windows in the order they were spoken: main and staggered windows alternate (the staggered
+   * one starts half a window later), so each waits for the other stream's window before it. A model that batches
+   * may answer them in another order, and the span's end depends on it. Before a window, the frames that came before
+   * its own are all judged: the listener is told so.
+   */
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (;;) {
+        const window = this.#answered[this.#turn].shift();
+        if (window === undefined) break;
+        this.#tickBefore(window.atMs);
+        if (this.#turn === 0) this.#judgeMain(window.startMs, window.atMs, window.probability);
+        else this.#judgeSpan(window.startMs, window.atMs, window.probability);
+        if (this.#staggered !== undefined) this.#turn = this.#turn === 0 ? 1 : 0;
+      }
+      if (!this.#pushing && this.pendingWindows === 0) this.#tickBefore(Infinity);
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  /** Tells the listener the audio of every frame that arrived before `atMs` is judged. */
+  #tickBefore(atMs: number): void {
+    let through: number | undefined;
+    while (this.#frames.length > 0 && this.#frames[0]! < atMs) through = this.#frames.shift();
+    if (through !== undefined && !this.#closed) this.onJudged?.(through);
   }
 
   #judgeMain(startMs: number, atMs: number, p: number): void {
@@ -257,7 +325,7 @@ export class BargeInDetectorFactory implements VoiceActivityDetectorFactory {
     return this.loading;
   }
 
-  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void): BargeInDetector {
-    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry, settings.longSpeechMs);
+  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void, onJudged?: (atMs: number) => void): BargeInDetector {
+    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry, settings.longSpeechMs, onJudged);
   }
 }

@@ -3,7 +3,8 @@
 // into barge-in, and the agent's or API's words and call control. Barge-in pauses fast and decides slow
 // (barge-in-controller.ts): a suspect holds the playback (the provider cleared, the pacer frozen, the audio kept on a
 // tape); a commit aborts the utterance (`interrupted`), a resume sends the tape again from the last position the
-// provider confirmed. Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
+// provider confirmed. Barge-in's time is the caller's audio as judged (caller-audio-clock.ts), never the wall clock.
+// Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
 
 import type { Metrics } from '../metrics/metrics.js';
 import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
@@ -13,6 +14,7 @@ import type { AfterStream } from '../store/call-control-bus.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
 import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';
+import { CallerAudioClock } from './caller-audio-clock.js';
 import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
 import { sleep } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
@@ -33,11 +35,11 @@ const MAX_DRAIN_MS = 30_000;
 const DRAIN_POLL_MS = 50;
 /** A span ends after this much quiet (the detector's), so its last speech was this long before `suspect_ended`. */
 const SUSPECT_END_SILENCE_MS = DEFAULT_BARGE_IN_TUNING.suspectEndMs;
-/** Caller frames come every 20 ms: three missed ones mean the socket holds audio not read yet (or the line stalled). */
-const INBOUND_LATE_MS = 3 * PHONE_FRAME_MS;
 /** What the call knows about a hold while it lasts. */
 interface Hold extends HeldPosition {
   readonly suspect: HeldSuspect;
+  /** When the provider was cleared, on the caller's audio axis: the bot's echo stops one echo delay later. */
+  readonly clearedAtMs: number;
 }
 
 export interface CallSettings {
@@ -69,7 +71,9 @@ export class CallSession {
   readonly #session: SynthesisSession;
   readonly #playout: PlayoutClock;
   readonly #ledger = new PlaybackLedger();
-  readonly #echo = new EchoGate();
+  /** Barge-in's clock: the caller's audio as the detector judges it. */
+  readonly #axis: CallerAudioClock;
+  readonly #echo: EchoGate;
   readonly #playback: CallPlayback;
   /** What the VAD hears instead of a frame the echo explains. */
   #silent: Int16Array | undefined;
@@ -83,11 +87,9 @@ export class CallSession {
   #endReason: string | undefined;
   #finished = false;
   #speaking = false;
-  /** Monotonic times: the caller's speech was confirmed; the running turn started. */
+  /** On the caller's audio axis: the caller's speech was confirmed; the running turn started. */
   #speechConfirmedAtMs = 0;
   #turnStartedAtMs = 0;
-  /** Monotonic time the last caller frame was taken in. */
-  #lastInboundAtMs = 0;
   #resolveStart: ((result: CallStart) => void) | undefined;
   #utteranceCount = 0;
   #bargeIns = 0;
@@ -110,6 +112,9 @@ export class CallSession {
     this.#media = media;
     this.#control = control;
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
+    this.#axis = new CallerAudioClock(deps.clock);
+    // What plays is scheduled in real time; the gate compares it with the caller's audio on the caller's axis.
+    this.#echo = new EchoGate((realMs) => this.#axis.toAxisMs(realMs));
     this.#playback = new CallPlayback(media, this.#ledger, this.#playout, deps.clock, deps.vad ? this.#echo : undefined, () => this.#holdsPossible());
     const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
@@ -123,19 +128,26 @@ export class CallSession {
       account,
       this.#sessionSink(),
     );
-    this.#controller = new BargeInController(deps.clock, () => this.#bargeInSettings.policy, {
-      canHold: () => this.#holdsPossible() && this.#interruptibleOutstanding() && !this.#speakingSinceBeforeTurn(),
-      hold: (suspect) => this.#holdPlayback(suspect),
-      resume: (suspect, reason) => this.#resumePlayback(suspect, reason),
-      commit: (suspect, cause) => this.#commitHold(suspect, cause),
-      // Providers send caller audio every 20 ms: a longer silence on the socket is audio not read yet.
-      audioBehind: () => (this.#detector?.pendingWindows ?? 0) > 0 || this.#deps.clock.now() - this.#lastInboundAtMs > INBOUND_LATE_MS,
-    }, () => this.#bargeInSettings.events === 2 && this.#agent !== undefined);
+    this.#controller = new BargeInController(
+      this.#axis,
+      () => this.#bargeInSettings.policy,
+      {
+        canHold: () => this.#holdsPossible() && this.#interruptibleOutstanding() && !this.#speakingSinceBeforeTurn(),
+        hold: (suspect) => this.#holdPlayback(suspect),
+        resume: (suspect, reason) => this.#resumePlayback(suspect, reason),
+        commit: (suspect, cause) => this.#commitHold(suspect, cause),
+      },
+      () => this.#bargeInSettings.events === 2 && this.#agent !== undefined,
+      this.#axis.line,
+    );
     this.#gather = new DtmfGather(deps.clock, (result) => this.#gathered(result));
     // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
     this.#detector = deps.vad?.create(
       { minSpeechMs: settings.bargeIn.minSpeechMs, longSpeechMs: settings.bargeIn.policy.longMinMs },
       (event) => this.#voiceActivity(event),
+      (atMs) => {
+        if (!this.ended) this.#axis.advanceTo(atMs);
+      },
     );
   }
 
@@ -331,8 +343,8 @@ export class CallSession {
     if (!this.#detector) return;
     // The bot's own voice coming back is kept from the VAD; the agent still gets the line as it is.
     const pcm = mulawToPcm16(frame);
-    this.#lastInboundAtMs = this.#deps.clock.now();
-    const echo = this.#echo.heard(pcm, this.#lastInboundAtMs);
+    this.#axis.arrived(atMs);
+    const echo = this.#echo.heard(pcm, atMs);
     // The stutter an unknown echo caused (holds that resumed) is over once the gate knows it: no back-off for it.
     if (!this.#echoKnown && this.#echo.estimate) {
       this.#echoKnown = true;
@@ -348,6 +360,8 @@ export class CallSession {
 
   #voiceActivity(event: VoiceActivityEvent): void {
     if (this.ended) return;
+    // The event speaks of the audio up to its frame: barge-in's time is there now (what fell due before it, first).
+    this.#axis.advanceTo(event.atMs);
     switch (event.type) {
       case 'suspect_started':
         if (this.#holdsPossible()) this.#controller.suspectStarted(event.onsetMs);
@@ -355,24 +369,23 @@ export class CallSession {
       case 'suspect_long': {
         // An echo can run past long_min_ms (a late hold on a loaded machine, a long echo path): the bot's own voice
         // never commits. It stops one delay after the hold, and suspect_ended resumes it then.
-        const nowMs = this.#deps.clock.now();
-        if (this.#controller.held && this.#echo.soundsLikeEcho(nowMs - this.#bargeInSettings.policy.longMinMs, nowMs)) return;
+        if (this.#controller.held && this.#echo.soundsLikeEcho(event.atMs - this.#bargeInSettings.policy.longMinMs, event.atMs)) return;
         this.#controller.suspectLong();
         return;
       }
       case 'suspect_ended': {
         // The sound's last speech ended the span's closing silence ago; one echo delay after the hold, or following
         // the bot's envelope as an echo does, it was echo.
-        const held = this.#controller.held;
-        const endedAtMs = this.#deps.clock.now() - SUSPECT_END_SILENCE_MS;
+        const hold = this.#hold;
+        const endedAtMs = event.atMs - SUSPECT_END_SILENCE_MS;
         const startedAtMs = endedAtMs - event.extentMs;
-        const echo = held !== undefined && (this.#echo.endedLikeEcho(startedAtMs, held.heldAtMs, endedAtMs) || this.#echo.soundsLikeEcho(startedAtMs, endedAtMs));
+        const echo = hold !== undefined && (this.#echo.endedLikeEcho(startedAtMs, hold.clearedAtMs, endedAtMs) || this.#echo.soundsLikeEcho(startedAtMs, endedAtMs));
         this.#controller.suspectEnded(event.extentMs, echo);
         return;
       }
       case 'speech_started':
         this.#speaking = true;
-        this.#speechConfirmedAtMs = this.#deps.clock.now();
+        this.#speechConfirmedAtMs = event.atMs;
         this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
         // With holds, confirmed speech is the agent's event (the controller decides), except on a line noisy enough
         // that only confirmed speech may hold the bot for a while.
@@ -497,7 +510,7 @@ export class CallSession {
   /** HOLD: the caller stops hearing the bot; the turn, its queue and the audio sent stay (on the tape). */
   #holdPlayback(suspect: HeldSuspect): void {
     const held = this.#playback.hold();
-    this.#hold = { suspect, ...held };
+    this.#hold = { suspect, ...held, clearedAtMs: this.#axis.toAxisMs(this.#deps.clock.now()) };
     this.#deps.metrics?.bargeInHold('held', 'suspect');
     if (this.#bargeInSettings.events !== 2) return;
     const at = this.#ledger.locate(held.confirmedMs);
@@ -524,7 +537,7 @@ export class CallSession {
       suspect_id: suspect.id,
       utterance_id: at?.utteranceId ?? null,
       from_ms: at?.offsetMs ?? 0,
-      gap_ms: Math.round(this.#deps.clock.now() - suspect.heldAtMs),
+      gap_ms: Math.round(this.#axis.now() - suspect.heldAtMs),
       reason,
     });
   }
@@ -536,7 +549,7 @@ export class CallSession {
     this.#deps.metrics?.bargeIn(interruptCause);
     this.#deps.metrics?.bargeInHold('committed', cause);
     this.#session.interrupt();
-    this.#cutPlayback(interruptCause, { suspect_id: suspect.id, decided_by: cause, decision_ms: Math.round(this.#deps.clock.now() - suspect.heldAtMs) });
+    this.#cutPlayback(interruptCause, { suspect_id: suspect.id, decided_by: cause, decision_ms: Math.round(this.#axis.now() - suspect.heldAtMs) });
   }
 
   /** Clears the provider's buffer if anything may still play (a hold already did), and tells the agent what was heard. */
@@ -565,7 +578,7 @@ export class CallSession {
     ledger.begin(turn, playout.sentMs);
     // From the turn's start (text admitted, nothing ahead of it), not its arrival: queued texts wait by design.
     const turnStartedMs = this.#deps.clock.now();
-    this.#turnStartedAtMs = turnStartedMs;
+    this.#turnStartedAtMs = this.#axis.toAxisMs(turnStartedMs);
     let first = true;
     return {
       padByte: MULAW_SILENCE,

@@ -4,7 +4,10 @@
 // audio received are cross-correlated to estimate the echo's delay and level (ERL); a caller frame no louder than the
 // predicted echo plus a margin is explained by it and kept from the VAD. A Geigel-style double-talk test on energies,
 // not an echo canceller: a caller louder than the echo still gets through, and a line without echo is never gated.
+// It works on the caller's audio axis (caller-audio-clock.ts): caller frames are placed by the audio they carry, not
+// by when they arrived (a burst would pile them on the same slots), and what is played is mapped onto that axis.
 
+import { pcm16Sample } from '../audio/pcm.js';
 import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 
 /** Envelope resolution. */
@@ -30,6 +33,7 @@ const MIN_CORRELATION = 0.6;
 const ECHO_MARGIN_DB = 8;
 /** After the bot paused for what turned out to be its own echo, the margin rises by this much for a while. */
 const BACKOFF_DB = 6;
+/** Caller audio. */
 const BACKOFF_MS = 30_000;
 /**
  * An echo follows the bot's envelope level for level (the log-log slope near 1 for a fixed loss; lower where the
@@ -63,6 +67,11 @@ export class EchoGate {
   #estimate: { delaySlots: number; erl: number; correlation: number } | undefined;
   #backoffUntilMs = -Infinity;
 
+  constructor(
+    /** Maps a real (monotonic) time onto the caller's audio axis; the identity when both are the same clock. */
+    private readonly toAxisMs: (realMs: number) => number = (ms) => ms,
+  ) {}
+
   /** The current estimate, once the line has shown an echo. */
   get estimate(): EchoEstimate | undefined {
     const e = this.#estimate;
@@ -71,16 +80,16 @@ export class EchoGate {
 
   /** 8 kHz PCM the far end starts playing at `startsAtMs` (monotonic, the playout clock's estimate). */
   played(pcm: Int16Array, startsAtMs: number): void {
-    this.#record(this.#out, this.#outSlot, pcm, startsAtMs);
+    this.#record(this.#out, this.#outSlot, pcm, this.toAxisMs(startsAtMs));
   }
 
-  /** The far end's buffer was cleared at `atMs`: what was scheduled to play from then on never will. */
+  /** The far end's buffer was cleared at `atMs` (monotonic): what was scheduled to play from then on never will. */
   cleared(atMs: number): void {
-    const from = Math.round(atMs / SLOT_MS);
+    const from = Math.round(this.toAxisMs(atMs) / SLOT_MS);
     for (let i = 0; i < RING; i++) if (this.#outSlot[i]! >= from) this.#outSlot[i] = -1;
   }
 
-  /** A caller frame (8 kHz PCM) that arrived at `arrivedAtMs`; true when the predicted echo explains it. */
+  /** A caller frame (8 kHz PCM) whose audio ends at `arrivedAtMs` on the caller's axis; true when the predicted echo explains it. */
   heard(pcm: Int16Array, arrivedAtMs: number): boolean {
     const startMs = arrivedAtMs - pcm.length / SAMPLES_PER_MS;
     const slots = this.#record(this.#in, this.#inSlot, pcm, startMs);
@@ -96,8 +105,8 @@ export class EchoGate {
   }
 
   /**
-   * The caller's sound that held the bot ended at `endedAtMs`, the hold began at `heldAtMs`: ending one echo delay
-   * after the bot went quiet is the echo stopping. On a line with an estimate, that delay is the estimate's; before
+   * The caller's sound that held the bot ended at `endedAtMs`, the provider was cleared at `heldAtMs` (both on the
+   * caller's axis): ending one echo delay after the bot went quiet is the echo stopping. On a line with an estimate, that delay is the estimate's; before
    * one exists (the first echo of a call), the sound itself must show it: its envelope since `startedAtMs` follows
    * what was played that same delay earlier (correlation ≥ LOCAL_CORRELATION). Either way the margin then rises.
    */
@@ -149,7 +158,7 @@ export class EchoGate {
     const slots: number[] = [];
     for (let offset = 0; offset + per <= pcm.length; offset += per) {
       let sum = 0;
-      for (let i = offset; i < offset + per; i++) sum += (pcm[i]! / 32768) ** 2;
+      for (let i = offset; i < offset + per; i++) sum += pcm16Sample(pcm[i]!) ** 2;
       const slot = Math.round((startMs + offset / SAMPLES_PER_MS) / SLOT_MS);
       values[slot % RING] = sum / per;
       tags[slot % RING] = slot;

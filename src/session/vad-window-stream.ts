@@ -3,6 +3,8 @@
 // from the model, and every window is judged in order once its probability is known, whether the model answers at
 // once or later (a batcher answering many calls' windows together).
 
+import { pcm16Sample } from '../audio/pcm.js';
+
 /** A speech probability model over fixed windows, with per-stream recurrent state (Silero VAD implements it). */
 export interface SpeechProbabilityModel {
   readonly windowSamples: number;
@@ -85,7 +87,7 @@ export class VadWindowStream {
     while (offset < pcm.length) {
       if (this.#filled === 0) this.#windowStartMs = atMs - (pcm.length - offset) / this.#samplesPerMs;
       const take = Math.min(this.#window.length - this.#filled, pcm.length - offset);
-      for (let i = 0; i < take; i++) this.#window[this.#filled + i] = pcm[offset + i]! / 32768;
+      for (let i = 0; i < take; i++) this.#window[this.#filled + i] = pcm16Sample(pcm[offset + i]!);
       this.#filled += take;
       offset += take;
       if (this.#filled === this.#window.length) {

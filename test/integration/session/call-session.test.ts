@@ -1,125 +1,48 @@
 // The call session without a socket: real engine, store and admission; a fake monotonic clock drives the playout;
 // recording ports stand in for the provider, the call control and the agent; a scripted detector implements the
-// VAD contract. Pacing stays within the window, texts queue in order, barge-in aborts before it clears.
+// VAD contract. Pacing stays within the window, texts queue in order, barge-in aborts before it clears. Barge-in's
+// own time is the caller's audio (caller-audio-clock.ts): its deadlines move with the frames the tests send, not
+// with the clock.
 
-import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { catalog, useEspeakEngine } from '../../helpers/espeak-engine.js';
-import { Admission } from '../../../src/core/admission.js';
-import { SynthesisService } from '../../../src/core/synthesis/synthesis-service.js';
-import { VoiceResolver } from '../../../src/core/voice-resolver.js';
 import type { VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../../src/session/call-events.js';
-import { CallSession, type CallSettings } from '../../../src/session/call-session.js';
-import { DEFAULT_BARGE_IN_POLICY } from '../../../src/session/barge-in-controller.js';
-import { SqliteStore } from '../../../src/store/sqlite-store.js';
+import type { CallSession, CallSettings } from '../../../src/session/call-session.js';
+import { CONTINUATION_MS, DEFAULT_BARGE_IN_POLICY } from '../../../src/session/barge-in-controller.js';
 import { EspeakEngine } from '../../../src/engine/espeak-engine.js';
 import type { TtsEngine } from '../../../src/engine/tts-engine.js';
 import { FakeClock, settle } from '../../helpers/fake-clock.js';
 import { ALL_TIME } from '../../helpers/store-contract.js';
-import { fadeInMulaw } from '../../../src/audio/mulaw.js';
+import { fadeInMulaw, MULAW_SILENCE, PHONE_FRAME_MS } from '../../../src/audio/mulaw.js';
+import { AHEAD_MS, Ports, startCall, until } from '../../helpers/call-session-harness.js';
 
 const espeak = useEspeakEngine();
 
 const LONG = 'यह एक लंबा वाक्य है जो कई हिस्सों में बोला जाएगा। '.repeat(4);
-const AHEAD_MS = 300;
 
-type Out = { kind: 'media'; bytes: number; audio: Uint8Array } | { kind: 'mark'; name: string } | { kind: 'clear' };
-
-class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
-  readonly out: Out[] = [];
-  readonly agent: AgentMessage[] = [];
-  hangups = 0;
-  closedWith: string | undefined;
-  sendMedia(bytes: Uint8Array) {
-    this.out.push({ kind: 'media', bytes: bytes.length, audio: bytes.slice() });
-  }
-  sendMark(name: string) {
-    this.out.push({ kind: 'mark', name });
-  }
-  sendClear() {
-    this.out.push({ kind: 'clear' });
-  }
-  bufferedBytes() {
-    return 0;
-  }
-  close(reason?: string) {
-    this.closedWith ??= reason ?? 'agent closed';
-  }
-  async hangup() {
-    this.hangups++;
-  }
-  async transfer() {
-    return 'stream-ended' as const;
-  }
-  send(message: AgentMessage) {
-    this.agent.push(message);
-  }
-  sendAudio() {}
-  mediaMs() {
-    return this.out.reduce((sum, o) => sum + (o.kind === 'media' ? o.bytes / 8 : 0), 0);
-  }
-  ofType(type: string) {
-    return this.agent.filter((m) => m.type === type) as Record<string, any>[];
-  }
-}
-
-/** A detector that says what the test tells it to, on the next frame. */
+/**
+ * A detector that says what the test tells it to, on the next frame, and then that the frame is judged (as the real
+ * one does once every window of a frame is judged).
+ */
 class ScriptedVad implements VoiceActivityDetectorFactory {
   readonly next: VoiceActivityEvent[] = [];
-  create(_settings: unknown, onEvent: (event: VoiceActivityEvent) => void) {
-    return { pushPcm: () => this.next.splice(0).forEach(onEvent), pendingWindows: 0, setLongSpeechMs() {}, reset() {}, close() {} };
+  create(_settings: unknown, onEvent: (event: VoiceActivityEvent) => void, onJudged?: (atMs: number) => void) {
+    return {
+      pushPcm: (_pcm: Int16Array, atMs: number) => {
+        this.next.splice(0).forEach(onEvent);
+        onJudged?.(atMs);
+      },
+      setLongSpeechMs() {},
+      reset() {},
+      close() {},
+    };
   }
   async ready() {}
 }
 
 async function setup(settings: Partial<CallSettings> = {}, engine: TtsEngine = espeak.engine) {
-  const store = await SqliteStore.open();
-  const account = await store.createAccount({ plan: 'growth', credits: 1_000_000 });
-  const clock = new FakeClock();
-  const ports = new Ports();
   const vad = new ScriptedVad();
-  const call = new CallSession(
-    {
-      admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
-      voices: new VoiceResolver(catalog, store),
-      synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
-      clock,
-      logger: pino({ level: 'silent' }),
-      vad,
-      playoutAheadMs: AHEAD_MS,
-    },
-    account,
-    { provider: 'twilio', callSid: 'CA1', streamSid: 'MZ1', providerAccountId: 'AC1', from: '+911', to: '+912', direction: 'inbound', answeredBy: undefined, customParameters: {} },
-    {
-      config: { modelId: 'raaga-v1', voice: 'aarav', language: 'hi-IN', outputFormat: 'mulaw', sampleRateHz: 8000, speed: 1 },
-      bargeIn: { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, suspect: 'off', policy: DEFAULT_BARGE_IN_POLICY, events: 1 },
-      greeting: undefined,
-      fallbackMessage: '',
-      ...settings,
-    },
-    ports,
-    ports,
-  );
-  expect(await call.start()).toEqual({ ok: true });
-  call.attachAgent(ports, false);
-  return { call, ports, clock, vad, store, account };
-}
-
-/**
- * Waits for `condition` (the engine works in threads, so its progress is an event to wait for) while the fake
- * playout clock stands still or moves by `stepMs` between looks.
- */
-async function until(condition: () => boolean, what: string, clock?: FakeClock, stepMs = 0): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      if (condition()) return;
-      if (clock && stepMs > 0) await clock.advance(stepMs);
-      else await settle();
-      if (!condition()) throw new Error(`still waiting for ${what}`);
-    },
-    { timeout: 15_000, interval: 5 },
-  );
+  return { ...(await startCall(engine, vad, settings)), vad };
 }
 
 describe('CallSession', () => {
@@ -258,9 +181,17 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     }
     throw new Error(`mark ${name} was never sent`);
   };
+  /** The frame of the caller's line at `event.atMs` carries `event`. */
   const suspect = (call: CallSession, vad: ScriptedVad, event: VoiceActivityEvent) => {
     vad.next.push(event);
-    call.inboundAudio(new Uint8Array(160), 0);
+    call.inboundAudio(new Uint8Array(160), event.atMs);
+  };
+  /** The caller's line goes on quietly from `fromMs` for `ms` of audio, a frame every 20 ms of the clock. */
+  const quiet = async (call: CallSession, clock: FakeClock, fromMs: number, ms: number) => {
+    for (let atMs = fromMs + PHONE_FRAME_MS; atMs <= fromMs + ms; atMs += PHONE_FRAME_MS) {
+      await clock.advance(PHONE_FRAME_MS);
+      call.inboundAudio(new Uint8Array(160).fill(MULAW_SILENCE), atMs);
+    }
   };
 
   it('a short sound holds the bot and resumes it from the confirmed position; billed once, played to the end', async () => {
@@ -280,18 +211,24 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     expect(ports.ofType('interruption_suspected')).toEqual([
       { type: 'interruption_suspected', suspect_id: 's1', utterance_id: 'long', onset_ms: 1000, position_ms: 100 },
     ]);
-    // Held: time passes and the engine finishes what it was doing, and nothing at all is sent.
+    // Held: time passes and the engine finishes what it was doing, and nothing at all is sent; with no caller audio
+    // judged, nothing is decided either.
     await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     await clock.advance(1000);
     expect(ports.out.length).toBe(clearAt + 1);
+    await quiet(call, clock, 1010, 190);
 
     suspect(call, vad, { type: 'suspect_ended', atMs: 1200, extentMs: 160 });
     // The agent opted in, so it may still judge the short sound; it says nothing, and at the deadline the sound's
-    // length decides.
+    // length decides: short, so the bot resumes once the caller has also stayed quiet CONTINUATION_MS.
     expect(ports.ofType('resumed')).toEqual([]);
     expect(ports.out.length).toBe(clearAt + 1);
-    await clock.advance(DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
-    expect(ports.ofType('resumed')).toEqual([{ type: 'resumed', suspect_id: 's1', utterance_id: 'long', from_ms: 100, gap_ms: 1400, reason: 'short' }]);
+    await quiet(call, clock, 1200, DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
+    expect(ports.ofType('resumed')).toEqual([]);
+    await quiet(call, clock, 1200 + DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs, CONTINUATION_MS - DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
+    expect(ports.ofType('resumed')).toEqual([
+      { type: 'resumed', suspect_id: 's1', utterance_id: 'long', from_ms: 100, gap_ms: 1200 + CONTINUATION_MS - 1010, reason: 'short' },
+    ]);
     // The replay: the frame at 100 ms faded in, then every frame sent after it, byte for byte.
     const replayed = frames(ports, clearAt + 1);
     const expected = sentBefore.slice(5);
@@ -324,12 +261,13 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     await clock.advance(200);
     suspect(call, vad, { type: 'suspect_started', onsetMs: 500, atMs: 510 });
     suspect(call, vad, { type: 'suspect_ended', atMs: 900, extentMs: 320 });
-    await clock.advance(100);
+    await quiet(call, clock, 900, 100);
     expect(ports.ofType('interrupted')).toEqual([]);
     call.bargeInVerdict('s1', 'interrupt');
     await until(() => ports.ofType('cancellation').length === 2, 'both cancellations', clock, 50);
+    // decision_ms: hold → decision on the caller's audio (510 → 1000).
     expect(ports.ofType('interrupted')).toEqual([
-      { type: 'interrupted', utterance_id: 'long', played_ms: 200, heard_text: '', cause: 'speech', suspect_id: 's1', decided_by: 'verdict', decision_ms: 100 },
+      { type: 'interrupted', utterance_id: 'long', played_ms: 200, heard_text: '', cause: 'speech', suspect_id: 's1', decided_by: 'verdict', decision_ms: 490 },
     ]);
     expect(ports.out.filter((o) => o.kind === 'clear')).toHaveLength(1);
     call.bargeInVerdict('s1', 'resume');
@@ -346,7 +284,8 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
     suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
     suspect(call, vad, { type: 'suspect_ended', atMs: 400, extentMs: 300 });
-    // A 300 ms "hmm" the VAD never confirmed: the bot carries on from where it was held.
+    // A 300 ms "hmm" the VAD never confirmed: once the caller has stayed quiet, the bot carries on from where it was held.
+    await quiet(call, clock, 400, CONTINUATION_MS);
     await until(() => frames(ports, ports.out.findIndex((o) => o.kind === 'clear') + 1).length > 0, 'the replay', clock, 20);
     expect(ports.ofType('interrupted')).toEqual([]);
 
@@ -365,25 +304,25 @@ describe('CallSession holds (barge_in_suspect=vad)', () => {
     await until(() => ports.mediaMs() >= AHEAD_MS, 'audio');
     suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
     suspect(call, vad, { type: 'suspect_ended', atMs: 400, extentMs: 300 });
-    await clock.advance(DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
-    expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'one', decided_by: 'policy', decision_ms: 400 });
+    await quiet(call, clock, 400, DEFAULT_BARGE_IN_POLICY.verdictDeadlineMs);
+    expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'one', decided_by: 'policy', decision_ms: 790 });
 
     call.say({ text: LONG, utteranceId: 'two' });
     await until(() => frames(ports, ports.out.findIndex((o) => o.kind === 'clear') + 1).length > 0, 'the second text speaking', clock, 20);
-    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 1000, atMs: 1010 });
     call.dtmf('3');
     expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'two', cause: 'dtmf', decided_by: 'dtmf' });
 
     call.say({ text: LONG, utteranceId: 'three' });
     const clears = () => ports.out.filter((o) => o.kind === 'clear').length;
     await until(() => frames(ports, ports.out.map((o) => o.kind).lastIndexOf('clear') + 1).length > 0, 'the third text speaking', clock, 20);
-    suspect(call, vad, { type: 'suspect_started', onsetMs: 0, atMs: 10 });
+    suspect(call, vad, { type: 'suspect_started', onsetMs: 2000, atMs: 2010 });
     expect(clears()).toBe(3);
     call.cancel();
     // The hold had cleared the provider: the cancel has nothing more to clear, and no decision follows it.
     expect(clears()).toBe(3);
     expect(ports.ofType('interrupted').at(-1)).toMatchObject({ utterance_id: 'three', cause: 'cancel' });
-    await clock.advance(5000);
+    await quiet(call, clock, 2010, DEFAULT_BARGE_IN_POLICY.maxHoldMs + CONTINUATION_MS);
     expect(ports.ofType('resumed')).toEqual([]);
     await call.end('stop');
   });

@@ -232,6 +232,52 @@ describe('BargeInDetector with a model that answers later', () => {
     expect(later.stats).toEqual(immediate.detector.stats);
   });
 
+  it('judges the two streams in the order their windows were spoken, however the answers come, and says how far', async () => {
+    // The main stream answers at once, the staggered one only when released (a batch it missed): its windows must
+    // still be judged between the main ones, or a span would end on a later quiet window before an earlier voiced one.
+    const pattern = `..${'#'.repeat(5)}${'+'.repeat(2)}${'_'.repeat(6)}${'#'.repeat(3)}${'_'.repeat(12)}`;
+    const run = async (model: SpeechProbabilityModel, release: () => void) => {
+      const factory = new BargeInDetectorFactory(model);
+      await factory.ready();
+      const log: string[] = [];
+      let judged = 0;
+      const detector = factory.create({ minSpeechMs: 250, longSpeechMs: 500 }, (event) => log.push(`${event.type}@${event.atMs} judged=${judged}`), (atMs) => {
+        expect(atMs).toBeGreaterThan(judged);
+        judged = atMs;
+      });
+      const bytes = audio(pattern);
+      for (let offset = 0; offset < bytes.length; offset += 160) {
+        detector.pushMulaw(bytes.subarray(offset, offset + 160), (offset + 160) / 8);
+        if ((offset / 160) % 5 === 4) release();
+      }
+      release();
+      return { log, judged };
+    };
+    const immediate = await run(new LoudnessModel(), () => undefined);
+    const held: (() => void)[] = [];
+    let streams = 0;
+    const staggeredLate: SpeechProbabilityModel = {
+      windowSamples: 256,
+      sampleRateHz: 8000,
+      createStream: () => {
+        const late = streams++ === 1;
+        return {
+          score: (window, answer) => {
+            const p = loudness(window);
+            if (late) held.push(() => answer(p));
+            else answer(p);
+          },
+          skip: () => undefined,
+          reset: () => undefined,
+        };
+      },
+    };
+    const late = await run(staggeredLate, () => held.splice(0).forEach((answer) => answer()));
+    expect(immediate.log.length).toBeGreaterThan(2);
+    expect(late).toEqual(immediate);
+    expect(late.judged).toBe(audio(pattern).length / 8);
+  });
+
   it('drops answers for windows a reset or close left behind', async () => {
     const model = new DeferredModel();
     const factory = new BargeInDetectorFactory(model);
