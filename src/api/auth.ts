@@ -3,7 +3,7 @@
 import { ApiError } from '../errors.js';
 import { storeCall } from '../core/admission.js';
 import { hashApiKey, isWellFormedApiKey, keyFingerprint } from '../store/api-key.js';
-import type { Account, Store } from '../store/store.js';
+import type { Account, AccountDirectory } from '../store/store.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -13,7 +13,7 @@ export interface Principal {
   readonly keyId: string;
 }
 
-export async function authenticate(store: Store, authorization: string | undefined): Promise<Principal> {
+export async function authenticate(store: Pick<AccountDirectory, 'findAccountByKeyHash'>, authorization: string | undefined): Promise<Principal> {
   if (!authorization) {
     throw new ApiError('invalid_api_key', "Missing API key: send the header 'Authorization: Bearer <API key>'.");
   }

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import { PLAN_LIMITS, type Account, type RateInfo, type Store, type UsageDetails } from '../store/store.js';
+import { PLAN_LIMITS, type Account, type AdmissionLedger, type RateInfo, type UsageDetails } from '../store/store.js';
 
 export interface AdmissionOptions {
   readonly slotLeaseMs: number;
@@ -44,7 +44,7 @@ export class Ticket {
   private readonly holdsSlot: boolean;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AdmissionLedger,
     private readonly account: Account,
     rate: RateInfo,
     slotHolderId: string | undefined,
@@ -108,7 +108,7 @@ export class Ticket {
 
 export class Admission {
   constructor(
-    private readonly store: Store,
+    private readonly store: AdmissionLedger,
     private readonly options: AdmissionOptions,
   ) {}
 

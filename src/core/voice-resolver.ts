@@ -4,7 +4,7 @@
 
 import { ApiError } from '../errors.js';
 import type { LanguageCode } from '../languages.js';
-import type { Account, Store } from '../store/store.js';
+import type { Account, CustomVoiceCatalog } from '../store/store.js';
 import { storeCall } from './admission.js';
 import type { VoiceCatalog } from './voice-catalog.js';
 
@@ -21,7 +21,7 @@ export interface ResolvedVoice {
 export class VoiceResolver {
   constructor(
     private readonly catalog: VoiceCatalog,
-    private readonly store: Store,
+    private readonly store: CustomVoiceCatalog,
   ) {}
 
   async resolve(account: Account, voice: string, language: LanguageCode): Promise<ResolvedVoice> {

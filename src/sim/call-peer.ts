@@ -5,6 +5,8 @@
 // acknowledges marks once their audio has played and honours clear as the provider does (Twilio echoes pending
 // marks, the others drop them), and keeps a timeline of it all. Used by `raaga call-sim`, the playground and the
 // telephony tests; it knows nothing of the server's insides.
+// Over 400 lines: one peer's timeline (what was sent, played, cleared and acknowledged) is one state machine; the
+// dialects, caller audio and playout buffer already live in their own files.
 
 import { randomBytes } from 'node:crypto';
 import twilio from 'twilio';

@@ -3,7 +3,7 @@
 // (src/store/redis/lua-scripts.ts) on the keys of one account. Its connection comes from src/store/redis/client.ts
 // (the one ioredis client factory); key layout, scripts, reply decoding and the clock live beside it. Failures fail
 // fast: commands time out after `commandTimeoutMs`, nothing queues while disconnected, the client reconnects forever.
-// ~420 lines: one thin method per Store operation; splitting it would only scatter the Store contract.
+// Over 400 lines: one thin method per Store operation; splitting it would only scatter the Store contract.
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';

@@ -3,7 +3,7 @@
 // cached, so what the CLI writes from another process is what the next request reads. Admission state (rate
 // windows, slot leases, credit reservations) stays in this process's memory: one server per data directory, and
 // a crash releases reservations uncharged, as a Redis reservation's expiry does.
-// ~460 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
+// Over 400 lines: one thin method per Store operation plus the settlement group commit; the SQL sits beside its method.
 
 import { ensurePrivateDir } from '../util/private-dir.js';
 import { AdmissionBook, type AdmissionState } from './admission-state.js';

@@ -135,8 +135,6 @@ export interface TimeRange {
   readonly toMs: number;
 }
 
-
-
 /** What the store knows about one key hash; revoked hashes are kept so a revoked key never matches again. */
 export interface KeyHashRecord {
   readonly accountId: string;
@@ -221,7 +219,11 @@ export class AccountExistsError extends Error {
 export const HELD_KEY_NAMESPACES = ['call-id', 'call-token', 'plivo-nonce', 'outbound-answer'] as const;
 export type HeldKeyNamespace = (typeof HELD_KEY_NAMESPACES)[number];
 
-export interface Store {
+/**
+ * The atomic admission step and its settlement: rate window, slot leases, credit reservations, and the usage ledger
+ * the settlement appends to. Everything that lets a caller spend credits goes through it.
+ */
+export interface AdmissionLedger {
   /**
    * Checks are in order rate → slot → credits; nothing is recorded unless all pass (one atomic step).
    * Throws AccountNotFoundError for an unknown account (callers admit only authenticated accounts).
@@ -241,7 +243,10 @@ export interface Store {
   settle(accountId: string, reservationId: string, usedCredits: number, usage: UsageDetails | null): Promise<number>;
   /** The account's usage records with `fromMs ≤ atMs < toMs`, oldest first (none for an unknown account). */
   listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]>;
+}
 
+/** Accounts and their API key hashes (keys themselves are never stored). */
+export interface AccountDirectory {
   findAccountByKeyHash(keyHash: string): Promise<Account | null>;
   getAccount(accountId: string): Promise<Account | null>;
   listAccounts(): Promise<readonly Account[]>;
@@ -261,16 +266,25 @@ export interface Store {
   listKeyHashRecords(accountId: string): Promise<readonly { readonly hash: string; readonly revoked: boolean }[]>;
   /** Owner and revoked flag of a hash, or null when never added: lets provisioning skip revoked keys. */
   getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null>;
+}
 
+/** An account's `vc_` voices. */
+export interface CustomVoiceCatalog {
   putCustomVoice(voice: CustomVoice): Promise<void>;
   getCustomVoice(voiceId: string): Promise<CustomVoice | null>;
   listCustomVoices(accountId: string): Promise<readonly CustomVoice[]>;
+}
 
+/** An account's phone settings, replaced whole. */
+export interface TelephonySettingsStore {
   /** Replaces the account's telephony settings whole; throws AccountNotFoundError for an unknown account. */
   putTelephonySettings(settings: TelephonySettings): Promise<void>;
   /** Null when the account has none (or does not exist). */
   getTelephonySettings(accountId: string): Promise<TelephonySettings | null>;
+}
 
+/** Outbound calls: their events, the dial pacing across instances, and the status webhooks they still owe. */
+export interface OutboundCallLog {
   /**
    * Stores a new outbound call with its `queued` event, unless the account already has a call with the same
    * idempotency key: then that call comes back unchanged (`created: false`). Throws AccountNotFoundError.
@@ -295,7 +309,10 @@ export interface Store {
    * `recordedBeforeMs` (the instance that recorded them has had its chance), oldest first, at most `limit`.
    */
   webhookBacklog(recordedBeforeMs: number, limit: number): Promise<readonly WebhookBacklogEntry[]>;
+}
 
+/** Short-lived keys that must stay unique across every instance. */
+export interface KeyHolds {
   /**
    * Holds `key` of `namespace` for `owner` during `ttlMs`, unless another owner holds it; returns the holder after
    * the attempt (`owner` when it got or already had the key: its hold is then renewed). What must stay unique across
@@ -304,7 +321,13 @@ export interface Store {
   holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string>;
   /** Lets go of `key` if `owner` holds it (nothing otherwise). */
   releaseKey(namespace: HeldKeyNamespace, key: string, owner: string): Promise<void>;
+}
 
+/**
+ * Everything shared between instances, one role per interface: code that needs one role asks for that role, so what
+ * it can touch is in its signature; the server, the CLI and the stores themselves deal in the whole Store.
+ */
+export interface Store extends AdmissionLedger, AccountDirectory, CustomVoiceCatalog, TelephonySettingsStore, OutboundCallLog, KeyHolds {
   /** Throws when the store cannot serve (for `/readyz`). */
   ping(): Promise<void>;
   /** Flushes everything durable and releases resources. */

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { hashApiKey, isWellFormedApiKey } from '../../store/api-key.js';
-import { ACCOUNT_ID_PATTERN, type Store } from '../../store/store.js';
+import { ACCOUNT_ID_PATTERN, type AccountDirectory } from '../../store/store.js';
 
 export const AccountsFileSchema = z
   .object({
@@ -107,7 +107,7 @@ export async function readAccountsFile(path: string): Promise<AccountsFile> {
  *   revoked earlier stays revoked even if still listed.
  * Everything is checked before the first write, so a bad file changes nothing.
  */
-export async function applyAccountsFile(store: Store, path: string): Promise<ApplySummary> {
+export async function applyAccountsFile(store: AccountDirectory, path: string): Promise<ApplySummary> {
   const file = await readAccountsFile(path);
   const plan = await Promise.all(
     file.accounts.map(async (entry, i) => {

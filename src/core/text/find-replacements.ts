@@ -2,7 +2,7 @@
 // dates, times, phone numbers, codes and identifiers, fractions, scores, arithmetic, units, abbreviations,
 // addresses) and what to say instead. Rules are tried in order at each token start; the first that matches wins.
 // Say-as spans are fixed by the author. en-IN sentences in romanized Hindi are read with the Hinglish pack.
-// ~470 lines: one ordered rule list; the order is the meaning (a PIN before a quantity), so it stays in one place.
+// Over 400 lines: one ordered rule list; the order is the meaning (a PIN before a quantity), so it stays in one place.
 
 import { isHinglishSentence } from './hinglish-context.js';
 import { codeWords, isDigitCode, isMixedCode } from './identifier-readings.js';
