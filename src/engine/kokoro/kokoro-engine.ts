@@ -2,10 +2,9 @@
 // worker threads, each holding every model and style once. Serves the voice + language pairs whose files loaded.
 
 import type { LanguageCode } from '../../languages.js';
-import type { PairEngine } from '../pair-engine.js';
-import { EngineUnavailableError, type PcmClip, type SynthesisJob } from '../tts-engine.js';
+import { PackEngine, unknownPhonemesEvent } from '../pack-engine.js';
+import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
-import { PackWorkerPool, type PackWorkerReport } from '../pack-worker-pool.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
 import type { KokoroJob, KokoroResult, KokoroWorkerData } from './kokoro-messages.js';
 import type { KokoroLanguage } from './kokoro-language.js';
@@ -43,23 +42,19 @@ const ENTRY = workerEntry('./kokoro-worker', import.meta.url);
 // An fp32 Kokoro model is 310 MB: loading and warming it on a slow disk takes longer than the pool's default.
 const DEFAULT_START_TIMEOUT_MS = 120_000;
 
-const routeKey = (voiceName: string, language: string): string => `${voiceName}\u0000${language}`;
-
-export class KokoroEngine implements PairEngine {
+export class KokoroEngine extends PackEngine<KokoroRoute, KokoroJob, KokoroResult> {
   readonly name = 'kokoro-onnxruntime-node';
   readonly kind = KOKORO_ENGINE_KIND;
-  private readonly workers: PackWorkerPool<KokoroJob, KokoroResult>;
-  private readonly routes = new Map<string, KokoroRoute>();
+  protected readonly packNoun = 'Kokoro voice pack';
 
   constructor(private readonly options: KokoroEngineOptions) {
-    for (const route of options.routes) this.routes.set(routeKey(route.voiceName, route.language), route);
     const workerData: KokoroWorkerData = {
       models: [...new Set(options.routes.map((route) => route.modelPath))],
       styles: [...new Set(options.routes.map((route) => route.stylePath))],
       languages: [...new Set(options.routes.map((route) => route.kokoroLanguage))],
       intraOpNumThreads: options.intraOpNumThreads,
     };
-    this.workers = new PackWorkerPool<KokoroJob, KokoroResult>({
+    super(options.routes, {
       entry: ENTRY,
       workerData,
       workers: options.workers,
@@ -71,36 +66,16 @@ export class KokoroEngine implements PairEngine {
     });
   }
 
-  /** Resolves once every worker has loaded and warmed its models (or failed); rejects if no worker started. */
-  start(): Promise<void> {
-    return this.workers.start();
+  protected filesOf(route: KokoroRoute): readonly string[] {
+    return [route.modelPath, route.stylePath];
   }
 
-  isReady(): boolean {
-    return this.workers.ready() && [...this.routes.values()].some((route) => this.routeLoaded(route));
-  }
-
-  serves(voiceName: string, language: string): boolean {
-    const route = this.routes.get(routeKey(voiceName, language));
-    return route !== undefined && this.workers.available(route.modelPath) && this.workers.available(route.stylePath);
-  }
-
-  audioSource(voiceName: string, language: LanguageCode): string {
-    const route = this.routes.get(routeKey(voiceName, language));
-    return route ? `${KOKORO_ENGINE_KIND}:${route.modelPath}@${route.modelIdentity}#${route.stylePath}@${route.styleIdentity}` : this.name;
-  }
-
-  kindFor(): string {
-    return this.kind;
-  }
-
-  workerReports(): readonly PackWorkerReport[] {
-    return this.workers.reports();
+  protected audioSourceOf(route: KokoroRoute): string {
+    return `${KOKORO_ENGINE_KIND}:${route.modelPath}@${route.modelIdentity}#${route.stylePath}@${route.styleIdentity}`;
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
-    const route = this.routes.get(routeKey(job.voiceName, job.language));
-    if (route === undefined || !this.routeLoaded(route)) throw new EngineUnavailableError(`no Kokoro voice pack serves ${job.voiceName} in ${job.language}`);
+    const route = this.routeFor(job);
     const result = await this.workers.run(
       {
         modelPath: route.modelPath,
@@ -113,31 +88,7 @@ export class KokoroEngine implements PairEngine {
       },
       signal,
     );
-    if (result.unknownPhonemes.length > 0) {
-      this.options.onEvent?.({
-        type: 'unknown-phonemes',
-        modelPath: route.modelPath,
-        count: result.unknownPhonemes.reduce((sum, [, count]) => sum + count, 0),
-        symbols: result.unknownPhonemes.map(([symbol]) => symbol),
-      });
-    }
+    if (result.unknownPhonemes.length > 0) this.options.onEvent?.(unknownPhonemesEvent(route.modelPath, result.unknownPhonemes));
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, engine: this.kind };
-  }
-
-  /** Resolves once no clause is queued or running (WorkerPool.idle). */
-  idle(): Promise<void> {
-    return this.workers.idle();
-  }
-
-  load(): { readonly queued: number; readonly running: number; readonly workers: number } {
-    return this.workers.load();
-  }
-
-  close(): Promise<void> {
-    return this.workers.close();
-  }
-
-  private routeLoaded(route: KokoroRoute): boolean {
-    return this.workers.loaded(route.modelPath) && this.workers.loaded(route.stylePath);
   }
 }

@@ -6,9 +6,8 @@
 // against each other). interOpNumThreads is 1 and execution sequential: a VITS graph is one chain of ops.
 
 import type { LanguageCode } from '../../languages.js';
-import type { PairEngine } from '../pair-engine.js';
-import { EngineUnavailableError, type PcmClip, type SynthesisJob } from '../tts-engine.js';
-import { PackWorkerPool, type PackWorkerReport } from '../pack-worker-pool.js';
+import { PackEngine, unknownPhonemesEvent } from '../pack-engine.js';
+import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData } from './onnx-messages.js';
 import type { PiperSidecar } from './piper-sidecar.js';
@@ -53,21 +52,17 @@ const ENTRY = workerEntry('./onnx-worker', import.meta.url);
 // Loading several medium voices per worker takes seconds; the pool's default would be tight on slow disks.
 const DEFAULT_START_TIMEOUT_MS = 120_000;
 
-const routeKey = (voiceName: string, language: string): string => `${voiceName}\u0000${language}`;
-
 export const PIPER_ENGINE_KIND = 'piper';
 
-export class OnnxEngine implements PairEngine {
+export class OnnxEngine extends PackEngine<OnnxRoute, OnnxJob, OnnxResult> {
   readonly name = 'onnxruntime-node';
   readonly kind = PIPER_ENGINE_KIND;
-  private readonly workers: PackWorkerPool<OnnxJob, OnnxResult>;
-  private readonly routes = new Map<string, OnnxRoute>();
+  protected readonly packNoun = 'neural voice pack';
 
   constructor(private readonly options: OnnxEngineOptions) {
-    for (const route of options.routes) this.routes.set(routeKey(route.voiceName, route.language), route);
     const voices: OnnxVoiceSpec[] = options.models.map((model) => ({ key: model.modelPath, modelPath: model.modelPath, sidecar: model.sidecar }));
     const workerData: OnnxWorkerData = { voices, intraOpNumThreads: options.intraOpNumThreads };
-    this.workers = new PackWorkerPool<OnnxJob, OnnxResult>({
+    super(options.routes, {
       entry: ENTRY,
       workerData,
       workers: options.workers,
@@ -79,69 +74,26 @@ export class OnnxEngine implements PairEngine {
     });
   }
 
-  /** Resolves once every worker has created and warmed its sessions (or failed); rejects if no worker started. */
-  start(): Promise<void> {
-    return this.workers.start();
+  protected filesOf(route: OnnxRoute): readonly string[] {
+    return [route.modelPath];
   }
 
-  isReady(): boolean {
-    return this.workers.ready();
+  protected audioSourceOf(route: OnnxRoute): string {
+    return `${PIPER_ENGINE_KIND}:${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}`;
   }
 
-  audioSource(voiceName: string, language: LanguageCode): string {
-    const route = this.routes.get(routeKey(voiceName, language));
-    return route ? `${PIPER_ENGINE_KIND}:${route.modelPath}#${route.speakerId}@${route.modelIdentity ?? 'unversioned'}` : this.name;
-  }
-
-  kindFor(): string {
-    return this.kind;
-  }
-
-  /** True when the pair has a pack whose model loaded and a worker can run it now. */
-  serves(voiceName: string, language: string): boolean {
-    const route = this.routes.get(routeKey(voiceName, language));
-    return route !== undefined && this.workers.available(route.modelPath);
-  }
-
-  /** Models that loaded in the workers, and each worker's report (RSS at ready) for benches. */
+  /** Models that loaded in the workers, for benches. */
   loadedModels(): readonly string[] {
     return [...new Set(this.options.models.map((model) => model.modelPath))].filter((path) => this.workers.loaded(path));
   }
 
-  workerReports(): readonly PackWorkerReport[] {
-    return this.workers.reports();
-  }
-
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
-    const route = this.routes.get(routeKey(job.voiceName, job.language));
-    if (route === undefined || !this.workers.loaded(route.modelPath)) {
-      throw new EngineUnavailableError(`no neural voice pack serves ${job.voiceName} in ${job.language}`);
-    }
+    const route = this.routeFor(job);
     const result = await this.workers.run(
       { voiceKey: route.modelPath, text: job.text, speakerId: route.speakerId, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones },
       signal,
     );
-    if (result.unknownPhonemes.length > 0) {
-      this.options.onEvent?.({
-        type: 'unknown-phonemes',
-        modelPath: route.modelPath,
-        count: result.unknownPhonemes.reduce((sum, [, count]) => sum + count, 0),
-        symbols: result.unknownPhonemes.map(([symbol]) => symbol),
-      });
-    }
+    if (result.unknownPhonemes.length > 0) this.options.onEvent?.(unknownPhonemesEvent(route.modelPath, result.unknownPhonemes));
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, engine: this.kind };
-  }
-
-  /** Resolves once no clause is queued or running (WorkerPool.idle). */
-  idle(): Promise<void> {
-    return this.workers.idle();
-  }
-
-  load(): { readonly queued: number; readonly running: number; readonly workers: number } {
-    return this.workers.load();
-  }
-
-  close(): Promise<void> {
-    return this.workers.close();
   }
 }
