@@ -4,7 +4,8 @@
 
 import type { LanguageCode } from '../languages.js';
 import type { PairEngine } from './pair-engine.js';
-import { PackWorkerPool, type PackWorkerPoolOptions, type PackWorkerReport } from './pack-worker-pool.js';
+import { PackWorkerPool, type PackWorkerReport } from './pack-worker-pool.js';
+import type { WorkerPoolEvent } from './worker-pool.js';
 import { EngineUnavailableError, type PcmClip, type SynthesisJob } from './tts-engine.js';
 
 export interface PackRoute {
@@ -25,6 +26,28 @@ export function unknownPhonemesEvent(modelPath: string, counts: UnknownPhonemeCo
   };
 }
 
+/** What an operator tunes for every pack engine kind alike (the kind's own options extend it). */
+export interface PackEngineSettings<TEvent> {
+  readonly workers: number;
+  readonly maxQueue: number;
+  /** Bound on a worker's loading and warm-up; each kind has a default sized to its largest files. */
+  readonly startTimeoutMs?: number | undefined;
+  /** The workers' nice value (TTS_WORKER_NICE); 0 or absent: the process's priority. */
+  readonly niceness?: number | undefined;
+  readonly onEvent?: ((event: TEvent | WorkerPoolEvent) => void) | undefined;
+}
+
+/** A file a worker could not load: its pool key, path and why. */
+export type PackFileFailure = PackWorkerReport['failed'][number];
+
+/** What the kind itself brings to its pool: its worker, what every worker starts with, and how a failed file is told. */
+export interface PackWorkerSpec {
+  readonly entry: URL;
+  readonly workerData: object;
+  readonly defaultStartTimeoutMs: number;
+  readonly onFailed: (failure: PackFileFailure) => void;
+}
+
 const routeKey = (voiceName: string, language: string): string => `${voiceName}\u0000${language}`;
 
 export abstract class PackEngine<TRoute extends PackRoute, TJob, TResult> implements PairEngine {
@@ -33,9 +56,18 @@ export abstract class PackEngine<TRoute extends PackRoute, TJob, TResult> implem
   protected readonly workers: PackWorkerPool<TJob, TResult>;
   readonly #routes = new Map<string, TRoute>();
 
-  protected constructor(routes: readonly TRoute[], pool: PackWorkerPoolOptions) {
+  protected constructor(routes: readonly TRoute[], worker: PackWorkerSpec, settings: PackEngineSettings<never>) {
     for (const route of routes) this.#routes.set(routeKey(route.voiceName, route.language), route);
-    this.workers = new PackWorkerPool<TJob, TResult>(pool);
+    this.workers = new PackWorkerPool<TJob, TResult>({
+      entry: worker.entry,
+      workerData: worker.workerData,
+      workers: settings.workers,
+      maxQueue: settings.maxQueue,
+      startTimeoutMs: settings.startTimeoutMs ?? worker.defaultStartTimeoutMs,
+      niceness: settings.niceness,
+      onFailed: worker.onFailed,
+      onEvent: settings.onEvent,
+    });
   }
 
   /** The pool keys of the files `route` needs (its model, style, voice file…). */

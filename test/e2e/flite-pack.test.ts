@@ -1,6 +1,6 @@
 // A Flite pack in the server's voice bank over real sockets: the manifest gives one preset voice's en-IN to a Flite
 // voice (Flite's own slt, dumped at test time), /v1/tts/generate speaks it (the ledger records flite), and on a phone
-// call a key pressed mid-greeting reports what the caller heard cut at a word, from Flite's phone timings.
+// call a key pressed mid-greeting reports what the caller was confirmed to hear, cut where a word ends.
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -58,8 +58,11 @@ describe('a Flite pack in the server', () => {
       const account = await unsignedAccount(server);
       const call = await placeCall(server, account.id, {
         query: { voice: 'priya', language: 'en-IN', greeting: GREETING, agent_url: agent.url, barge_in: 'dtmf' },
-        dtmf: [{ digit: '5', atMs: 2500 }],
       });
+      // The key goes once the caller has heard the first sentence (its mark came back), however long synthesis
+      // took: what was heard counts only once the provider confirms it played. The rest of the greeting is seconds.
+      await call.peer.waitFor('mark_echoed', 55_000);
+      call.peer.sendDtmf('5');
       const interrupted = await agent.waitFor('interrupted');
       const heard = String(interrupted.heard_text);
       expect(interrupted).toMatchObject({ utterance_id: 'greeting', cause: 'dtmf' });

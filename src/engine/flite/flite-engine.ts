@@ -2,7 +2,7 @@
 // that each check every voice once. Serves the voice + language pairs whose voice loaded in the workers.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine } from '../pack-engine.js';
+import { PackEngine, type PackEngineSettings, type PackFileFailure } from '../pack-engine.js';
 import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
@@ -20,13 +20,8 @@ export interface FliteRoute {
 
 export type FliteEngineEvent = WorkerPoolEvent | { readonly type: 'voice-failed'; readonly path: string; readonly language: string; readonly error: string };
 
-export interface FliteEngineOptions {
+export interface FliteEngineOptions extends PackEngineSettings<FliteEngineEvent> {
   readonly routes: readonly FliteRoute[];
-  readonly workers: number;
-  readonly maxQueue: number;
-  readonly startTimeoutMs?: number | undefined;
-  readonly niceness?: number | undefined;
-  readonly onEvent?: (event: FliteEngineEvent) => void;
 }
 
 export const FLITE_ENGINE_KIND = 'flite';
@@ -43,19 +38,11 @@ export class FliteEngine extends PackEngine<FliteRoute, FliteJob, FliteResult> {
   constructor(options: FliteEngineOptions) {
     const voices = new Map(options.routes.map((route) => [fliteVoiceKey(route.voicePath, route.language), { path: route.voicePath, language: route.language }]));
     const workerData: FliteWorkerData = { voices: [...voices.values()] };
-    super(options.routes, {
-      entry: ENTRY,
-      workerData,
-      workers: options.workers,
-      maxQueue: options.maxQueue,
-      startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      niceness: options.niceness,
-      onFailed: (failure) => {
-        const language = options.routes.find((route) => fliteVoiceKey(route.voicePath, route.language) === failure.key)?.language ?? '';
-        options.onEvent?.({ type: 'voice-failed', path: failure.path, language, error: failure.error });
-      },
-      onEvent: options.onEvent,
-    });
+    const onFailed = (failure: PackFileFailure): void => {
+      const language = options.routes.find((route) => fliteVoiceKey(route.voicePath, route.language) === failure.key)?.language ?? '';
+      options.onEvent?.({ type: 'voice-failed', path: failure.path, language, error: failure.error });
+    };
+    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS, onFailed }, options);
   }
 
   protected filesOf(route: FliteRoute): readonly string[] {

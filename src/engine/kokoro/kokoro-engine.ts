@@ -2,7 +2,7 @@
 // worker threads, each holding every model and style once. Serves the voice + language pairs whose files loaded.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine, unknownPhonemesEvent } from '../pack-engine.js';
+import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure } from '../pack-engine.js';
 import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
@@ -26,14 +26,9 @@ export type KokoroEngineEvent =
   | { readonly type: 'file-failed'; readonly path: string; readonly error: string }
   | { readonly type: 'unknown-phonemes'; readonly modelPath: string; readonly count: number; readonly symbols: readonly string[] };
 
-export interface KokoroEngineOptions {
+export interface KokoroEngineOptions extends PackEngineSettings<KokoroEngineEvent> {
   readonly routes: readonly KokoroRoute[];
-  readonly workers: number;
   readonly intraOpNumThreads: number;
-  readonly maxQueue: number;
-  readonly startTimeoutMs?: number;
-  readonly niceness?: number;
-  readonly onEvent?: (event: KokoroEngineEvent) => void;
 }
 
 export const KOKORO_ENGINE_KIND = 'kokoro';
@@ -54,16 +49,8 @@ export class KokoroEngine extends PackEngine<KokoroRoute, KokoroJob, KokoroResul
       languages: [...new Set(options.routes.map((route) => route.kokoroLanguage))],
       intraOpNumThreads: options.intraOpNumThreads,
     };
-    super(options.routes, {
-      entry: ENTRY,
-      workerData,
-      workers: options.workers,
-      maxQueue: options.maxQueue,
-      startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      niceness: options.niceness,
-      onFailed: (failure) => options.onEvent?.({ type: 'file-failed', path: failure.path, error: failure.error }),
-      onEvent: options.onEvent,
-    });
+    const onFailed = (failure: PackFileFailure): void => options.onEvent?.({ type: 'file-failed', path: failure.path, error: failure.error });
+    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS, onFailed }, options);
   }
 
   protected filesOf(route: KokoroRoute): readonly string[] {

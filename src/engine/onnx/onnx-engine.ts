@@ -6,7 +6,7 @@
 // against each other). interOpNumThreads is 1 and execution sequential: a VITS graph is one chain of ops.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine, unknownPhonemesEvent } from '../pack-engine.js';
+import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure } from '../pack-engine.js';
 import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData } from './onnx-messages.js';
@@ -36,16 +36,10 @@ export type OnnxEngineEvent =
   | { readonly type: 'voice-failed'; readonly modelPath: string; readonly error: string }
   | { readonly type: 'unknown-phonemes'; readonly modelPath: string; readonly count: number; readonly symbols: readonly string[] };
 
-export interface OnnxEngineOptions {
+export interface OnnxEngineOptions extends PackEngineSettings<OnnxEngineEvent> {
   readonly models: readonly OnnxModel[];
   readonly routes: readonly OnnxRoute[];
-  readonly workers: number;
   readonly intraOpNumThreads: number;
-  readonly maxQueue: number;
-  readonly startTimeoutMs?: number;
-  /** The workers' nice value (TTS_WORKER_NICE); 0 or absent: the process's priority. */
-  readonly niceness?: number;
-  readonly onEvent?: (event: OnnxEngineEvent) => void;
 }
 
 const ENTRY = workerEntry('./onnx-worker', import.meta.url);
@@ -62,16 +56,8 @@ export class OnnxEngine extends PackEngine<OnnxRoute, OnnxJob, OnnxResult> {
   constructor(private readonly options: OnnxEngineOptions) {
     const voices: OnnxVoiceSpec[] = options.models.map((model) => ({ key: model.modelPath, modelPath: model.modelPath, sidecar: model.sidecar }));
     const workerData: OnnxWorkerData = { voices, intraOpNumThreads: options.intraOpNumThreads };
-    super(options.routes, {
-      entry: ENTRY,
-      workerData,
-      workers: options.workers,
-      maxQueue: options.maxQueue,
-      startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      niceness: options.niceness,
-      onFailed: (failure) => options.onEvent?.({ type: 'voice-failed', modelPath: failure.path, error: failure.error }),
-      onEvent: options.onEvent,
-    });
+    const onFailed = (failure: PackFileFailure): void => options.onEvent?.({ type: 'voice-failed', modelPath: failure.path, error: failure.error });
+    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS, onFailed }, options);
   }
 
   protected filesOf(route: OnnxRoute): readonly string[] {
