@@ -16,10 +16,17 @@ export interface PackRoute {
 /** Phonemes the model has no id for, as a worker counts them: `[symbol, count]`. */
 export type UnknownPhonemeCounts = readonly (readonly [string, number])[];
 
-/** The event a kind reports when a clause had phonemes its model cannot say (they were skipped). */
-export function unknownPhonemesEvent(modelPath: string, counts: UnknownPhonemeCounts) {
+/** What a kind reports when a clause had phonemes its model cannot say (they were skipped). */
+export interface UnknownPhonemesEvent {
+  readonly type: 'unknown-phonemes';
+  readonly modelPath: string;
+  readonly count: number;
+  readonly symbols: readonly string[];
+}
+
+export function unknownPhonemesEvent(modelPath: string, counts: UnknownPhonemeCounts): UnknownPhonemesEvent {
   return {
-    type: 'unknown-phonemes' as const,
+    type: 'unknown-phonemes',
     modelPath,
     count: counts.reduce((sum, [, count]) => sum + count, 0),
     symbols: counts.map(([symbol]) => symbol),

@@ -1,9 +1,9 @@
 // The Flite engine kind: a pack is one .flitevox (a CMU clustergen voice) that must declare the pack's language.
 // Builds one FliteEngine for all of them, leaving out (and reporting) voices that cannot be used.
 
-import { statSync } from 'node:fs';
 import { z } from 'zod';
-import type { EngineModule, InstalledPack } from '../engine-module.js';
+import type { EngineModule } from '../engine-module.js';
+import { failureReason, forwardEngineEvent, packFileIdentity, poolSettings, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
 import { FLITE_ENGINE_KIND, FliteEngine, type FliteRoute } from './flite-engine.js';
 
@@ -17,30 +17,23 @@ export const fliteEngineModule: EngineModule<FlitePackOptions> = {
 
   create(packs, context) {
     const routes: FliteRoute[] = [];
-    const fail = (pack: { voiceName: string; language: InstalledPack<unknown>['language']; path: string }, reason: string): void =>
-      context.onEvent({ type: 'pack-failed', voiceName: pack.voiceName, language: pack.language, path: pack.path, reason });
     for (const pack of packs) {
-      const stat = statSync(pack.path, { throwIfNoEntry: false });
-      if (!stat?.isFile()) {
-        fail(pack, `flite voice ${pack.path} does not exist`);
-        continue;
+      try {
+        const stat = requirePackFile(pack.path, 'flite voice');
+        routes.push({ voiceName: pack.voiceName, language: pack.language, voicePath: pack.path, voiceIdentity: packFileIdentity(pack, stat) });
+      } catch (error) {
+        reportPackFailed(context, pack, failureReason(error));
       }
-      const voiceIdentity = pack.sha256 !== undefined ? `sha256:${pack.sha256}` : `size:${stat.size},mtime:${Math.round(stat.mtimeMs)}`;
-      routes.push({ voiceName: pack.voiceName, language: pack.language, voicePath: pack.path, voiceIdentity });
     }
     if (routes.length === 0) return undefined;
     return new FliteEngine({
       routes,
-      workers: context.workers,
-      maxQueue: context.maxQueue,
-      niceness: context.niceness,
-      startTimeoutMs: context.startTimeoutMs,
+      ...poolSettings(context),
       onEvent: (event) => {
+        if (event.type !== 'voice-failed') return forwardEngineEvent(context, FLITE_ENGINE_KIND, event);
         // The workers check each file whole (an HTML page, a truncated download, another language): its pairs fall back.
-        if (event.type === 'voice-failed') {
-          for (const route of routes) if (route.voicePath === event.path && route.language === event.language) fail({ ...route, path: route.voicePath }, event.error);
-        } else {
-          context.onEvent({ ...event, engine: FLITE_ENGINE_KIND });
+        for (const route of routes) {
+          if (route.voicePath === event.path && route.language === event.language) reportPackFailed(context, { ...route, path: route.voicePath }, event.error);
         }
       },
     });

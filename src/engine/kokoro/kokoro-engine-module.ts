@@ -2,11 +2,11 @@
 // file (`style`). Builds one KokoroEngine for all of them, leaving out (and reporting) packs whose files are unusable.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
-import type { LanguageCode } from '../../languages.js';
 import type { EngineModule, InstalledPack } from '../engine-module.js';
+import { failureReason, forwardEngineEvent, packFileIdentity, poolSettings, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
 import { KOKORO_ENGINE_KIND, KokoroEngine, type KokoroRoute } from './kokoro-engine.js';
 import { kokoroLanguageFor, type KokoroLanguage } from './kokoro-language.js';
@@ -26,12 +26,6 @@ function packLanguage(pack: KokoroPack, stylePath: string): KokoroLanguage {
   return kokoroLanguageFor(pack.language, basename(stylePath).replace(/\.bin$/i, ''));
 }
 
-function requireFile(path: string, what: string): Stats {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile()) throw new Error(`${what} ${path} does not exist`);
-  return stat;
-}
-
 /** Checks each pack's files up front (model present, style file well formed); several packs may share either. */
 function kokoroRoutes(packs: readonly KokoroPack[], modelsDir: string) {
   const styleIdentities = new Map<string, string>();
@@ -41,20 +35,20 @@ function kokoroRoutes(packs: readonly KokoroPack[], modelsDir: string) {
     try {
       const stylePath = resolve(modelsDir, pack.options.style);
       const kokoroLanguage = packLanguage(pack, stylePath);
-      const stat = requireFile(pack.path, 'model file');
+      const stat = requirePackFile(pack.path, 'model file');
       let styleIdentity = styleIdentities.get(stylePath);
       if (styleIdentity === undefined) {
-        requireFile(stylePath, 'style file');
+        requirePackFile(stylePath, 'style file');
         const bytes = readFileSync(stylePath);
         KokoroStyle.fromBytes(bytes, stylePath);
         // Read whole anyway to check it; its digest is a cheap, exact identity for cached audio.
         styleIdentity = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
         styleIdentities.set(stylePath, styleIdentity);
       }
-      const modelIdentity = pack.sha256 !== undefined ? `sha256:${pack.sha256}` : `size:${stat.size},mtime:${Math.round(stat.mtimeMs)}`;
+      const modelIdentity = packFileIdentity(pack, stat);
       routes.push({ voiceName: pack.voiceName, language: pack.language, modelPath: pack.path, stylePath, kokoroLanguage, modelIdentity, styleIdentity });
     } catch (error) {
-      failures.push({ pack, reason: error instanceof Error ? error.message : String(error) });
+      failures.push({ pack, reason: failureReason(error) });
     }
   }
   return { routes, failures };
@@ -66,26 +60,16 @@ export const kokoroEngineModule: EngineModule<KokoroPackOptions> = {
 
   create(packs, context) {
     const { routes, failures } = kokoroRoutes(packs, context.modelsDir);
-    const fail = (pack: { voiceName: string; language: LanguageCode; path: string }, reason: string): void =>
-      context.onEvent({ type: 'pack-failed', voiceName: pack.voiceName, language: pack.language, path: pack.path, reason });
-    for (const { pack, reason } of failures) fail(pack, reason);
+    for (const { pack, reason } of failures) reportPackFailed(context, pack, reason);
     if (routes.length === 0) return undefined;
     return new KokoroEngine({
       routes,
-      workers: context.workers,
       intraOpNumThreads: context.threadsPerWorker,
-      maxQueue: context.maxQueue,
-      ...(context.niceness === undefined ? {} : { niceness: context.niceness }),
-      ...(context.startTimeoutMs === undefined ? {} : { startTimeoutMs: context.startTimeoutMs }),
+      ...poolSettings(context),
       onEvent: (event) => {
-        if (event.type === 'file-failed') {
-          for (const route of routes) {
-            if (route.modelPath === event.path || route.stylePath === event.path) fail({ ...route, path: route.modelPath }, event.error);
-          }
-        } else if (event.type === 'unknown-phonemes') {
-          context.onEvent({ type: 'unknown-phonemes', path: event.modelPath, count: event.count, symbols: event.symbols });
-        } else {
-          context.onEvent({ ...event, engine: KOKORO_ENGINE_KIND });
+        if (event.type !== 'file-failed') return forwardEngineEvent(context, KOKORO_ENGINE_KIND, event);
+        for (const route of routes) {
+          if (route.modelPath === event.path || route.stylePath === event.path) reportPackFailed(context, { ...route, path: route.modelPath }, event.error);
         }
       },
     });
@@ -94,8 +78,8 @@ export const kokoroEngineModule: EngineModule<KokoroPackOptions> = {
   async trial(pack, context) {
     const stylePath = resolve(context.modelsDir, pack.options.style);
     const language = packLanguage(pack, stylePath);
-    requireFile(pack.path, 'model file');
-    requireFile(stylePath, 'style file');
+    requirePackFile(pack.path, 'model file');
+    requirePackFile(stylePath, 'style file');
     const style = await KokoroStyle.load(stylePath);
     // Loaded here only: the native runtime and the phonemizer are heavy, and only an install needs them in-process.
     const { KokoroSession } = await import('./kokoro-session.js');

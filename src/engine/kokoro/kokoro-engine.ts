@@ -2,7 +2,7 @@
 // worker threads, each holding every model and style once. Serves the voice + language pairs whose files loaded.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure } from '../pack-engine.js';
+import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure, type UnknownPhonemesEvent } from '../pack-engine.js';
 import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
@@ -24,7 +24,7 @@ export interface KokoroRoute {
 export type KokoroEngineEvent =
   | WorkerPoolEvent
   | { readonly type: 'file-failed'; readonly path: string; readonly error: string }
-  | { readonly type: 'unknown-phonemes'; readonly modelPath: string; readonly count: number; readonly symbols: readonly string[] };
+  | UnknownPhonemesEvent;
 
 export interface KokoroEngineOptions extends PackEngineSettings<KokoroEngineEvent> {
   readonly routes: readonly KokoroRoute[];

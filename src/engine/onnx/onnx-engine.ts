@@ -6,7 +6,7 @@
 // against each other). interOpNumThreads is 1 and execution sequential: a VITS graph is one chain of ops.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure } from '../pack-engine.js';
+import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure, type UnknownPhonemesEvent } from '../pack-engine.js';
 import type { PcmClip, SynthesisJob } from '../tts-engine.js';
 import type { WorkerPoolEvent } from '../worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxVoiceSpec, OnnxWorkerData } from './onnx-messages.js';
@@ -34,7 +34,7 @@ export interface OnnxModel {
 export type OnnxEngineEvent =
   | WorkerPoolEvent
   | { readonly type: 'voice-failed'; readonly modelPath: string; readonly error: string }
-  | { readonly type: 'unknown-phonemes'; readonly modelPath: string; readonly count: number; readonly symbols: readonly string[] };
+  | UnknownPhonemesEvent;
 
 export interface OnnxEngineOptions extends PackEngineSettings<OnnxEngineEvent> {
   readonly models: readonly OnnxModel[];

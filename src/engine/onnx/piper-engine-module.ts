@@ -1,9 +1,9 @@
 // The Piper/VITS engine kind: installed packs are an `.onnx` with its `.onnx.json` sidecar (and a speaker of a
 // multi-speaker model). Builds one OnnxEngine for all of them, leaving out (and reporting) packs that cannot load.
 
-import { statSync } from 'node:fs';
 import { z } from 'zod';
 import type { EngineModule, InstalledPack } from '../engine-module.js';
+import { failureReason, forwardEngineEvent, packFileIdentity, poolSettings, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
 import { OnnxEngine, PIPER_ENGINE_KIND, type OnnxModel, type OnnxRoute } from './onnx-engine.js';
 import { loadPiperSidecar, resolveSpeakerId, sidecarPathFor } from './piper-sidecar.js';
@@ -21,15 +21,13 @@ function piperRoutes(packs: readonly InstalledPack<PiperPackOptions>[]) {
   const failures: { pack: InstalledPack<PiperPackOptions>; reason: string }[] = [];
   for (const pack of packs) {
     try {
-      const stat = statSync(pack.path, { throwIfNoEntry: false });
-      if (!stat?.isFile()) throw new Error(`model file ${pack.path} does not exist`);
+      const stat = requirePackFile(pack.path, 'model file');
       const model = models.get(pack.path) ?? { modelPath: pack.path, sidecar: loadPiperSidecar(sidecarPathFor(pack.path)) };
       resolveSpeakerId(model.sidecar, pack.options.speaker);
       models.set(pack.path, model);
-      const modelIdentity = pack.sha256 !== undefined ? `sha256:${pack.sha256}` : `size:${stat.size},mtime:${Math.round(stat.mtimeMs)}`;
-      routes.push({ voiceName: pack.voiceName, language: pack.language, modelPath: pack.path, speakerId: pack.options.speaker, modelIdentity });
+      routes.push({ voiceName: pack.voiceName, language: pack.language, modelPath: pack.path, speakerId: pack.options.speaker, modelIdentity: packFileIdentity(pack, stat) });
     } catch (error) {
-      failures.push({ pack, reason: error instanceof Error ? error.message : String(error) });
+      failures.push({ pack, reason: failureReason(error) });
     }
   }
   return { models: [...models.values()], routes, failures };
@@ -41,26 +39,16 @@ export const piperEngineModule: EngineModule<PiperPackOptions> = {
 
   create(packs, context) {
     const { models, routes, failures } = piperRoutes(packs);
-    const fail = (pack: { voiceName: string; language: InstalledPack<unknown>['language']; path: string }, reason: string): void =>
-      context.onEvent({ type: 'pack-failed', voiceName: pack.voiceName, language: pack.language, path: pack.path, reason });
-    for (const { pack, reason } of failures) fail(pack, reason);
+    for (const { pack, reason } of failures) reportPackFailed(context, pack, reason);
     if (models.length === 0) return undefined;
     return new OnnxEngine({
       models,
       routes,
-      workers: context.workers,
       intraOpNumThreads: context.threadsPerWorker,
-      maxQueue: context.maxQueue,
-      ...(context.niceness === undefined ? {} : { niceness: context.niceness }),
-      ...(context.startTimeoutMs === undefined ? {} : { startTimeoutMs: context.startTimeoutMs }),
+      ...poolSettings(context),
       onEvent: (event) => {
-        if (event.type === 'voice-failed') {
-          for (const route of routes) if (route.modelPath === event.modelPath) fail({ ...route, path: route.modelPath }, event.error);
-        } else if (event.type === 'unknown-phonemes') {
-          context.onEvent({ type: 'unknown-phonemes', path: event.modelPath, count: event.count, symbols: event.symbols });
-        } else {
-          context.onEvent({ ...event, engine: PIPER_ENGINE_KIND });
-        }
+        if (event.type !== 'voice-failed') return forwardEngineEvent(context, PIPER_ENGINE_KIND, event);
+        for (const route of routes) if (route.modelPath === event.modelPath) reportPackFailed(context, { ...route, path: route.modelPath }, event.error);
       },
     });
   },
