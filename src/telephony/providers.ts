@@ -11,7 +11,7 @@ import type { ProviderModule } from './provider-module.js';
 import { smartfloModule } from './twilio/smartflo-module.js';
 import { twilioModule } from './twilio/twilio-module.js';
 
-const MODULES = [twilioModule, smartfloModule, exotelModule, plivoModule, asteriskModule, audioSocketModule] as const satisfies readonly ProviderModule[];
+const MODULES = [twilioModule, exotelModule, plivoModule, smartfloModule, asteriskModule, audioSocketModule] as const satisfies readonly ProviderModule[];
 
 export type ProviderName = (typeof MODULES)[number]['name'];
 export const PROVIDERS: readonly ProviderModule<ProviderName>[] = MODULES;
