@@ -1,6 +1,6 @@
-// Twilio's own endpoints: the voice webhook answering TwiML (POST or GET, R6), the answer URL of a call Raaga placed,
+// Twilio's own endpoints: the voice webhook answering TwiML (POST or GET), the answer URL of a call Raaga placed,
 // the <Connect> action (a transfer made by ending the stream is dialled there), a transfer's <Dial> action, and the
-// stream status callback (stream errors counted, R11). Every request is admitted by the shared webhook admission
+// stream status callback (stream errors counted). Every request is admitted by the shared webhook admission
 // over Twilio's authenticator (twilio-module.ts).
 
 import { ApiError } from '../../errors.js';
@@ -101,7 +101,7 @@ const outboundAnswer: ProviderWebhook = {
   },
 };
 
-// Twilio asks here when the <Connect> of Raaga's TwiML ends (research R1): a transfer the call made by ending its
+// Twilio asks here when the <Connect> of Raaga's TwiML ends: a transfer the call made by ending its
 // stream (no REST credentials) is dialled now, wherever the call ran (the call-control bus still knows it for a
 // while after it ended); anything else hangs up, as the end of Raaga's TwiML always did.
 const connectAction: ProviderWebhook = {
@@ -121,7 +121,7 @@ const connectAction: ProviderWebhook = {
   },
 };
 
-// A transfer's <Dial> is over (research R2): a connected transfer ends the call; a failed one (busy, no answer,
+// A transfer's <Dial> is over: a connected transfer ends the call; a failed one (busy, no answer,
 // failed, canceled) comes back to the bot, which learns why in call_started's `transfer_status`, or, without an
 // agent, speaks the fallback message and hangs up. The query is the call's own settings (dialActionUrl).
 const dialAction: ProviderWebhook = {
