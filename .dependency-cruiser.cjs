@@ -1,6 +1,9 @@
 // The import rules of the design notes (DESIGN.md, "The house in one picture"), checked by `npm test`: no upward
 // imports, no cycles, and each outside dependency in its one home. A violation fails the test command.
 const outside = (names) => `(^|/)node_modules/(${names.join('|')})/`;
+// A provider folder is any folder of telephony/ but the call core's own (agent/, destination/, outbound/): a new provider
+// needs no line here.
+const providerFolder = '^src/telephony/(?!agent/|destination/|outbound/)([^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -103,6 +106,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/telephony/' },
       to: { path: '^src/(api|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'provider-folders-stand-alone',
+      comment: 'A provider folder (src/telephony/<provider>/) never imports another provider\'s: adding or removing one touches its folder and providers.ts only.',
+      severity: 'error',
+      from: { path: providerFolder },
+      to: { path: providerFolder, pathNot: '^src/telephony/$1/' },
+    },
+    {
+      name: 'provider-folders-below-the-call-core',
+      comment: 'A provider module declares what differs (codec, credentials, authenticator, paths, webhooks, dialer); the call itself and the registry are above it.',
+      severity: 'error',
+      from: { path: providerFolder },
+      to: { path: '^src/telephony/(providers|media-stream|call-assembly|stream-authentication)\\.ts$' },
+    },
+    {
+      name: 'providers-only-through-the-registry',
+      comment:
+        'Routes, CLI, playground and dialers reach a provider through telephony/providers.ts, never its folder (the simulator plays the provider side and may use its wire shapes). Two transports of one provider are exempt: AudioSocket\'s TCP listener and `raaga twiml`, Twilio\'s own command.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(telephony/providers\\.ts$|sim/|api/audiosocket-listener\\.ts$|cli/commands/twiml\\.ts$)|${providerFolder}` },
+      to: { path: providerFolder },
     },
     {
       name: 'telephony-never-imports-the-simulator',

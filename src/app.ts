@@ -20,8 +20,7 @@ import { registerMetricsRoute } from './api/routes/metrics.js';
 import { registerPlaygroundCallRoute } from './api/routes/playground-call.js';
 import { registerSynthesisRoutes } from './api/routes/synthesize.js';
 import { registerTtsWebSocket } from './api/routes/tts-websocket.js';
-import { registerTwilioTelephony } from './api/routes/twilio-telephony.js';
-import { registerIndiaTelephony } from './api/routes/india-telephony.js';
+import { registerProviderRoutes } from './api/routes/provider-routes.js';
 import { registerCallControlRoutes } from './api/routes/calls.js';
 import { registerOutboundCallRoutes } from './api/routes/outbound-calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
@@ -140,9 +139,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerUsageRoute(api, deps, requireAccount);
     registerSynthesisRoutes(api, deps, requireAccount);
     registerTtsWebSocket(api, deps);
-    // After the WebSocket plugin, which the media stream route needs.
-    registerTwilioTelephony(api, deps);
-    registerIndiaTelephony(api, deps);
+    // After the WebSocket plugin, which the media stream routes need.
+    registerProviderRoutes(api, deps);
     registerCallControlRoutes(api, deps, requireAccount);
     registerOutboundCallRoutes(api, deps, requireAccount);
     registerPlaygroundCallRoute(api, deps, requireAccount);

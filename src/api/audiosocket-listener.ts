@@ -5,7 +5,7 @@
 import { BlockList, createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { AudioSocketConfig } from '../config.js';
-import { audioSocketProvider } from '../telephony/audiosocket/audiosocket-provider.js';
+import { audioSocketModule } from '../telephony/audiosocket/audiosocket-module.js';
 import { audioSocketStream } from '../telephony/audiosocket/audiosocket-stream.js';
 import type { CallAdmission } from '../telephony/call-admission.js';
 import { MediaStream } from '../telephony/media-stream.js';
@@ -83,13 +83,13 @@ export class AudioSocketListener {
       // AudioSocket's own refusal, before any audio: the hangup packet, then the close; the dialplan after
       // AudioSocket() runs (a queue, another server).
       const refused = audioSocketStream(socket);
-      for (const packet of audioSocketProvider.createCodec().hangup()) refused.send(packet);
+      for (const packet of audioSocketModule.createCodec().hangup()) refused.send(packet);
       refused.close(1000, 'server busy');
       return;
     }
     socket.once('close', slot.release);
     const admission = { accountId: this.#config.accountId, accountVerified: true, callToken: undefined, query: {} };
-    const stream = new MediaStream(deps, audioSocketStream(socket), audioSocketProvider, admission, this.#log.child({ remote }));
+    const stream = new MediaStream(deps, audioSocketStream(socket), audioSocketModule, admission, this.#log.child({ remote }));
     this.#streams.add(stream);
     void stream.done.then(() => {
       this.#streams.delete(stream);

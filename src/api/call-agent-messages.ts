@@ -4,7 +4,7 @@
 
 import { GATHER_REASONS } from '../session/dtmf-gather.js';
 import { z } from 'zod';
-import { PROVIDER_NAMES } from '../telephony/stream-provider.js';
+import { PROVIDER_NAMES } from '../telephony/providers.js';
 import { CALL_DIRECTIONS, type AgentMessage } from '../session/call-events.js';
 import { ANSWERED_BY } from '../store/outbound-call.js';
 import {

@@ -33,10 +33,11 @@ interface StaticFile {
   readonly contentType: string;
 }
 
-function load(dir: string, file: string): StaticFile {
+function load(dir: string, file: string, render?: (text: string) => string): StaticFile {
   const contentType = CONTENT_TYPES[extname(file)];
   if (!contentType) throw new Error(`static file ${file} has no known content type`);
-  return { body: readFileSync(join(dir, file)), contentType };
+  const body = readFileSync(join(dir, file));
+  return { body: render ? Buffer.from(render(body.toString('utf8')), 'utf8') : body, contentType };
 }
 
 function send(reply: FastifyReply, file: StaticFile): FastifyReply {
@@ -56,13 +57,15 @@ export function registerStaticPage(
     readonly dir: string;
     readonly pageUrl: string;
     readonly page: string;
+    /** Fills the page's generated parts, once at start (the playground's provider picker). */
+    readonly render?: (html: string) => string;
     readonly assetPrefix: string;
     readonly assets: readonly string[];
     /** The page's entry in the OpenAPI document (its assets are left out). */
     readonly doc: { readonly tag: string; readonly operationId: string; readonly summary: string };
   },
 ): void {
-  const page = load(options.dir, options.page);
+  const page = load(options.dir, options.page, options.render);
   const schema = {
     tags: [options.doc.tag],
     operationId: options.doc.operationId,

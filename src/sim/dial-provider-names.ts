@@ -1,7 +1,7 @@
-// The providers the simulator can play, apart from the dialer itself so the CLI can validate --provider without
-// loading ws, twilio and every dialect.
+// The providers the simulator can play: every provider of telephony/providers.ts (dial-provider.ts has an entry for
+// each, by type). Apart from the dialer itself so the CLI can validate --provider without loading ws and every dialect.
 
-import type { ProviderName } from '../telephony/stream-provider.js';
+import { PROVIDER_NAMES, type ProviderName } from '../telephony/providers.js';
 
-export const SIMULATED_PROVIDERS = ['twilio', 'smartflo', 'exotel', 'plivo', 'asterisk', 'audiosocket'] as const satisfies readonly ProviderName[];
-export type SimulatedProvider = (typeof SIMULATED_PROVIDERS)[number];
+export const SIMULATED_PROVIDERS: readonly ProviderName[] = PROVIDER_NAMES;
+export type SimulatedProvider = ProviderName;

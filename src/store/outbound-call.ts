@@ -8,9 +8,6 @@
 export const ANSWERED_BY = ['human', 'machine', 'fax', 'unknown'] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
-export const OUTBOUND_PROVIDERS = ['twilio', 'exotel', 'plivo'] as const;
-export type OutboundProvider = (typeof OUTBOUND_PROVIDERS)[number];
-
 /** In the order a call moves through them; the last five are terminal. */
 export const OUTBOUND_STATUSES = ['queued', 'initiated', 'ringing', 'answered', 'completed', 'busy', 'no_answer', 'failed'] as const;
 export type OutboundStatus = (typeof OUTBOUND_STATUSES)[number];
@@ -32,7 +29,8 @@ export const OUTBOUND_CALL_RETENTION_MS = 30 * 24 * 3600_000;
 export interface OutboundCall {
   readonly id: string;
   readonly accountId: string;
-  readonly provider: OutboundProvider;
+  /** The provider it was placed through (a name in telephony/providers.ts). */
+  readonly provider: string;
   /** E.164. */
   readonly to: string;
   readonly from: string;
@@ -98,6 +96,3 @@ export function summarizeOutboundCall(state: OutboundCallState) {
   return { status, ...facts };
 }
 
-export function isOutboundProvider(value: string): value is OutboundProvider {
-  return (OUTBOUND_PROVIDERS as readonly string[]).includes(value);
-}

@@ -19,7 +19,6 @@ import type { CheckedDestination, DestinationPolicy } from './destination/destin
 import { AGENT_URL_SCHEMES, CREDENTIAL_PARAMETERS, OUTBOUND_CALL_PARAMETER, resolveCallParameters } from './call-parameters.js';
 import type { OutboundCalls } from './outbound/outbound-calls.js';
 import type { StreamStart } from './stream-events.js';
-import type { ProviderName } from './stream-provider.js';
 
 export interface CallLogger {
   info(fields: object, message: string): void;
@@ -54,7 +53,7 @@ export interface CallAssemblyDeps {
 }
 
 export interface CallRequest {
-  readonly provider: ProviderName;
+  readonly provider: string;
   readonly account: Account;
   readonly settings: TelephonySettings | null;
   readonly start: StreamStart;

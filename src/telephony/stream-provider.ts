@@ -1,13 +1,11 @@
-// What makes one provider different from another, and nothing more: its codec (wire messages to and from
-// stream events), how it ends or moves a call (REST or its own control frames), and what its connection proved
-// before the first frame. Everything else about a call is src/telephony/media-stream.ts and call-assembly.ts.
+// What makes one provider's media stream different from another's, and nothing more: its codec (wire messages to
+// and from stream events), how it ends or moves a call (REST or its own control frames), and what its connection
+// proved before the first frame. Everything else about a call is media-stream.ts and call-assembly.ts; the rest of
+// a provider (credentials, authenticator, paths, webhooks, dialer) is its ProviderModule (provider-module.ts).
 
 import type { CallControlPort } from '../session/call-events.js';
 import type { TelephonySettings } from '../store/store.js';
 import type { StreamCodec, StreamStart } from './stream-events.js';
-
-export const PROVIDER_NAMES = ['twilio', 'smartflo', 'exotel', 'plivo', 'asterisk', 'audiosocket'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** What the connection established before any frame (HTTP upgrade checks, or the TCP peer's address). */
 export interface StreamAdmission {
@@ -45,7 +43,8 @@ export interface CallControlContext {
 }
 
 export interface StreamProvider {
-  readonly name: ProviderName;
+  /** Its name in providers.ts: URLs, logs, metrics and `call_started`. */
+  readonly name: string;
   /**
    * Who holds the audio until it plays: the provider (a buffer that acknowledges marks and obeys a clear), or, for
    * a provider that plays each frame on arrival (AudioSocket), Raaga itself, sending one frame per 20 ms.

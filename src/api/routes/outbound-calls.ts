@@ -1,30 +1,30 @@
 // Outbound calls over HTTP: POST /v1/calls places one (API key), GET /v1/calls/{call_id} reads it, and the providers
 // report its progress to /v1/telephony/{provider}/outbound-status/{account}/{call_id}/{token} (the token, an HMAC
-// of the call, is what authenticates them: Exotel cannot sign). The answer URLs and Exotel's stream URL live with
-// their providers (twilio-telephony.ts, india-telephony.ts); the logic is src/telephony/outbound/.
+// of the call, is what authenticates them: Exotel cannot sign). The answer URLs (and Exotel's stream URL),
+// /v1/telephony/{provider}/outbound/…, are the provider modules' own; the logic is src/telephony/outbound/.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { storeCall } from '../../core/admission.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
-import { AMD_MODES, IDEMPOTENCY_KEY_PATTERN, isOutboundProvider, ON_MACHINE_ACTIONS, OUTBOUND_PROVIDERS, OUTBOUND_STATUSES, type OutboundCall } from '../../store/outbound-call.js';
+import { AMD_MODES, IDEMPOTENCY_KEY_PATTERN, ON_MACHINE_ACTIONS, OUTBOUND_STATUSES, type OutboundCall } from '../../store/outbound-call.js';
 import { E164 } from '../../store/telephony-settings.js';
 import { integerIn } from '../../telephony/agent/agent-protocol.js';
 import { AGENT_URL_SCHEMES, CREDENTIAL_PARAMETERS } from '../../telephony/call-parameters.js';
 import { STATUS_WEBHOOK_SCHEMES } from '../../telephony/outbound/status-webhooks.js';
 import { serverBusyError } from '../../telephony/call-admission.js';
 import type { DialUrls } from '../../telephony/outbound/dialer.js';
-import { DIALERS, OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
+import { OutboundCalls, type PlaceCallRequest } from '../../telephony/outbound/outbound-calls.js';
+import { outboundPath, outboundStatusPath } from '../../telephony/provider-module.js';
+import { OUTBOUND_PROVIDERS, providerDialer, providerModule } from '../../telephony/providers.js';
+import { formOf, type Form } from '../../telephony/webhook-form.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
-import { formOf, type Form } from '../form-fields.js';
-import { isValidTwilioSignature } from '../../telephony/twilio/twilio-signature.js';
+import { authenticateProviderRequest, providerRequest, sendRefusal } from '../provider-admission.js';
 import { publicOrigin } from '../public-origin.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
-import { EXOTEL_OUTBOUND_PATH, PLIVO_OUTBOUND_PATH } from './india-telephony.js';
 import { checkedCallParameters, PROVIDER_ONLY } from './telephony-media.js';
-import { TWILIO_OUTBOUND_PATH } from './twilio-telephony.js';
 
 const PhoneNumber = z.string({ error: 'is required' }).regex(new RegExp(`^${E164.source}$`), 'must be an E.164 number such as +919812345678');
 
@@ -91,14 +91,13 @@ const DEFAULT_TIME_LIMIT_S = 3600;
 
 type StatusParams = { provider: string; accountId: string; callId: string; token: string };
 
-/** The URLs a provider calls back on for this call (answer, status, and Exotel's stream). */
+/** The URLs a provider calls back on for this call (its answer URL or, as wss://, its stream URL; its status URL). */
 function dialUrls(origin: string, outbound: OutboundCalls, call: OutboundCall): DialUrls {
   const tail = `${encodeURIComponent(call.accountId)}/${call.id}/${outbound.urlToken(call.accountId, call.id)}`;
-  const answerPath = call.provider === 'plivo' ? PLIVO_OUTBOUND_PATH : TWILIO_OUTBOUND_PATH;
   return {
-    answer: `${origin}${answerPath}/${tail}`,
-    status: `${origin}/v1/telephony/${call.provider}/outbound-status/${tail}`,
-    stream: `${origin.replace(/^http/, 'ws')}${EXOTEL_OUTBOUND_PATH}/${tail}`,
+    answer: `${origin}${outboundPath(call.provider)}/${tail}`,
+    status: `${origin}${outboundStatusPath(call.provider)}/${tail}`,
+    stream: `${origin.replace(/^http/, 'ws')}${outboundPath(call.provider)}/${tail}`,
   };
 }
 
@@ -146,10 +145,8 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       const busy = telephony.callAdmission.check(body.provider);
       if (busy !== undefined) throw serverBusyError(busy);
       const amd = { mode: body.amd?.mode ?? 'off', onMachine: body.amd?.on_machine ?? 'agent' } as const;
-      if (amd.mode !== 'off' && body.provider === 'exotel') throw new ApiError('validation_error', "Field 'amd': Exotel has no answering-machine detection on streamed calls; send amd.mode off.");
-      if (amd.mode !== 'off' && body.provider === 'plivo' && amd.onMachine !== 'hangup') {
-        throw new ApiError('validation_error', "Field 'amd.on_machine': Plivo can only hang up on a machine (machine_detection=hangup); send on_machine hangup or amd.mode off.");
-      }
+      const amdRefusal = providerDialer(body.provider)?.amdRefusal?.(amd);
+      if (amdRefusal !== undefined) throw new ApiError('validation_error', amdRefusal);
       const settings: Record<string, string> = {};
       for (const [name, value] of Object.entries(body.params ?? {})) {
         if (CREDENTIAL_PARAMETERS.has(name)) throw new ApiError('validation_error', `Field 'params.${name}' is reserved for Raaga's credentials.`);
@@ -218,18 +215,21 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
     // Exotel may send JSON (StatusCallbackContentType=application/json); fastify's own parser reads it.
     // The URL carries the call's token: fastify's request lines (which log URLs) stay off; the line below logs ids.
     const statusRoute = { schema: PROVIDER_ONLY, logLevel: 'warn' as const };
-    scope.post<{ Params: StatusParams; Body: Form }>('/v1/telephony/:provider/outbound-status/:accountId/:callId/:token', statusRoute, async (request, reply) => {
+    scope.post<{ Params: StatusParams; Body: Form }>(`${outboundStatusPath(':provider')}/:accountId/:callId/:token`, statusRoute, async (request, reply) => {
       const { provider, accountId, callId, token } = request.params;
-      if (!isOutboundProvider(provider) || !outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
+      const module = providerModule(provider);
+      const dialer = module?.dialer;
+      if (!module || !dialer || !outbound.isValidUrlToken(accountId, callId, token)) return reply.code(404).send();
       const form = formOf(request.body);
-      // Twilio signs its callbacks: with the account's auth token known, the signature is checked as well as the token.
-      const authToken = provider === 'twilio' ? (await storeCall(() => ctx.store.getTelephonySettings(accountId)))?.twilioAuthToken : undefined;
-      const signature = request.headers['x-twilio-signature'];
-      if (authToken && !isValidTwilioSignature(authToken, typeof signature === 'string' ? signature : undefined, publicOrigin(telephony.config, request) + request.url, form)) {
-        request.log.warn({ accountId, callId }, 'twilio outbound status with an invalid signature');
-        return reply.code(403).send();
+      // A provider that signs its callbacks (Twilio): with the account's credentials stored, the signature is checked as
+      // well as the token.
+      if (dialer.signsStatusCallbacks) {
+        const settings = await storeCall(() => ctx.store.getTelephonySettings(accountId));
+        const asked = providerRequest(request, telephony, { media: false, form });
+        const refused = await authenticateProviderRequest(ctx.store, module, asked, settings, request.log, `${provider} outbound status`);
+        if (refused) return sendRefusal(reply, refused);
       }
-      const event = DIALERS[provider].readStatus(form, outbound.now());
+      const event = dialer.readStatus(form, outbound.now());
       app.log.info({ reqId: request.id, provider, accountId, callId, status: event?.status ?? null }, 'outbound call status');
       if (event) await storeCall(() => outbound.record(accountId, callId, event));
       return reply.code(204).send();

@@ -1,8 +1,8 @@
 // POST /v1/playground/call-sim, the playground's call view: runs one simulated call against this very server as the
-// chosen provider would (Twilio: the media stream with a freshly minted call token; Exotel, Plivo, Smartflo, Asterisk:
-// their own path and protocol with the account's stored credentials for them), caller speech in real time, marks,
-// clear, with the CallPeer of src/sim/, and returns its timeline and what the caller heard. The bot's
-// speech is billed.
+// chosen provider would (the providers of the registry that offer themselves to the playground; Twilio: the media
+// stream with a freshly minted call token; the others: their own path and protocol with the account's stored
+// credentials for them), caller speech in real time, marks, clear, with the CallPeer of src/sim/, and returns its
+// timeline and what the caller heard. The bot's speech is billed.
 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -13,15 +13,12 @@ import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { pcm16Sample } from '../../audio/pcm.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
-import type { Account, TelephonySettings } from '../../store/store.js';
-import { dialProvider, type ProviderCredentials } from '../../sim/dial-provider.js';
-import type { SimulatedProvider } from '../../sim/dial-provider-names.js';
+import type { Account } from '../../store/store.js';
+import { dialProvider, storedCredentials } from '../../sim/dial-provider.js';
 import { CallerTrack, type CallerClip } from '../../sim/caller-audio.js';
-import { CallPeer } from '../../sim/call-peer.js';
-import { TOKEN_PARAMETER } from '../../telephony/call-parameters.js';
+import type { CallPeer } from '../../sim/call-peer.js';
+import { PLAYGROUND_PROVIDERS } from '../../telephony/providers.js';
 import { mintCallToken } from './telephony-media.js';
-import { streamUrlFor } from '../../telephony/twilio/twilio-signature.js';
-import { MEDIA_PATH } from './twilio-telephony.js';
 import { storeCall } from '../../core/admission.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
@@ -29,10 +26,6 @@ import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 export const CALL_SIM_PATH = '/v1/playground/call-sim';
 /** RMS (of full scale) drawn as a full bar: speech peaks well below full scale. */
 const FULL_BAR_RMS = 0.25;
-
-/** AudioSocket is not offered: it carries no call settings, so the playground's greeting could not reach it. */
-export const PLAYGROUND_PROVIDERS = ['twilio', 'exotel', 'plivo', 'smartflo', 'asterisk'] as const satisfies readonly SimulatedProvider[];
-type PlaygroundProvider = (typeof PLAYGROUND_PROVIDERS)[number];
 
 export const CallSimRequestSchema = z
   .strictObject({
@@ -122,20 +115,6 @@ async function callerClip(ctx: ApiContext, account: Account, request: z.output<t
   return { atMs: request.caller_at_ms, mulaw: Buffer.concat(parts), label: `"${text}"` };
 }
 
-/** What the simulated provider presents: the account's stored credentials for it, as that provider sends them. */
-function storedCredentials(provider: Exclude<PlaygroundProvider, 'twilio'>, settings: TelephonySettings | null): ProviderCredentials | undefined {
-  switch (provider) {
-    case 'exotel':
-      return settings?.exotelCredentials ? { basic: settings.exotelCredentials } : undefined;
-    case 'asterisk':
-      return settings?.asteriskCredentials ? { basic: settings.asteriskCredentials } : undefined;
-    case 'plivo':
-      return settings?.plivoAuthToken ? { plivoAuthToken: settings.plivoAuthToken } : undefined;
-    case 'smartflo':
-      return settings?.smartfloToken ? { smartfloToken: settings.smartfloToken } : undefined;
-  }
-}
-
 async function simulateCall(
   app: FastifyInstance,
   ctx: ApiContext,
@@ -156,31 +135,28 @@ async function simulateCall(
   const params = { voice: request.voice, language: request.language, greeting: request.greeting };
   const caller = new CallerTrack(clip ? [clip] : []);
   const publicUrl = telephony.config.publicUrl ?? base;
+  // What the provider presents is the account's stored credentials for it (Twilio's auth token only signs: a Twilio
+  // call is simulated with or without it, its call token minted here as the voice webhook would).
+  const credentials = storedCredentials(request.provider, settings);
+  if (!credentials && settings?.allowUnsigned !== true) {
+    throw new ApiError('validation_error', `provider: the account has no ${request.provider} credentials; set them with raaga telephony set (docs/telephony-providers.md) or pick twilio.`);
+  }
   let peer: CallPeer;
-  if (request.provider === 'twilio') {
-    // What the voice webhook would answer, minted here: the account is already authenticated by its API key, so the
-    // simulation works whether or not the account configured Twilio credentials.
-    const callSid = `CA${randomBytes(16).toString('hex')}`;
-    const token = mintCallToken(telephony, account.id, callSid);
-    const authToken = settings?.twilioAuthToken ?? undefined;
-    peer = await CallPeer.connect({
-      url: `${base.replace(/^http/, 'ws')}${MEDIA_PATH}`,
-      // Signed like Twilio over the URL the server checks (its PUBLIC_URL when set), but dialled over loopback.
-      ...(authToken ? { signature: { authToken, url: streamUrlFor(publicUrl, MEDIA_PATH) } } : {}),
-      customParameters: { ...params, [TOKEN_PARAMETER]: token },
+  try {
+    ({ peer } = await dialProvider({
+      provider: request.provider,
+      baseUrl: base,
+      publicUrl,
+      accountId: account.id,
+      // A provider whose answer step mints call tokens (Twilio) streams with one minted here: the account is already
+      // authenticated by its API key.
+      callToken: (callSid) => mintCallToken(telephony, account.id, callSid),
+      credentials: credentials ?? {},
+      params,
       caller,
-      callSid,
-    });
-  } else {
-    const credentials = storedCredentials(request.provider, settings);
-    if (!credentials && settings?.allowUnsigned !== true) {
-      throw new ApiError('validation_error', `provider: the account has no ${request.provider} credentials; set them with raaga telephony set (docs/telephony-providers.md) or pick twilio.`);
-    }
-    try {
-      ({ peer } = await dialProvider({ provider: request.provider, baseUrl: base, publicUrl, accountId: account.id, credentials: credentials ?? {}, params, caller }));
-    } catch (error) {
-      throw new ApiError('internal_error', `The simulated ${request.provider} call could not reach this server: ${(error as Error).message}`);
-    }
+    }));
+  } catch (error) {
+    throw new ApiError('internal_error', `The simulated ${request.provider} call could not reach this server: ${(error as Error).message}`);
   }
   await peer.runUntil(request.duration_ms);
   const heardUntilMs = Math.min(peer.elapsedMs(), request.duration_ms);

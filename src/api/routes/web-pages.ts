@@ -5,6 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { PROVIDERS } from '../../telephony/providers.js';
+import { escapeXml } from '../../util/xml-entities.js';
 import { renderAsyncApi } from '../docs/api-documents.js';
 import { renderOpenApi } from '../docs/openapi.js';
 import { jsonResponse, NO_KEY } from '../route-schemas.js';
@@ -12,12 +14,21 @@ import { registerStaticPage } from '../static-files.js';
 
 const PLAYGROUND_DIR = fileURLToPath(new URL('../playground/', import.meta.url));
 const DOCS_PAGE_DIR = fileURLToPath(new URL('../docs/page/', import.meta.url));
+const PROVIDER_OPTIONS = /^( *)<!-- provider options: .* -->\n/m;
+
+/** The playground's call picker: one <option> per provider module that offers itself to it, in the registry's order. */
+function withProviderOptions(html: string): string {
+  return html.replace(PROVIDER_OPTIONS, (_line, indent: string) =>
+    PROVIDERS.flatMap((module) => (module.playground ? [`${indent}<option value="${module.name}">${escapeXml(module.playground.label)}</option>\n`] : [])).join(''),
+  );
+}
 
 export function registerWebPages(app: FastifyInstance): void {
   registerStaticPage(app, {
     dir: PLAYGROUND_DIR,
     pageUrl: '/',
     page: 'index.html',
+    render: withProviderOptions,
     assetPrefix: '/playground',
     assets: ['favicon.svg', 'playground.css', 'main.js', 'api.js', 'audio-files.js', 'pcm-player.js', 'ws-speaker.js', 'call-timeline.js'],
     doc: { tag: 'playground', operationId: 'playground', summary: 'The playground page (HTML; the key is typed into it, kept in sessionStorage).' },

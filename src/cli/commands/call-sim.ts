@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../../languages.js';
-import { SIMULATED_PROVIDERS, type SimulatedProvider } from '../../sim/dial-provider-names.js';
+import type { SimulatedProvider } from '../../sim/dial-provider-names.js';
 import type { CallerClip } from '../../sim/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../sim/call-peer.js';
 import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
@@ -132,6 +132,8 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       out: { type: 'string' },
     });
     const provider = (optionalString(parsed, 'provider') ?? 'twilio') as SimulatedProvider;
+    // Loaded on use: the provider registry brings the twilio package, which `raaga call-sim --help` does not need.
+    const { SIMULATED_PROVIDERS } = await import('../../sim/dial-provider-names.js');
     if (!(SIMULATED_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${SIMULATED_PROVIDERS.join(', ')}`, 'call-sim');
     const audioSocket = provider === 'audiosocket' ? hostPort(requireString(parsed, 'audiosocket')) : undefined;
     // AudioSocket needs no HTTP base URL; any --url given is only checked.

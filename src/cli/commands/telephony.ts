@@ -1,10 +1,11 @@
-// `raaga telephony set|show|clear`: an account's provider credentials (Twilio, Exotel, Plivo, Asterisk, Smartflo),
-// whether it accepts unsigned provider requests (development), and its default call parameters. Secrets are stored as given (HMAC needs the
-// auth token itself), shown only masked, and can be read from stdin to keep them out of shell history.
+// `raaga telephony set|show|clear`: an account's provider credentials (each provider module's own fields and options,
+// telephony/providers.ts), whether it accepts unsigned provider requests (development), its outbound-call rules and its
+// default call parameters. Secrets are stored as given (HMAC needs the auth token itself), shown only masked, and can
+// be read from stdin to keep them out of shell history.
 
 import { SETTING_NAMES } from '../../telephony/call-parameters.js';
-import { hasProviderCredentials } from '../../telephony/provider-credentials.js';
-import { PROVIDER_NAMES } from '../../telephony/stream-provider.js';
+import type { CredentialField } from '../../telephony/provider-credentials.js';
+import { PROVIDERS } from '../../telephony/providers.js';
 import { AccountNotFoundError, type TelephonySettings } from '../../store/store.js';
 import { assertTelephonySettings } from '../../store/telephony-settings.js';
 import { optionalString, parseCommandArgs, repeatedStrings, requireString } from '../arg-parsing.js';
@@ -12,32 +13,33 @@ import { commandGroup, UsageError, withStore, type CliContext, type Subcommand }
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json } from '../render.js';
 
-const SECRET_OPTIONS = ['twilio-auth-token', 'twilio-api-secret', 'exotel-credentials', 'exotel-api-token', 'plivo-auth-token', 'asterisk-credentials', 'smartflo-token', 'webhook-secret'] as const;
-/** Option → stored field, for every string setting. */
-const FIELDS = {
-  'twilio-auth-token': 'twilioAuthToken',
-  'twilio-account-sid': 'twilioAccountSid',
-  'twilio-api-key': 'twilioApiKey',
-  'twilio-api-secret': 'twilioApiSecret',
-  'exotel-credentials': 'exotelCredentials',
-  'plivo-auth-id': 'plivoAuthId',
-  'plivo-auth-token': 'plivoAuthToken',
-  'asterisk-credentials': 'asteriskCredentials',
-  'smartflo-token': 'smartfloToken',
-  'twilio-api-base-url': 'twilioApiBaseUrl',
-  'plivo-api-base-url': 'plivoApiBaseUrl',
-  'exotel-api-key': 'exotelApiKey',
-  'exotel-api-token': 'exotelApiToken',
-  'exotel-account-sid': 'exotelAccountSid',
-  'exotel-api-base-url': 'exotelApiBaseUrl',
-  'webhook-secret': 'webhookSecret',
-  'allowed-caller-ids': 'allowedCallerIds',
-  'calling-hours': 'callingHours',
-  'calling-time-zone': 'callingTimeZone',
-  'dnc-webhook-url': 'dncWebhookUrl',
-  'dial-cps': 'dialCallsPerSecond',
-} as const;
-type StringOption = keyof typeof FIELDS;
+/** The outbound-call rules, whatever the provider (POST /v1/calls). */
+const CALL_RULES: readonly CredentialField[] = [
+  { field: 'webhookSecret', option: 'webhook-secret', value: '<s|->', secret: true, help: 'signs the status webhooks (Raaga-Signature); 16+ characters' },
+  { field: 'allowedCallerIds', option: 'allowed-caller-ids', value: '<+91…,…>', help: 'the only numbers POST /v1/calls may use as from' },
+  { field: 'callingHours', option: 'calling-hours', value: 'HH:MM-HH:MM', help: 'calls are placed only inside this window (with --calling-time-zone, default\nAsia/Kolkata)' },
+  { field: 'callingTimeZone', option: 'calling-time-zone', value: '<zone>', help: 'the IANA time zone of --calling-hours' },
+  { field: 'dncWebhookUrl', option: 'dnc-webhook-url', value: '<url>', help: 'asked before each call whether the number may be called (do-not-call list)' },
+  {
+    field: 'dialCallsPerSecond',
+    option: 'dial-cps',
+    value: '<n>',
+    help: `calls placed per second per provider (default ${PROVIDERS.flatMap((module) => (module.dialer ? [`${module.name} ${module.dialer.defaultCallsPerSecond}`] : [])).join(', ')})`,
+  },
+];
+
+const PROVIDER_FIELDS: readonly CredentialField[] = PROVIDERS.flatMap((module) => module.credentials.fields);
+/** Every string setting, with its option. */
+const FIELDS: readonly CredentialField[] = [...PROVIDER_FIELDS, ...CALL_RULES];
+
+const HELP_COLUMN = 32;
+
+function optionHelp(field: CredentialField): string {
+  const [first = '', ...more] = field.help.split('\n');
+  const usage = `  --${field.option} ${field.value}`;
+  const head = usage.length < HELP_COLUMN ? `${usage.padEnd(HELP_COLUMN)}${first}` : `${usage}  ${first}`;
+  return [head, ...more.map((line) => `${' '.repeat(HELP_COLUMN)}${line}`)].join('\n');
+}
 
 function mask(secret: string | undefined): string | null {
   return secret === undefined ? null : `${'*'.repeat(8)}${secret.slice(-4)}`;
@@ -46,27 +48,7 @@ function mask(secret: string | undefined): string | null {
 function masked(settings: TelephonySettings): Record<string, unknown> {
   return {
     accountId: settings.accountId,
-    twilioAuthToken: mask(settings.twilioAuthToken),
-    twilioAccountSid: settings.twilioAccountSid ?? null,
-    twilioApiKey: settings.twilioApiKey ?? null,
-    twilioApiSecret: mask(settings.twilioApiSecret),
-    exotelCredentials: mask(settings.exotelCredentials),
-    plivoAuthId: settings.plivoAuthId ?? null,
-    plivoAuthToken: mask(settings.plivoAuthToken),
-    asteriskCredentials: mask(settings.asteriskCredentials),
-    smartfloToken: mask(settings.smartfloToken),
-    twilioApiBaseUrl: settings.twilioApiBaseUrl ?? null,
-    plivoApiBaseUrl: settings.plivoApiBaseUrl ?? null,
-    exotelApiKey: settings.exotelApiKey ?? null,
-    exotelApiToken: mask(settings.exotelApiToken),
-    exotelAccountSid: settings.exotelAccountSid ?? null,
-    exotelApiBaseUrl: settings.exotelApiBaseUrl ?? null,
-    webhookSecret: mask(settings.webhookSecret),
-    allowedCallerIds: settings.allowedCallerIds ?? null,
-    callingHours: settings.callingHours ?? null,
-    callingTimeZone: settings.callingTimeZone ?? null,
-    dncWebhookUrl: settings.dncWebhookUrl ?? null,
-    dialCallsPerSecond: settings.dialCallsPerSecond ?? null,
+    ...Object.fromEntries(FIELDS.map(({ field, secret }) => [field, secret ? mask(settings[field]) : (settings[field] ?? null)])),
     allowUnsigned: settings.allowUnsigned === true,
     defaults: settings.defaults ?? {},
     updatedAt: isoTime(settings.updatedAtMs),
@@ -88,28 +70,9 @@ const set: Subcommand = {
 Updates the account's telephony settings; options not given keep their stored value ('' removes one).
 An account takes a provider's webhooks and streams only once it has that provider's credentials (or
 --allow-unsigned true, for local development only); anything else is refused (403).
-  --twilio-auth-token <t|->     X-Twilio-Signature on the voice webhook, status callbacks and the stream
-  --twilio-account-sid AC…      with --twilio-api-key SK… --twilio-api-secret <s|-> (or the auth token):
-                                REST hangup and transfer
-  --exotel-credentials <u:s|->  the user:secret in the Voicebot applet's wss URL (sent as Basic auth)
-  --plivo-auth-id MA…           with --plivo-auth-token <t|->: X-Plivo-Signature-V3 on the answer URL and
-                                the stream; REST hangup
-  --asterisk-credentials <u:s|->  websocket_client.conf's username:password (sent as Basic auth)
-  --smartflo-token <t|->        the secret path segment of the Smartflo stream URL (24-128 of A-Z a-z 0-9 _ -)
-  --twilio-api-base-url <url>   where Twilio REST calls go (default https://api.twilio.com; e.g. a regional
-                                edge https://api.sydney.au1.twilio.com, or a proxy)
-  --plivo-api-base-url <url>    where Plivo REST calls go (default https://api.plivo.com; a Plivo-compatible
-                                host such as Vobiz's)
+${PROVIDER_FIELDS.filter((field) => !field.outbound).map(optionHelp).join('\n')}
 Placing calls (POST /v1/calls):
-  --exotel-api-key <k> --exotel-api-token <t|-> --exotel-account-sid <sid>
-                                Exotel REST credentials (Calls/connect)
-  --exotel-api-base-url <url>   default https://api.exotel.com (https://api.in.exotel.com: Mumbai cluster)
-  --webhook-secret <s|->        signs the status webhooks (Raaga-Signature); 16+ characters
-  --allowed-caller-ids <+91…,…> the only numbers POST /v1/calls may use as from
-  --calling-hours HH:MM-HH:MM   calls are placed only inside this window (with --calling-time-zone, default
-                                Asia/Kolkata)
-  --dnc-webhook-url <url>       asked before each call whether the number may be called (do-not-call list)
-  --dial-cps <n>                calls placed per second per provider (default Twilio 1, Exotel 3, Plivo 2)
+${[...PROVIDER_FIELDS.filter((field) => field.outbound), ...CALL_RULES].map(optionHelp).join('\n')}
   --allow-unsigned true|false   accept this account's provider requests without credentials (development)
   --default name=value          a default call parameter (voice, language, agent_url, greeting, barge_in, …);
                                 name= (empty) removes it
@@ -117,22 +80,7 @@ Secrets given as '-' are read from stdin (one option at a time).`,
   async run(args, ctx) {
     const parsed = parseCommandArgs(args, {
       account: { type: 'string' },
-      'twilio-auth-token': { type: 'string' },
-      'twilio-account-sid': { type: 'string' },
-      'twilio-api-key': { type: 'string' },
-      'twilio-api-secret': { type: 'string' },
-      'exotel-credentials': { type: 'string' },
-      'plivo-auth-id': { type: 'string' },
-      'plivo-auth-token': { type: 'string' },
-      'asterisk-credentials': { type: 'string' },
-      'smartflo-token': { type: 'string' },
-      'twilio-api-base-url': { type: 'string' },
-      'plivo-api-base-url': { type: 'string' },
-      ...Object.fromEntries(
-        (['exotel-api-key', 'exotel-api-token', 'exotel-account-sid', 'exotel-api-base-url', 'webhook-secret', 'allowed-caller-ids', 'calling-hours', 'calling-time-zone', 'dnc-webhook-url', 'dial-cps'] as const).map(
-          (name) => [name, { type: 'string' as const }],
-        ),
-      ),
+      ...Object.fromEntries(FIELDS.map(({ option }) => [option, { type: 'string' as const }])),
       'allow-unsigned': { type: 'string' },
       default: { type: 'string', multiple: true },
       json: { type: 'boolean' },
@@ -142,9 +90,9 @@ Secrets given as '-' are read from stdin (one option at a time).`,
     const given: Record<string, string | undefined> = {};
     const allowUnsignedRaw = optionalString(parsed, 'allow-unsigned');
     if (allowUnsignedRaw !== undefined && allowUnsignedRaw !== 'true' && allowUnsignedRaw !== 'false') throw new UsageError('--allow-unsigned must be true or false');
-    for (const option of Object.keys(FIELDS) as StringOption[]) {
+    for (const { option, secret } of FIELDS) {
       const raw = optionalString(parsed, option);
-      given[option] = (SECRET_OPTIONS as readonly string[]).includes(option) ? await secretValue(raw, ctx, stdin) : raw;
+      given[option] = secret ? await secretValue(raw, ctx, stdin) : raw;
     }
     const defaultPairs = repeatedStrings(parsed, 'default');
     const saved = await withStore(ctx, async (store) => {
@@ -166,7 +114,7 @@ Secrets given as '-' are read from stdin (one option at a time).`,
       }
       const next: TelephonySettings = {
         accountId,
-        ...Object.assign({}, ...(Object.entries(FIELDS) as [StringOption, (typeof FIELDS)[StringOption]][]).map(([option, field]) => optionalField(field, pick(option, current?.[field])))),
+        ...Object.assign({}, ...FIELDS.map(({ option, field }) => optionalField(field, pick(option, current?.[field])))),
         ...((allowUnsignedRaw ?? String(current?.allowUnsigned === true)) === 'true' ? { allowUnsigned: true } : {}),
         ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
         updatedAtMs: Date.now(),
@@ -181,7 +129,8 @@ Secrets given as '-' are read from stdin (one option at a time).`,
     });
     if (parsed.values.json) ctx.out(json(masked(saved)));
     else {
-      const checked = PROVIDER_NAMES.filter((provider) => provider !== 'audiosocket' && hasProviderCredentials(provider, saved));
+      // A provider without credentials of its own (AudioSocket) is never "now required".
+      const checked = PROVIDERS.filter((module) => module.credentials.fields.length > 0 && module.credentials.configured(saved)).map((module) => module.name);
       const note = saved.allowUnsigned
         ? ' (provider requests without credentials are accepted: development only)'
         : checked.length > 0

@@ -8,11 +8,11 @@ import type { TelephonySettings } from '../../store/store.js';
 
 /** The URLs Raaga serves for one placed call (absolute, on the public origin). */
 export interface DialUrls {
-  /** Twilio: the voice webhook (TwiML on answer); Plivo: the answer URL (XML on answer). */
+  /** Twilio, Plivo: the answer URL (markup on answer), `/v1/telephony/<provider>/outbound/…`. */
   readonly answer: string;
   /** Where the provider posts the call's progress. */
   readonly status: string;
-  /** Exotel: the media stream itself (wss://), opened when the callee answers. */
+  /** Exotel: the media stream itself (the answer URL's path as wss://), opened when the callee answers. */
   readonly stream: string;
 }
 
@@ -39,6 +39,15 @@ export class DialError extends Error {
 }
 
 export interface ProviderDialer {
+  /** The provider's own default pace (calls per second) when the account set none (`--dial-cps`). */
+  readonly defaultCallsPerSecond: number;
+  /**
+   * The provider signs its status callbacks: they are checked by its authenticator (with the account's credentials
+   * stored) as well as by the URL's token.
+   */
+  readonly signsStatusCallbacks?: boolean;
+  /** Why this answering-machine detection cannot be asked of the provider (a validation message), or undefined. */
+  amdRefusal?(amd: OutboundCall['amd']): string | undefined;
   /** Why this account cannot place calls through the provider (missing credentials), or undefined. */
   missingCredentials(settings: TelephonySettings | null): string | undefined;
   /** Places the call within `timeoutMs`; resolves with the provider's id of it, rejects with a DialError. */

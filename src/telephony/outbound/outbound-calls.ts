@@ -2,7 +2,7 @@
 // key claimed), compliance checks, a calls-per-second slot, the provider's create request; every status the
 // provider reports becomes one event, which WebhookDelivery signs to the account's webhook in order; the answer step
 // hands the stream the call's settings. The provider-specific parts are the dialers (request builder + callback
-// reader).
+// reader) of the provider modules (providers.ts).
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, type ErrorCode } from '../../errors.js';
@@ -14,30 +14,22 @@ import {
   type NewOutboundCallEvent,
   type OutboundCall,
   type OutboundCallState,
-  type OutboundProvider,
 } from '../../store/outbound-call.js';
 import type { Account, Store } from '../../store/store.js';
 import { callerIdRefusal, callingHoursRefusal, doNotCallRefusal, type ComplianceRefusal, type DoNotCallList } from './compliance.js';
-import { DialError, type DialFailure, type DialUrls, type ProviderDialer } from './dialer.js';
-import { exotelDialer } from './exotel-dialer.js';
-import { plivoDialer } from './plivo-dialer.js';
+import { DialError, type DialFailure, type DialUrls } from './dialer.js';
 import type { StatusWebhooks } from './status-webhooks.js';
 import type { DestinationPolicy } from '../destination/destination-policy.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { OUTBOUND_CALL_PARAMETER } from '../call-parameters.js';
-import { twilioDialer } from './twilio-dialer.js';
-
-export const DIALERS: Readonly<Record<OutboundProvider, ProviderDialer>> = { twilio: twilioDialer, exotel: exotelDialer, plivo: plivoDialer };
+import { providerDialer, type OutboundProviderName } from '../providers.js';
 
 /** Beyond ring timeout and time limit, how long a provider may still be on its way to the answer URL. */
 const ANSWER_GRACE_MS = 60_000;
 
-/** The providers' default outbound pace (calls per second): Twilio's account default, Exotel's 200/min, Plivo's 2. */
-export const DEFAULT_DIAL_CPS: Readonly<Record<OutboundProvider, number>> = { twilio: 1, exotel: 3, plivo: 2 };
-
 /** A POST /v1/calls as validated: everything but the account. */
 export interface PlaceCallRequest {
-  readonly provider: OutboundProvider;
+  readonly provider: OutboundProviderName;
   readonly to: string;
   readonly from: string;
   readonly settings: Readonly<Record<string, string>>;
@@ -126,7 +118,8 @@ export class OutboundCalls {
    * it). Throws ApiError for anything the caller must change or retry.
    */
   async place(account: Account, request: PlaceCallRequest, urlsFor: (call: OutboundCall) => DialUrls): Promise<PlaceCallResult> {
-    const dialer = DIALERS[request.provider];
+    const dialer = providerDialer(request.provider);
+    if (!dialer) throw new ApiError('validation_error', `Field 'provider': ${request.provider} places no calls.`);
     const settings = await this.deps.store.getTelephonySettings(account.id);
     const missing = dialer.missingCredentials(settings);
     if (missing !== undefined) throw new ApiError('provider_not_configured', `Cannot place ${request.provider} calls: ${missing}.`);
@@ -160,7 +153,7 @@ export class OutboundCalls {
       throw await this.#fail(call, REFUSAL_CODES[refusal.rule], `The call was not placed: ${refusal.message}`, retryAfterSeconds);
     }
     void this.#delivery.deliverOwed(account.id, call.id);
-    const cps = Number(settings?.dialCallsPerSecond ?? DEFAULT_DIAL_CPS[call.provider]);
+    const cps = Number(settings?.dialCallsPerSecond ?? dialer.defaultCallsPerSecond);
     const intervalMs = Math.ceil(1000 / cps);
     const waitMs = await this.deps.store.reserveDialSlot(account.id, call.provider, intervalMs, this.deps.maxDialWaitMs);
     if (waitMs === null) {

@@ -5,10 +5,9 @@
 import twilio from 'twilio';
 import type { CallControlPort } from '../../session/call-events.js';
 import type { TelephonySettings } from '../../store/store.js';
+import { TWILIO_DIAL_ACTION_PATH } from './twilio-paths.js';
 import { dialTwiml } from './twiml.js';
 
-/** Where Twilio reports a transfer's outcome: `${origin}${TWILIO_DIAL_ACTION_PATH}/{account}?{call settings}`. */
-export const TWILIO_DIAL_ACTION_PATH = '/v1/telephony/twilio/dial-action';
 /** The action URL carries the call's settings only while it stays this short (Twilio's URL limits are undocumented). */
 const MAX_DIAL_ACTION_URL = 2000;
 /** The settings a call resumes with when its transfer fails: how it spoke, and its agent or fallback message. */

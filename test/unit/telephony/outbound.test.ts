@@ -13,10 +13,10 @@ import { describe, expect, it } from 'vitest';
 import type { OutboundCall } from '../../../src/store/outbound-call.js';
 import { callerIdRefusal, callingHoursRefusal, DoNotCallList, doNotCallRefusal } from '../../../src/telephony/outbound/compliance.js';
 import { DestinationPolicy } from '../../../src/telephony/destination/destination-policy.js';
-import { exotelDialer } from '../../../src/telephony/outbound/exotel-dialer.js';
-import { plivoDialer } from '../../../src/telephony/outbound/plivo-dialer.js';
+import { exotelDialer } from '../../../src/telephony/exotel/exotel-dialer.js';
+import { plivoDialer } from '../../../src/telephony/plivo/plivo-dialer.js';
 import { signWebhook, statusPayload, StatusWebhooks, WEBHOOK_ATTEMPTS } from '../../../src/telephony/outbound/status-webhooks.js';
-import { twilioDialer } from '../../../src/telephony/outbound/twilio-dialer.js';
+import { twilioDialer } from '../../../src/telephony/twilio/twilio-dialer.js';
 
 const settings = (extra: object) => ({ accountId: 'acct_1', updatedAtMs: 0, ...extra });
 /** 2026-11-25 at hh:mm India time (UTC+5:30), as epoch ms. */

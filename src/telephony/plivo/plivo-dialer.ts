@@ -6,12 +6,20 @@
 
 import type { NewOutboundCallEvent, OutboundCall } from '../../store/outbound-call.js';
 import type { TelephonySettings } from '../../store/store.js';
-import { PLIVO_API_BASE_URL } from '../plivo/plivo-provider.js';
-import { basicAuthorization, DialError, failureOfStatus, providerRequest, seconds, type DialUrls, type ProviderDialer } from './dialer.js';
+import { PLIVO_API_BASE_URL } from './plivo-call-control.js';
+import { basicAuthorization, DialError, failureOfStatus, providerRequest, seconds, type DialUrls, type ProviderDialer } from '../outbound/dialer.js';
 
 const digits = (e164: string) => e164.replace(/^\+/, '');
 
 export const plivoDialer: ProviderDialer = {
+  // Plivo's default.
+  defaultCallsPerSecond: 2,
+
+  amdRefusal(amd) {
+    return amd.mode !== 'off' && amd.onMachine !== 'hangup'
+      ? "Field 'amd.on_machine': Plivo can only hang up on a machine (machine_detection=hangup); send on_machine hangup or amd.mode off."
+      : undefined;
+  },
   missingCredentials(settings) {
     return settings?.plivoAuthId && settings.plivoAuthToken ? undefined : 'the account has no Plivo credentials: raaga telephony set --plivo-auth-id … --plivo-auth-token …';
   },

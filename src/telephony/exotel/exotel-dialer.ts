@@ -8,13 +8,19 @@
 
 import type { NewOutboundCallEvent, OutboundCall } from '../../store/outbound-call.js';
 import type { TelephonySettings } from '../../store/store.js';
-import { basicAuthorization, DialError, failureOfStatus, providerRequest, seconds, type DialUrls, type ProviderDialer } from './dialer.js';
+import { basicAuthorization, DialError, failureOfStatus, providerRequest, seconds, type DialUrls, type ProviderDialer } from '../outbound/dialer.js';
 
 export const EXOTEL_API_BASE_URL = 'https://api.exotel.com';
 /** Exotel's limit on StreamUrl. */
 export const EXOTEL_STREAM_URL_MAX = 600;
 
 export const exotelDialer: ProviderDialer = {
+  // Exotel's 200 calls a minute.
+  defaultCallsPerSecond: 3,
+
+  amdRefusal(amd) {
+    return amd.mode === 'off' ? undefined : "Field 'amd': Exotel has no answering-machine detection on streamed calls; send amd.mode off.";
+  },
   missingCredentials(settings) {
     return settings?.exotelApiKey && settings.exotelApiToken && settings.exotelAccountSid
       ? undefined

@@ -7,8 +7,8 @@
 
 import type { NewOutboundCallEvent, OutboundCall } from '../../store/outbound-call.js';
 import type { TelephonySettings } from '../../store/store.js';
-import { twilioRestClient } from '../twilio/twilio-call-control.js';
-import { DialError, failureOfStatus, seconds, type DialFailure, type DialUrls, type ProviderDialer } from './dialer.js';
+import { twilioRestClient } from './twilio-call-control.js';
+import { DialError, failureOfStatus, seconds, type DialFailure, type DialUrls, type ProviderDialer } from '../outbound/dialer.js';
 
 /** Twilio error codes that name the number at fault (https://www.twilio.com/docs/api/errors). */
 const TO_ERRORS = new Set([13223, 13224, 21211, 21214, 21215, 21216, 21217, 21401, 21407, 21421, 21612]);
@@ -23,6 +23,9 @@ function failureOf(code: number | undefined, status: number): DialFailure {
 }
 
 export const twilioDialer: ProviderDialer = {
+  // Twilio's account default.
+  defaultCallsPerSecond: 1,
+  signsStatusCallbacks: true,
   missingCredentials(settings) {
     return twilioRestClient(settings) ? undefined : 'the account has no Twilio REST credentials: raaga telephony set --twilio-account-sid AC… with --twilio-api-key/--twilio-api-secret or --twilio-auth-token';
   },

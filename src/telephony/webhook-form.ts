@@ -1,6 +1,8 @@
 // Provider webhooks post forms (or put the same fields in a GET query): their string fields as a flat record.
 
-export type Form = Record<string, string>;
+import type { Form } from './provider-request.js';
+
+export type { Form } from './provider-request.js';
 
 export function formOf(value: unknown): Form {
   if (typeof value !== 'object' || value === null) return {};
@@ -13,6 +15,6 @@ export function compact(record: Readonly<Record<string, string | undefined>>): F
 }
 
 /** The query without the provider's own fields (Twilio and Plivo capitalise theirs: CallSid, CallUUID, From…). */
-export function withoutProviderFields(query: Form): Form {
+export function withoutProviderFields(query: Readonly<Form>): Form {
   return Object.fromEntries(Object.entries(query).filter(([name]) => !/^[A-Z]/.test(name)));
 }
