@@ -184,6 +184,14 @@ describe('shedding while the event loop lags', () => {
     lag.ms = 100;
     expect(await readyz()).toEqual({ status: 503, json: expect.objectContaining({ status: 'not_ready', checks: expect.objectContaining({ shedding_calls: true }) }) });
     await expect(fetchStreamInstruction({ url: `${server.url}/v1/telephony/twilio/voice/${acct.id}` })).rejects.toThrow('the voice webhook rejected the call (busy)');
+    // Who asks is checked before capacity: an account that takes no unsigned requests still answers a stranger 403.
+    const stranger = await server.account('growth', 1000);
+    const unsigned = await fetch(`${server.url}/v1/telephony/twilio/voice/${stranger.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `CallSid=CA${'e'.repeat(32)}`,
+    });
+    expect(unsigned.status).toBe(403);
     expect(await refusedUpgrade(mediaUrl('exotel', acct.id))).toMatchObject({ status: 503, error: { code: 'server_busy', message: expect.stringMatching(/lags/) } });
     const { peer } = await dial('audiosocket', AUDIOSOCKET_ACCOUNT);
     await peer.closed;

@@ -46,12 +46,12 @@ const answerUrl: ProviderWebhook = {
   path: `${PLIVO_PREFIX}/answer/:accountId`,
   quiet: true,
   async handle(request, context) {
-    // Refused before anything else, as Twilio's webhook is: a busy hangup, no stream, nothing billed.
-    if (context.callAdmission.check('plivo') !== undefined) return xml(plivoBusyXml());
     const form = request.method === 'GET' ? request.query : request.body;
     const accountId = request.params.accountId ?? '';
+    // As Twilio's webhook: who asks first, then this process's capacity (a busy hangup, no stream, nothing billed).
     const checked = await context.admitAccount(accountId, 'plivo answer request');
     if (isReply(checked)) return checked;
+    if (context.callAdmission.check('plivo') !== undefined) return xml(plivoBusyXml());
     const callUuid = form.CallUUID;
     if (!callUuid || !CALL_UUID.test(callUuid)) throw new ApiError('bad_request', 'CallUUID is missing: this endpoint is a Plivo answer URL.');
     // On GET, Plivo's own fields (capitalised) share the query with the call settings.

@@ -54,14 +54,15 @@ const voiceWebhook: ProviderWebhook = {
   path: `${TWILIO_VOICE_PATH}/:accountId`,
   quiet: true,
   async handle(request, context) {
-    // Refused before anything else (no store round trip, no token): the caller hears busy, nothing is billed. The
-    // slot itself is taken by the stream's upgrade, which may still refuse if another call took the last one.
-    if (context.callAdmission.check('twilio') !== undefined) return twiml(rejectBusyTwiml());
     const isGet = request.method === 'GET';
     const form = isGet ? request.query : request.body;
     const accountId = request.params.accountId ?? '';
+    // Who asks comes first (a stranger gets 403, busy or not); then this process's capacity, before any token or
+    // call parameters: the caller hears busy, nothing is billed. The slot itself is taken by the stream's upgrade,
+    // which may still refuse if another call took the last one.
     const checked = await context.admitAccount(accountId, 'twilio webhook');
     if (isReply(checked)) return checked;
+    if (context.callAdmission.check('twilio') !== undefined) return twiml(rejectBusyTwiml());
     const callSid = form.CallSid;
     if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
     // On GET, Twilio's own fields share the query with the call settings; they are not settings.
