@@ -1,7 +1,7 @@
 // Bearer API key authentication: well-formedness, hash lookup, and the spec's 401 `invalid_api_key`.
 
 import { ApiError } from '../errors.js';
-import { storeCall } from '../core/admission.js';
+import { storeCall } from '../core/store-call.js';
 import { hashApiKey, isWellFormedApiKey, keyFingerprint } from '../store/api-key.js';
 import type { Account, AccountDirectory } from '../store/store.js';
 

@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { storeCall } from '../core/admission.js';
+import { storeCall } from '../core/store-call.js';
 import { ACCOUNT_ID_PATTERN, type Store, type TelephonySettings } from '../store/store.js';
 import { providerRequestsAllowed } from '../telephony/provider-credentials.js';
 import type { ProviderModule } from '../telephony/provider-module.js';

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { PLAN_LIMITS, type Account, type AdmissionLedger, type RateInfo, type UsageDetails } from '../store/store.js';
+import { storeCall } from './store-call.js';
 
 export interface AdmissionOptions {
   readonly slotLeaseMs: number;
@@ -176,17 +177,5 @@ export class AdmissionRefusedError extends ApiError {
 export class RateLimitedError extends AdmissionRefusedError {
   constructor(message: string, retryAfterSeconds: number, rate: RateInfo) {
     super('rate_limit_exceeded', message, rate, retryAfterSeconds);
-  }
-}
-
-/** Store failures become 503 store_unavailable: the client may retry, nothing was charged. */
-export async function storeCall<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError('store_unavailable', 'The account store is unavailable; nothing was charged. Retry shortly with backoff.', {
-      retryAfterSeconds: 1,
-    });
   }
 }

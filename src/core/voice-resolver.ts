@@ -5,7 +5,7 @@
 import { ApiError } from '../errors.js';
 import type { LanguageCode } from '../languages.js';
 import type { Account, CustomVoiceCatalog } from '../store/store.js';
-import { storeCall } from './admission.js';
+import { storeCall } from './store-call.js';
 import type { VoiceCatalog } from './voice-catalog.js';
 
 export interface ResolvedVoice {

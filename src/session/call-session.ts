@@ -10,7 +10,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
 import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 import { ApiError } from '../errors.js';
-import type { AfterStream } from '../store/call-control-bus.js';
+import type { AfterStream } from '../call-commands.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
 import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';

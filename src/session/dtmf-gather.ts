@@ -5,7 +5,7 @@
 // after they are decided (the REST long-poll may arrive late). Pure state on the injected clock; the call session
 // feeds it keys and the prompt's end, and says the result to whoever asked.
 
-import type { CallGather } from '../store/call-control-bus.js';
+import type { CallGather } from '../call-commands.js';
 import type { Clock, ClockTimer } from './clock.js';
 
 export interface GatherSpec {

@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { storeCall } from '../../core/admission.js';
+import { storeCall } from '../../core/store-call.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import { AMD_MODES, IDEMPOTENCY_KEY_PATTERN, ON_MACHINE_ACTIONS, OUTBOUND_STATUSES, type OutboundCall } from '../../store/outbound-call.js';

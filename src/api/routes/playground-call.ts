@@ -19,7 +19,7 @@ import { CallerTrack, type CallerClip } from '../../sim/caller-audio.js';
 import type { CallPeer } from '../../sim/call-peer.js';
 import { PLAYGROUND_PROVIDERS } from '../../telephony/providers.js';
 import { mintCallToken } from './telephony-media.js';
-import { storeCall } from '../../core/admission.js';
+import { storeCall } from '../../core/store-call.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 

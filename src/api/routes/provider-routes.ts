@@ -4,7 +4,7 @@
 // parser: providers post forms, the rest of the API is JSON only.
 
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { storeCall } from '../../core/admission.js';
+import { storeCall } from '../../core/store-call.js';
 import type { ProviderModule } from '../../telephony/provider-module.js';
 import type { ProviderRequest } from '../../telephony/provider-request.js';
 import type { ProviderWebhook, WebhookContext, WebhookReply, WebhookRequest } from '../../telephony/provider-webhook.js';

@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { storeCall } from '../../core/admission.js';
+import { storeCall } from '../../core/store-call.js';
 import { ApiError, errorEnvelope } from '../../errors.js';
 import { monotonicClock } from '../../session/clock.js';
 import { summarizeOutboundCall } from '../../store/outbound-call.js';

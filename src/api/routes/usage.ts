@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { storeCall } from '../../core/admission.js';
+import { storeCall } from '../../core/store-call.js';
 import { MAX_USAGE_PERIOD_DAYS, parseUsagePeriod } from '../../core/usage/usage-period.js';
 import { USAGE_GROUPINGS, summarizeUsage, type UsageTotals } from '../../core/usage/usage-summary.js';
 import { ApiError } from '../../errors.js';

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { CALL_NOT_FOUND, commandWaitMs, InProcessCallControlBus, type CallCommand, type CallCommandHandler, type CallCommandResult, type CallControlBus } from '../call-control-bus.js';
+import { CALL_NOT_FOUND, InProcessCallControlBus, type CallCommandHandler, type CallControlBus } from '../call-control-bus.js';
+import { commandWaitMs, type CallCommand, type CallCommandResult } from '../../call-commands.js';
 import { createRedisClient } from './client.js';
 import { redactUrl } from './replies.js';
 

@@ -4,7 +4,7 @@
 // over Twilio's authenticator (twilio-module.ts).
 
 import { ApiError } from '../../errors.js';
-import { CALL_ID_PATTERN } from '../../store/call-control-bus.js';
+import { CALL_ID_PATTERN } from '../../call-commands.js';
 import { TOKEN_PARAMETER } from '../call-parameters.js';
 import { outboundPath } from '../provider-module.js';
 import { twilioAnsweredBy, twilioCallFacts } from '../provider-call-facts.js';
