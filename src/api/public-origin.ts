@@ -1,6 +1,6 @@
 // The origin providers dial and sign: PUBLIC_URL, else the request's own scheme and Host (fine without a proxy).
 // Behind a TLS-terminating proxy without PUBLIC_URL that origin would be http://, every signature check would fail
-// with a bare 403 and stream URLs would say ws:// (R4): such requests are refused loudly instead.
+// with a bare 403 and stream URLs would say ws://: such requests are refused loudly instead.
 
 import type { FastifyRequest } from 'fastify';
 import type { TelephonyConfig } from '../config.js';

@@ -43,7 +43,7 @@ export interface OutboundCall {
   readonly idempotencyKey: string | undefined;
   /** sha256 of the request body: the same key with another body is refused, not answered with this call. */
   readonly requestHash: string;
-  /** The consent or campaign reference the caller gave, kept for audits (UCC complaints, research §1.1). */
+  /** The consent or campaign reference the caller gave, kept for audits: a UCC complaint asks what a call relied on. */
   readonly referenceId: string | undefined;
   readonly createdAtMs: number;
 }

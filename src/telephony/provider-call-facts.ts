@@ -1,5 +1,6 @@
 // What a provider's webhook says about a call beyond its numbers, as call settings the agent gets in `call_started`:
-// who placed it and, when it was placed with answering-machine detection, who answered (research R8).
+// who placed it and, when it was placed with answering-machine detection, who answered (the agent greets
+// a person and leaves a message for a machine).
 // Twilio: Direction inbound | outbound-api | outbound-dial; AnsweredBy human | machine_start | machine_end_beep |
 // machine_end_silence | machine_end_other | fax | unknown (https://www.twilio.com/docs/voice/answering-machine-detection).
 // Plivo: Direction inbound | outbound (https://www.plivo.com/docs/voice/xml/request-parameters).

@@ -1,6 +1,7 @@
 // Caller audio from the wire to the call, and bot audio from the call to the wire. The call speaks and listens in
 // 20 ms frames of 8 kHz mu-law; providers send any amount per message (Exotel ~100 ms of PCM16, Smartflo ~100 ms
-// of mu-law, Twilio 20 ms), so inbound audio is re-framed with a remainder kept, never dropped (R10), and PCM16
+// of mu-law, Twilio 20 ms), so inbound audio is re-framed with a remainder kept, never dropped (a partial frame
+// waits for the next message), and PCM16
 // or wideband wire audio is transcoded here, once, for every provider.
 
 import { bytesLEToPcm16, floatToPcm16, pcm16ToBytesLE, pcm16ToFloat } from '../audio/pcm.js';

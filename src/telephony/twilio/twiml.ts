@@ -10,14 +10,14 @@ export const MAX_PARAMETER_CHARS = 499;
 export interface StreamTwiml {
   /** wss://host/v1/telephony/twilio/media[/accountId] (ws:// only for local simulators). */
   readonly streamUrl: string;
-  /** Unique per call (R12): Twilio rejects a second stream of the same name on one call. */
+  /** Unique per call: Twilio rejects a second stream of the same name on one call. */
   readonly streamName?: string;
   readonly parameters: Readonly<Record<string, string>>;
   /** Absolute URL for stream-started/stopped/error callbacks. */
   readonly statusCallback?: string;
   /**
    * Absolute URL Twilio requests (POST) when <Connect> ends, for the TwiML that follows the stream: a transfer the
-   * call asked for by ending its stream, or a hangup (research R1). Without it Twilio runs the next verb, if any.
+   * call asked for by ending its stream, or a hangup. Without it Twilio runs the next verb, if any.
    */
   readonly connectAction?: string;
 }
@@ -63,7 +63,7 @@ export function hangupTwiml(): string {
 /**
  * The TwiML that dials a transfer target: what a REST transfer redirects the call to, or the <Connect action> answer.
  * With `action`, Twilio asks that URL once the dial is over (DialCallStatus), so a failed transfer comes back to
- * Raaga instead of hanging up in silence (research R2).
+ * Raaga instead of hanging up in silence.
  */
 export function dialTwiml(to: string, options: TransferOptions = {}, action?: string): string {
   const response = new twilio.twiml.VoiceResponse();
