@@ -2,8 +2,8 @@
 // events; `start` must come within the start deadline (junk does not extend it: a socket that never starts is closed
 // however much it sends), is authenticated, and the call is assembled; caller audio is re-framed into 20 ms frames
 // with nothing dropped; the call's audio, marks and clears go back through the codec. Bad input is logged once per
-// kind and ignored; a stream that drops or goes silent
-// ends the call like `stop` does, so nothing leaks (the slot is freed and produced audio billed).
+// kind and ignored; a stream that drops or goes silent ends the call like `stop` does, so nothing leaks (the slot is
+// freed and produced audio billed).
 
 import type { CallMediaPort } from '../session/call-events.js';
 import type { CallSession } from '../session/call-session.js';
