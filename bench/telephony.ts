@@ -197,7 +197,11 @@ try {
       // The server process's CPU (event loop + engine and VAD threads) over the window, in % of one core.
       const serverCpuPercent = ((server.cpuSeconds() - cpuBefore) / (MEASURE_MS / 1000)) * 100;
       const underruns = placed.reduce((sum, c, i) => sum + c.peer.summary().playout.underruns - underrunsBefore[i]!, 0);
-      const minRealtime = Math.min(...placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS));
+      const realtime = placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS);
+      const minRealtime = Math.min(...realtime);
+      // Calls' worth of audio the server delivered: on a machine that cannot keep every call fed, the CPU it spent
+      // per second of audio still says what a speaking call costs.
+      const speakingCalls = realtime.reduce((sum, r) => sum + Math.min(1, r), 0);
       const ok = underruns === 0 && lag.p99 < LAG_LIMIT_MS && minRealtime > 0.95;
       levels.push({
         calls,
@@ -208,6 +212,8 @@ try {
         serverCpuPercentOfCore: round(serverCpuPercent, 1),
         cpuPerCallPercentOfCore: round(serverCpuPercent / calls, 2),
         callsPerCoreByCpu: round((100 * calls) / serverCpuPercent, 1),
+        speakingCalls: round(speakingCalls, 1),
+        cpuPerSpeakingCallPercentOfCore: round(serverCpuPercent / speakingCalls, 2),
         vadWindowsPerInference: round((vadAfter.windows - vadBefore.windows) / (vadAfter.inferences - vadBefore.inferences), 1),
         loadAverage1m: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? 0, 2) },
         ok,
