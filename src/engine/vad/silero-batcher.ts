@@ -2,7 +2,7 @@
 // handles one round of socket reads are scored together in the check phase right after it (setImmediate), in
 // one inference. With few calls a batch is one window and nothing waits; under load the batches grow with the
 // load, and the cost per window falls about fourfold (silero-vad.ts `inferBatch`). Answers come back in request
-// order per stream, within the same turn of the event loop.
+// order per stream, all of one batch within the same turn of the event loop.
 // Inferences run at most every MIN_INFERENCE_INTERVAL_MS: a window asked for sooner after the last one waits for the
 // rest of that interval, with every other window that arrives meanwhile. An inference has a fixed cost of ~0.15 ms
 // whatever its size, and at 48 talking calls the turns held ~3 windows each, so most of Silero's time was that
