@@ -5,7 +5,11 @@
 //     a call hears an underrun or the server's event-loop lag p99 (prom-client, per scrape) reaches 20 ms; once with
 //     every call synthesizing (call parameter cache=false), once with half the calls speaking a cached prompt.
 // Barge-in reaction is measured by bench/barge-in.ts. Peers run on the same machine as the server (2 cores here), so
-// capacity is a floor. JSON: bench/results/telephony.json.
+// capacity is a floor. The server's CPU per call is measured apart from the peers (its own process), and a fixed
+// reference job (bench/lib/reference-workload.ts) runs before and after the ramps, so calls per reference-core
+// compare across days. BENCH_RAMPS=synthesizing skips the half-cached ramp; BENCH_TEXTS=0 the first part;
+// BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server (scripts/cpu-profile-summary.ts reads it).
+// JSON: bench/results/telephony.json.
 
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +23,7 @@ import { CallPeer } from '../src/sim/call-peer.js';
 import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { sampleValue } from '../test/helpers/metrics.js';
+import { measureReference, REFERENCE_CORE_MS, type ReferenceMeasure } from './lib/reference-workload.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
@@ -29,6 +34,7 @@ const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 10_000);
 /** Calls of a level start spread over this long, as real calls do (not all in the same millisecond). */
 const STAGGER_MS = 2000;
 const LAG_LIMIT_MS = 20;
+const RAMPS = (process.env.BENCH_RAMPS ?? 'synthesizing,half-cached').split(',');
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 /** Per language, a text of ~3000 code points: the bot speaks for minutes; languages vary the chunk lengths. */
@@ -43,7 +49,8 @@ const GROWTH_CONCURRENT_CALLS = 10;
 // The engine threads yield to the event loop, as on a machine dedicated to calls (TTS_WORKER_NICE=0 measures without).
 const server = await startServerProcess({
   accounts: Math.ceil(MAX_CALLS / GROWTH_CONCURRENT_CALLS),
-  env: { TTS_QUEUE_SIZE: String(4 * MAX_CALLS), TTS_WORKER_NICE: process.env.TTS_WORKER_NICE ?? '10' },
+  // Admission per process would refuse calls past 16 per core and shed them on lag: this bench finds the limit itself.
+  env: { TTS_QUEUE_SIZE: String(4 * MAX_CALLS), TTS_WORKER_NICE: process.env.TTS_WORKER_NICE ?? '10', TELEPHONY_MAX_CALLS: String(MAX_CALLS), TELEPHONY_SHED_LAG_MS: '0' },
 });
 const base = server.base;
 
@@ -86,6 +93,10 @@ async function placeCall(query: Record<string, string>, caller?: CallerTrack): P
   return { peer, callSid, key: account.key };
 }
 
+// The machine's speed now, before anything of the bench runs (and again after the ramps).
+const referenceBefore = await measureReference();
+console.log(`reference job: ${referenceBefore.referenceCoreMs} ms of CPU (a reference core: ${REFERENCE_CORE_MS} ms)`);
+
 const voice = await CallerVoice.start(join(root, 'models/raaga-v1/manifest.json'));
 const interruption = await voice.say({ text: 'रुको, मुझे कुछ और पूछना है।', language: 'hi-IN' });
 await voice.close();
@@ -113,7 +124,7 @@ try {
   // The first two rounds over the languages load each language's voice data into both engine workers (a cold
   // language costs a few hundred ms once per worker): measured are the texts after them.
   const warmUpTexts = 2 * texts.length;
-  for (let i = 0; i < warmUpTexts + TEXTS; i++) {
+  for (let i = 0; i < (TEXTS > 0 ? warmUpTexts + TEXTS : 0); i++) {
     const language = Object.keys(SAMPLE_TEXTS)[i % texts.length]!;
     const configured = waitType('configured');
     agent.send(JSON.stringify({ type: 'config', voice: 'priya', language }));
@@ -186,7 +197,11 @@ try {
       // The server process's CPU (event loop + engine and VAD threads) over the window, in % of one core.
       const serverCpuPercent = ((server.cpuSeconds() - cpuBefore) / (MEASURE_MS / 1000)) * 100;
       const underruns = placed.reduce((sum, c, i) => sum + c.peer.summary().playout.underruns - underrunsBefore[i]!, 0);
-      const minRealtime = Math.min(...placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS));
+      const realtime = placed.map((c, i) => (c.peer.summary().playout.receivedMs - receivedBefore[i]!) / MEASURE_MS);
+      const minRealtime = Math.min(...realtime);
+      // Calls' worth of audio the server delivered: on a machine that cannot keep every call fed, the CPU it spent
+      // per second of audio still says what a speaking call costs.
+      const speakingCalls = realtime.reduce((sum, r) => sum + Math.min(1, r), 0);
       const ok = underruns === 0 && lag.p99 < LAG_LIMIT_MS && minRealtime > 0.95;
       levels.push({
         calls,
@@ -196,6 +211,9 @@ try {
         slowestCallAudioPerSecond: round(minRealtime, 3),
         serverCpuPercentOfCore: round(serverCpuPercent, 1),
         cpuPerCallPercentOfCore: round(serverCpuPercent / calls, 2),
+        callsPerCoreByCpu: round((100 * calls) / serverCpuPercent, 1),
+        speakingCalls: round(speakingCalls, 1),
+        cpuPerSpeakingCallPercentOfCore: round(serverCpuPercent / speakingCalls, 2),
         vadWindowsPerInference: round((vadAfter.windows - vadBefore.windows) / (vadAfter.inferences - vadBefore.inferences), 1),
         loadAverage1m: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? 0, 2) },
         ok,
@@ -230,19 +248,37 @@ try {
     }
   }
 
-  const uncached = await ramp(false);
-  await warmPrompts();
-  const halfCached = await ramp(true);
-  const capacity = (result: { sustained: number; levels: Record<string, unknown>[] }) => ({
-    sustainedCalls: result.sustained,
-    callsPerCore: round(result.sustained / availableParallelism(), 1),
-    cpuPerCallPercentOfCore: (result.levels.find((level) => level.calls === result.sustained)?.cpuPerCallPercentOfCore as number | undefined) ?? null,
-    levels: result.levels,
-  });
+  const skipped = { sustained: 0, levels: [] };
+  const uncached = RAMPS.includes('synthesizing') ? await ramp(false) : skipped;
+  if (RAMPS.includes('half-cached')) await warmPrompts();
+  const halfCached = RAMPS.includes('half-cached') ? await ramp(true) : skipped;
+  const referenceAfter = await measureReference();
+  // The reference job's CPU time over both measures: how many reference cores one core of today is worth.
+  const referenceCoreMs = (referenceBefore.referenceCoreMs + referenceAfter.referenceCoreMs) / 2;
+  const perReferenceCore = (callsPerCore: number) => round((callsPerCore * referenceCoreMs) / REFERENCE_CORE_MS, 1);
+  const capacity = (result: { sustained: number; levels: Record<string, unknown>[] }) => {
+    const sustainedLevel = result.levels.find((level) => level.calls === result.sustained);
+    const callsPerCoreByCpu = (sustainedLevel?.callsPerCoreByCpu as number | undefined) ?? null;
+    return {
+      sustainedCalls: result.sustained,
+      callsPerCore: round(result.sustained / availableParallelism(), 1),
+      callsPerReferenceCore: perReferenceCore(result.sustained / availableParallelism()),
+      cpuPerCallPercentOfCore: (sustainedLevel?.cpuPerCallPercentOfCore as number | undefined) ?? null,
+      /** 100 / the server's CPU per call (% of a core) at the sustained level: calls one core carries, the server alone. */
+      callsPerCoreByCpu,
+      callsPerReferenceCoreByCpu: callsPerCoreByCpu === null ? null : perReferenceCore(callsPerCoreByCpu),
+      levels: result.levels.map((level) => ({
+        ...level,
+        ...(typeof level.callsPerCoreByCpu === 'number' ? { callsPerReferenceCoreByCpu: perReferenceCore(level.callsPerCoreByCpu) } : {}),
+      })),
+    };
+  };
+  const reference = (measure: ReferenceMeasure) => ({ referenceCoreMs: measure.referenceCoreMs, wallMs: measure.wallMs });
 
   const textToMedia = summary(textToMediaMs);
   const file = await writeResult('telephony', {
     loadAverage1m: { before: round(loadBefore ?? 0, 2), after: round(loadavg()[0] ?? 0, 2) },
+    reference: { referenceCoreMs: round(referenceCoreMs, 1), referenceCoreNominalMs: REFERENCE_CORE_MS, before: reference(referenceBefore), after: reference(referenceAfter) },
     config: { playoutAheadMs: 300, minSpeechMs: 250, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law' },
     agentTextToFirstMediaMs: textToMedia,
     capacity: capacity(uncached),
@@ -251,7 +287,7 @@ try {
   console.log(
     `telephony: text→first media p50 ${textToMedia.p50} ms p95 ${textToMedia.p95} ms; ` +
       `${uncached.sustained} simultaneous calls (${halfCached.sustained} with half of them cached prompts) with zero ` +
-      `underruns and lag p99 < ${LAG_LIMIT_MS} ms → ${file}`,
+      `underruns and lag p99 < ${LAG_LIMIT_MS} ms; reference job ${round(referenceCoreMs, 1)} ms (nominal ${REFERENCE_CORE_MS}) → ${file}`,
   );
 } finally {
   await server.stop();

@@ -1,14 +1,43 @@
 // Streaming sample-rate converter: Kaiser-windowed-sinc polyphase filter for any integer rate pair.
 // Output sample n sits at input time n*fromHz/toHz with zero net delay; the stream holds back
-// ~32 output-rate samples (4 ms at 8 kHz) until more input or flush() arrives.
+// half a filter of output-rate samples (4 ms at 8 kHz, 1.75 ms with the phone-band filter) until more input or
+// flush() arrives. Two filter designs: transparent (the default) and, for anything brought down to the phone
+// rate, a phone-band one with well under half the taps.
 
-/** Filter half-length in samples at the lower of the two rates; sets the transition width. */
-const HALF_TAPS_AT_MIN_RATE = 32;
-/** -6 dB point as a fraction of the lower rate: the 64-tap Kaiser transition (~0.078 fs) then ends at Nyquist,
- * so 8 kHz output keeps a flat 300-3400 Hz telephone band while aliases land >= 80 dB down. */
-const CUTOFF_FRACTION_OF_MIN_RATE = 0.461;
-/** Kaiser beta for ~80 dB stopband (0.1102 * (80 - 8.7)). */
-const KAISER_BETA = 7.857;
+/** One windowed-sinc design: its length, where it cuts and how deep its stopband is. */
+export interface FilterDesign {
+  /** Filter half-length in samples at the lower of the two rates; sets the transition width. */
+  readonly halfTapsAtMinRate: number;
+  /** -6 dB point as a fraction of the lower rate. */
+  readonly cutoffFractionOfMinRate: number;
+  /** Kaiser beta: 0.1102 * (stopband dB - 8.7). */
+  readonly kaiserBeta: number;
+}
+
+/**
+ * 64 taps at the lower rate, cut at 0.461 of it: the Kaiser transition (~0.078 fs) ends at Nyquist, so nothing
+ * aliases at all (>= 80 dB down) and 8 kHz output keeps a flat 300-3400 Hz telephone band. 178 taps at 22.05 kHz.
+ */
+export const TRANSPARENT: FilterDesign = { halfTapsAtMinRate: 32, cutoffFractionOfMinRate: 0.461, kaiserBeta: 7.857 };
+
+/**
+ * Down to 8 kHz (phone calls: synthesis at 22.05 kHz, wideband caller audio at 16 kHz): 32 taps at 8 kHz (90 at
+ * 22.05 kHz, 64 at 16 kHz), half of TRANSPARENT's, which was a fifth of the engine threads' time on a speaking call
+ * (docs/performance.md). The same roll-off where the caller hears it (-0.3 dB at 3.4 kHz, -2.2 dB at 3.6 kHz),
+ * -18 dB at 4 kHz and >= 73 dB down from 4.6 kHz on, so nothing aliases into the telephone band: only 4-4.6 kHz
+ * folds back, at least 18 dB down, onto 3.4-4 kHz, which the telephone band leaves out. On speech, inside
+ * 300-3400 Hz the two designs differ by less than mu-law's own noise (test/integration/audio).
+ */
+export const PHONE_BAND: FilterDesign = { halfTapsAtMinRate: 16, cutoffFractionOfMinRate: 0.47, kaiserBeta: 6.76 };
+
+/** The phone rate: output at this rate is telephone audio. */
+const PHONE_RATE_HZ = 8000;
+
+/** The design a rate pair gets unless told: PHONE_BAND down to 8 kHz, TRANSPARENT otherwise. */
+export function filterDesignFor(fromHz: number, toHz: number): FilterDesign {
+  return toHz === PHONE_RATE_HZ && fromHz > toHz ? PHONE_BAND : TRANSPARENT;
+}
+
 /** Above this many coefficients we stop storing one row per exact phase and interpolate between rows. */
 const MAX_TABLE_COEFFS = 1 << 18;
 
@@ -45,17 +74,17 @@ function besselI0(x: number): number {
   return sum;
 }
 
-function buildBank(fromHz: number, toHz: number, upPhases: number): FilterBank {
+function buildBank(fromHz: number, toHz: number, upPhases: number, design: FilterDesign): FilterBank {
   const minRate = Math.min(fromHz, toHz);
-  const cutoff = (CUTOFF_FRACTION_OF_MIN_RATE * minRate) / fromHz; // cycles per input sample
-  const halfWidth = (HALF_TAPS_AT_MIN_RATE * fromHz) / minRate; // input samples
+  const cutoff = (design.cutoffFractionOfMinRate * minRate) / fromHz; // cycles per input sample
+  const halfWidth = (design.halfTapsAtMinRate * fromHz) / minRate; // input samples
   const reach = Math.ceil(halfWidth);
   const taps = 2 * reach;
   const exact = upPhases * taps <= MAX_TABLE_COEFFS;
   const phases = exact ? upPhases : Math.max(64, Math.floor(MAX_TABLE_COEFFS / taps) - 1);
   const rows = exact ? phases : phases + 1;
   const table = new Float32Array(rows * taps);
-  const i0Beta = besselI0(KAISER_BETA);
+  const i0Beta = besselI0(design.kaiserBeta);
   for (let p = 0; p < rows; p++) {
     const frac = p / phases;
     let sum = 0;
@@ -66,7 +95,7 @@ function buildBank(fromHz: number, toHz: number, upPhases: number): FilterBank {
       if (Math.abs(r) < 1) {
         const x = 2 * cutoff * tau;
         const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
-        h = 2 * cutoff * sinc * (besselI0(KAISER_BETA * Math.sqrt(1 - r * r)) / i0Beta);
+        h = 2 * cutoff * sinc * (besselI0(design.kaiserBeta * Math.sqrt(1 - r * r)) / i0Beta);
       }
       table[p * taps + j] = h;
       sum += h;
@@ -77,11 +106,11 @@ function buildBank(fromHz: number, toHz: number, upPhases: number): FilterBank {
   return { taps, reach, phases, exact, table };
 }
 
-function getBank(fromHz: number, toHz: number, upPhases: number): FilterBank {
-  const key = `${fromHz}:${toHz}`;
+function getBank(fromHz: number, toHz: number, upPhases: number, design: FilterDesign): FilterBank {
+  const key = `${fromHz}:${toHz}:${design.halfTapsAtMinRate}:${design.cutoffFractionOfMinRate}:${design.kaiserBeta}`;
   let bank = bankCache.get(key);
   if (!bank) {
-    bank = buildBank(fromHz, toHz, upPhases);
+    bank = buildBank(fromHz, toHz, upPhases, design);
     bankCache.set(key, bank);
   }
   return bank;
@@ -108,6 +137,7 @@ export class Resampler {
   constructor(
     readonly fromHz: number,
     readonly toHz: number,
+    design: FilterDesign = filterDesignFor(fromHz, toHz),
   ) {
     if (!Number.isInteger(fromHz) || !Number.isInteger(toHz) || fromHz <= 0 || toHz <= 0) {
       throw new RangeError(`Resampler needs positive integer rates, got ${fromHz} -> ${toHz}`);
@@ -119,7 +149,7 @@ export class Resampler {
     this.stepWhole = Math.floor(this.down / this.up);
     this.stepFrac = this.down % this.up;
     if (!this.identity) {
-      this.bank = getBank(fromHz, toHz, this.up);
+      this.bank = getBank(fromHz, toHz, this.up, design);
       this.reset();
     }
   }

@@ -109,6 +109,7 @@ export class MediaStream implements CallMediaPort {
   sendClear(): void {
     this.#pacer?.dropQueued();
     this.#send(this.#codec.clear());
+    this.#socket.flush();
   }
 
   bufferedBytes(): number {

@@ -148,7 +148,7 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
           return;
         }
         // The route's own logger is held at warn (above); the call's lifecycle lines are info and must still be written.
-        const stream = new MediaStream(deps, webSocketStream(socket), module, admitted.admission, scope.log.child({ reqId: request.id }));
+        const stream = new MediaStream(deps, webSocketStream(socket, request.raw.socket), module, admitted.admission, scope.log.child({ reqId: request.id }));
         streams.add(stream);
         void stream.done.then(() => {
           streams.delete(stream);

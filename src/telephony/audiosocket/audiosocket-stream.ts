@@ -17,6 +17,8 @@ export function audioSocketStream(socket: Socket): StreamSocket {
       if (socket.destroyed || !socket.writable) return;
       socket.write(typeof frame === 'string' ? Buffer.from(frame, 'utf8') : frame);
     },
+    // Self-paced: one packet per frame interval, nothing to batch.
+    flush: () => undefined,
     bufferedBytes: () => socket.writableLength,
     close: () => {
       if (!socket.destroyed) socket.end();

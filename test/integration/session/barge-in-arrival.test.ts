@@ -22,6 +22,7 @@ const LONG = 'यह एक लंबा वाक्य है जो कई �
 const HOLDS = { mode: 'any', minSpeechMs: 250, onlyWhileBotSpeaking: true, suspect: 'vad', policy: DEFAULT_BARGE_IN_POLICY, events: 2 } as const;
 
 let vad: SileroVad;
+let batcher: SileroBatcher;
 let factory: BargeInDetectorFactory;
 /** The caller's line in each scenario. */
 const tracks: Record<string, CallerTrack> = {};
@@ -43,7 +44,8 @@ beforeAll(async () => {
     await voice.close();
   }
   vad = await SileroVad.load();
-  factory = new BargeInDetectorFactory(new SileroBatcher(vad));
+  batcher = new SileroBatcher(vad);
+  factory = new BargeInDetectorFactory(batcher);
   await factory.ready();
 });
 
@@ -73,6 +75,8 @@ async function decisions(track: CallerTrack, arrival: (n: number) => number): Pr
   call.say({ text: LONG, utteranceId: 'long' });
   await until(() => ports.mediaMs() >= AHEAD_MS, 'the bot speaking');
   await playCaller(call, clock, track, 2000, arrival);
+  // The batcher answers on real time (at most one inference per 4 ms): the call ends once its last windows are judged.
+  await until(() => batcher.waiting === 0, 'the VAD answering');
   await clock.advance(100);
   await call.end('stop');
   return bargeInDecisions(ports);

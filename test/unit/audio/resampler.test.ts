@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Resampler } from '../../../src/audio/resampler.js';
+import { filterDesignFor, PHONE_BAND, Resampler, TRANSPARENT } from '../../../src/audio/resampler.js';
 import { concat, db, rms, tone } from './signal-helpers.js';
 
 function oneShot(from: number, to: number, x: Float32Array): Float32Array {
@@ -80,6 +80,31 @@ describe('Resampler', () => {
   it('keeps DC at unity gain', () => {
     const y = oneShot(22050, 48000, new Float32Array(22050).fill(0.5));
     for (let i = 1000; i < y.length - 1000; i += 97) expect(y[i]).toBeCloseTo(0.5, 4);
+  });
+
+  it.each([22050, 16000])('down to 8 kHz uses the phone-band filter: flat 300-3400 Hz within 0.35 dB (%i)', (from) => {
+    expect(filterDesignFor(from, 8000)).toBe(PHONE_BAND);
+    for (const hz of [300, 1000, 2000, 3000, 3400]) {
+      const y = oneShot(from, 8000, tone(hz, from, from, 0.5));
+      expect(Math.abs(db(rms(y, 400, y.length - 400) / (0.5 / Math.SQRT2))), `${hz} Hz`).toBeLessThan(0.35);
+    }
+  });
+
+  it.each([22050, 16000])('down to 8 kHz nothing from 4.6 kHz up aliases into the band: >= 70 dB down (%i)', (from) => {
+    for (let hz = 4600; hz < from / 2; hz += 700) {
+      const y = oneShot(from, 8000, tone(hz, from, from, 0.5));
+      expect(db(rms(y, 400, y.length - 400) / (0.5 / Math.SQRT2)), `${hz} Hz`).toBeLessThan(-70);
+    }
+  });
+
+  it('keeps the transparent filter for every other pair, and on request', () => {
+    expect(filterDesignFor(22050, 24000)).toBe(TRANSPARENT);
+    expect(filterDesignFor(8000, 16000)).toBe(TRANSPARENT);
+    // 3.9 kHz, above the telephone band: the phone band lets it through at about -12 dB, the transparent filter at -33.
+    const x = tone(3900, 22050, 22050, 0.5);
+    const y = new Resampler(22050, 8000, TRANSPARENT).process(x);
+    expect(db(rms(y, 400, y.length - 400) / (0.5 / Math.SQRT2))).toBeLessThan(-30);
+    expect(db(rms(oneShot(22050, 8000, x), 400, 7600) / (0.5 / Math.SQRT2))).toBeGreaterThan(-15);
   });
 
   it('passes identity rates through unchanged', () => {

@@ -1,12 +1,12 @@
 // Silero windows of many calls in one inference (SileroBatcher over the real model): every stream's answers equal
 // what the model gives that stream alone, in order, however its windows and resets interleave with other
-// streams'; windows asked for in one turn of the event loop share an inference; a closed or failing model
-// answers 0 instead of stalling the calls.
+// streams'; windows asked for in one turn of the event loop share an inference, and so do those asked for within
+// the minimum interval after one; a closed or failing model answers 0 instead of stalling the calls.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulawToPcm16 } from '../../../../src/audio/mulaw.js';
 import { pcm16ToFloat } from '../../../../src/audio/pcm.js';
-import { SileroBatcher } from '../../../../src/engine/vad/silero-batcher.js';
+import { MIN_INFERENCE_INTERVAL_MS, SileroBatcher } from '../../../../src/engine/vad/silero-batcher.js';
 import { SILERO_WINDOW_SAMPLES, SileroVad } from '../../../../src/engine/vad/silero-vad.js';
 import { CallerVoice } from '../../../../src/sim/caller-speech.js';
 
@@ -20,8 +20,12 @@ function windows(samples: Float32Array): Float32Array[] {
   return out;
 }
 
-/** Resolves in the check phase after the batcher's: its answers have all been given by then. */
+/** Resolves in the check phase after the batcher's: its answers have all been given by then (unless it waits an interval). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 
 beforeAll(async () => {
   const voice = await CallerVoice.start(MANIFEST);
@@ -50,7 +54,8 @@ describe('SileroBatcher', () => {
         return alone.probability(window);
       });
     });
-    const batcher = new SileroBatcher(vad);
+    // Turn by turn: no minimum interval, so each turn's windows are answered in its check phase.
+    const batcher = new SileroBatcher(vad, { minIntervalMs: 0 });
     const streams = plans.map(() => batcher.createStream());
     const answers: (number | undefined)[][] = plans.map((plan) => plan.map(() => undefined));
     // Windows arrive in bursts of four per caller per turn (a provider sending 128 ms at a time), interleaved.
@@ -83,6 +88,31 @@ describe('SileroBatcher', () => {
     expect(answered).toBeCloseTo(vad.createStream().probability(speech[10]!), 5);
   });
 
+  it('runs at most one inference per interval: windows asked for sooner wait for it and share one', async () => {
+    let nowMs = 0;
+    const batcher = new SileroBatcher(vad, { now: () => nowMs });
+    const streams = [0, 1, 2].map(() => batcher.createStream());
+    const answers: number[][] = [[], [], []];
+    streams[0]!.score(speech[10]!, (p) => answers[0]!.push(p));
+    await nextTurn();
+    // Nothing ran before: answered in the next check phase.
+    expect(answers[0]).toHaveLength(1);
+    // 1 ms after that inference, two calls ask in two turns: both wait for the interval and share one inference.
+    nowMs = 1;
+    streams[1]!.score(speech[11]!, (p) => answers[1]!.push(p));
+    await nextTurn();
+    expect(answers[1]).toEqual([]);
+    streams[2]!.score(speech[12]!, (p) => answers[2]!.push(p));
+    await until(() => answers[1]!.length + answers[2]!.length === 2);
+    expect(batcher.stats).toEqual({ batches: 2, windows: 3 });
+    answers.forEach((row, i) => expect(row[0]).toBeCloseTo(vad.createStream().probability(speech[10 + i]!), 5));
+    // Once the interval has passed, a window is answered in the next check phase again.
+    nowMs = 1 + MIN_INFERENCE_INTERVAL_MS;
+    streams[0]!.score(speech[13]!, (p) => answers[0]!.push(p));
+    await nextTurn();
+    expect(answers[0]).toHaveLength(2);
+  });
+
   it('answers 0 once the model is closed, and 0 with the error reported when an inference fails', async () => {
     const own = await SileroVad.load();
     const closing = new SileroBatcher(own);
@@ -96,7 +126,7 @@ describe('SileroBatcher', () => {
     const failure = new Error('inference failed');
     const broken = Object.create(vad, { inferBatch: { value: () => { throw failure; } } }) as SileroVad;
     const errors: unknown[] = [];
-    const failing = new SileroBatcher(broken, (error) => errors.push(error));
+    const failing = new SileroBatcher(broken, { onError: (error) => errors.push(error) });
     const answers: number[] = [];
     failing.createStream().score(speech[10]!, (p) => answers.push(p));
     failing.createStream().score(speech[11]!, (p) => answers.push(p));
@@ -113,7 +143,7 @@ describe('SileroBatcher', () => {
         const alone = legacy.createStream();
         return plan.map((window) => alone.probability(window));
       });
-      const batcher = new SileroBatcher(legacy);
+      const batcher = new SileroBatcher(legacy, { minIntervalMs: 0 });
       const answers: number[][] = [[], []];
       const streams = plans.map(() => batcher.createStream());
       for (let i = 0; i < 12; i++) {
