@@ -15,7 +15,7 @@ import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
 import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';
 import { CallerAudioClock } from './caller-audio-clock.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
+import type { CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
 import { sleep } from './clock.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
@@ -211,18 +211,7 @@ export class CallSession {
     this.#agent = agent;
     this.#agentAudio = wantsAudio;
     const { info } = this;
-    agent.send({
-      type: 'call_started',
-      provider: info.provider,
-      call_sid: info.callSid,
-      stream_sid: info.streamSid,
-      account_sid: info.providerAccountId,
-      from: info.from ?? null,
-      to: info.to ?? null,
-      direction: info.direction ?? null,
-      answered_by: info.answeredBy ?? null,
-      custom_parameters: info.customParameters,
-    });
+    agent.event({ type: 'call_started', info });
   }
 
   /** The agent's socket failed or closed mid-call: the documented fallback (message, then hangup). */
@@ -325,7 +314,7 @@ export class CallSession {
   }
 
   #gathered(result: GatherResult): void {
-    this.#agent?.send({ type: 'gather_result', gather_id: result.gatherId, digits: result.digits, reason: result.reason });
+    this.#agent?.event({ type: 'gather_result', result });
     this.#deps.onGathered?.(result);
   }
 
@@ -386,7 +375,7 @@ export class CallSession {
       case 'speech_started':
         this.#speaking = true;
         this.#speechConfirmedAtMs = event.atMs;
-        this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
+        this.#agent?.event({ type: 'speech_started', onsetMs: event.onsetMs });
         // With holds, confirmed speech is the agent's event (the controller decides), except on a line noisy enough
         // that only confirmed speech may hold the bot for a while.
         if (!this.#holdsPossible()) this.#bargeIn('speech');
@@ -395,7 +384,7 @@ export class CallSession {
         return;
       case 'speech_stopped':
         this.#speaking = false;
-        this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
+        this.#agent?.event({ type: 'speech_stopped', atMs: event.atMs, durationMs: event.durationMs });
         return;
     }
   }
@@ -431,7 +420,7 @@ export class CallSession {
 
   dtmf(digit: string): void {
     if (this.ended) return;
-    this.#agent?.send({ type: 'dtmf', digit });
+    this.#agent?.event({ type: 'dtmf', digit });
     // A running gather takes the key; its first key cuts an interruptible prompt, and nothing else is cut.
     const taken = this.#gather.key(digit);
     if (taken === 'cut-prompt') this.cancel();
@@ -446,7 +435,7 @@ export class CallSession {
     const result = this.#ledger.echoed(name);
     this.#playback.confirmed();
     if (result.kind === 'played' && result.final) {
-      this.#agent?.send({ type: 'utterance_played', utterance_id: result.utteranceId ?? null, duration_ms: Math.round(result.durationMs) });
+      this.#agent?.event({ type: 'utterance_played', utteranceId: result.utteranceId, durationMs: result.durationMs });
       this.#gatherPromptOver(result.utteranceId);
     }
   }
@@ -504,7 +493,7 @@ export class CallSession {
     this.#deps.metrics?.bargeIn(cause);
     // Abort first (no frame of the utterance can leave after this returns), then clear what the provider holds.
     this.#session.interrupt();
-    this.#cutPlayback(cause, { suspect_id: null, decided_by: cause === 'dtmf' ? 'dtmf' : 'duration', decision_ms: 0 });
+    this.#cutPlayback(cause, { suspectId: null, decidedBy: cause === 'dtmf' ? 'dtmf' : 'duration', decisionMs: 0 });
   }
 
   /** HOLD: the caller stops hearing the bot; the turn, its queue and the audio sent stay (on the tape). */
@@ -514,13 +503,7 @@ export class CallSession {
     this.#deps.metrics?.bargeInHold('held', 'suspect');
     if (this.#bargeInSettings.events !== 2) return;
     const at = this.#ledger.locate(held.confirmedMs);
-    this.#agent?.send({
-      type: 'interruption_suspected',
-      suspect_id: suspect.id,
-      utterance_id: at?.utteranceId ?? null,
-      onset_ms: Math.round(suspect.onsetMs),
-      position_ms: at?.offsetMs ?? 0,
-    });
+    this.#agent?.event({ type: 'interruption_suspected', suspectId: suspect.id, onsetMs: suspect.onsetMs, at });
   }
 
   /** RESUME: re-sends the tape from the last confirmed position (first frame faded in); the turn goes on. */
@@ -532,14 +515,7 @@ export class CallSession {
     this.#deps.metrics?.bargeInHold('resumed', reason);
     if (this.#bargeInSettings.events !== 2) return;
     const at = this.#ledger.locate(fromMs);
-    this.#agent?.send({
-      type: 'resumed',
-      suspect_id: suspect.id,
-      utterance_id: at?.utteranceId ?? null,
-      from_ms: at?.offsetMs ?? 0,
-      gap_ms: Math.round(this.#axis.now() - suspect.heldAtMs),
-      reason,
-    });
+    this.#agent?.event({ type: 'resumed', suspectId: suspect.id, from: at, gapMs: this.#axis.now() - suspect.heldAtMs, reason });
   }
 
   /** COMMIT: the barge-in it was (abort, `cancellation`, `interrupted`); the provider was cleared at the hold. */
@@ -549,7 +525,7 @@ export class CallSession {
     this.#deps.metrics?.bargeIn(interruptCause);
     this.#deps.metrics?.bargeInHold('committed', cause);
     this.#session.interrupt();
-    this.#cutPlayback(interruptCause, { suspect_id: suspect.id, decided_by: cause, decision_ms: Math.round(this.#axis.now() - suspect.heldAtMs) });
+    this.#cutPlayback(interruptCause, { suspectId: suspect.id, decidedBy: cause, decisionMs: this.#axis.now() - suspect.heldAtMs });
   }
 
   /** Clears the provider's buffer if anything may still play (a hold already did), and tells the agent what was heard. */
@@ -559,17 +535,8 @@ export class CallSession {
     this.#controller.drop();
     const interrupted = this.#playback.cut(hold);
     if (interrupted === undefined || cause === undefined) return;
-    const decided = decision && this.#bargeInSettings.events === 2 ? decision : {};
-    for (const entry of interrupted) {
-      this.#agent?.send({
-        type: 'interrupted',
-        utterance_id: entry.utteranceId ?? null,
-        played_ms: entry.playedMs,
-        heard_text: entry.heardText,
-        cause,
-        ...decided,
-      });
-    }
+    const decided = this.#bargeInSettings.events === 2 ? decision : undefined;
+    for (const utterance of interrupted) this.#agent?.event({ type: 'interrupted', utterance, cause, decision: decided });
   }
 
   #turnPlayout(turn: TurnInfo): TurnPlayout {
@@ -631,7 +598,7 @@ export class CallSession {
         return;
       }
     }
-    this.#agent?.send(message as AgentMessage);
+    this.#agent?.reply(message);
   }
 
   async #drained(): Promise<void> {
@@ -668,7 +635,7 @@ export class CallSession {
     this.#detector?.close();
     this.#session.peerClosed();
     this.#media.close(this.#endReason);
-    this.#agent?.send({ type: 'call_ended', reason: this.#endReason });
+    this.#agent?.event({ type: 'call_ended', reason: this.#endReason });
     this.#agent?.close();
     this.#agent = undefined;
   }

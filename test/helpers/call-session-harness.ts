@@ -11,7 +11,8 @@ import { PHONE_FRAME_MS } from '../../src/audio/mulaw.js';
 import type { CallerTrack } from '../../src/sim/caller-audio.js';
 import { DEFAULT_BARGE_IN_POLICY } from '../../src/session/barge-in-controller.js';
 import type { VoiceActivityDetectorFactory } from '../../src/session/barge-in-contract.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../src/session/call-events.js';
+import type { CallAgentPort, CallControlPort, CallEvent, CallMediaPort, SessionReply } from '../../src/session/call-events.js';
+import { agentEvent, type AgentMessage } from '../../src/telephony/agent/agent-events.js';
 import { CallSession, type CallSettings } from '../../src/session/call-session.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { catalog } from './espeak-engine.js';
@@ -45,7 +46,11 @@ export class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
   async transfer() {
     return 'stream-ended' as const;
   }
-  send(message: AgentMessage) {
+  /** The agent's side as on the wire (the agent link's formatting). */
+  event(event: CallEvent) {
+    this.agent.push(agentEvent(event));
+  }
+  reply(message: SessionReply) {
     this.agent.push(message);
   }
   sendAudio() {}
