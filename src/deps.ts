@@ -23,7 +23,7 @@ import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
 import { isLoopbackHost } from './api/metrics-access.js';
-import type { VoiceActivityDetectorFactory } from './session/barge-in-contract.js';
+import type { VoiceActivityDetectorFactory } from './session/barge-in/barge-in-contract.js';
 import { BargeInDetectorFactory } from './session/barge-in-detector.js';
 import { SileroBatcher } from './engine/vad/silero-batcher.js';
 import { SileroVad } from './engine/vad/silero-vad.js';

@@ -10,7 +10,7 @@ import type { Clock } from '../session/clock.js';
 import type { SessionLimits } from '../session/session-limits.js';
 import type { Store } from '../store/store.js';
 import type { TelephonyConfig } from '../config.js';
-import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
+import type { VoiceActivityDetectorFactory } from '../session/barge-in/barge-in-contract.js';
 import type { CallControlBus } from '../store/call-control-bus.js';
 import type { OutboundCalls } from '../telephony/outbound/outbound-calls.js';
 import type { DestinationPolicy } from '../telephony/destination/destination-policy.js';

@@ -1,7 +1,7 @@
 // The vocabulary of a phone call, transport-agnostic: what the call tells its agent (on top of the session's own
 // replies), and the three ports a provider bridge gives the call session: media out, call control, agent.
 
-import type { ResumeReason } from './barge-in-controller.js';
+import type { ResumeReason } from './barge-in/barge-in-controller.js';
 import type { GatherResult } from './dtmf-gather.js';
 import type { InterruptedUtterance } from './playback-ledger.js';
 import type { ServerMessage } from './session-messages.js';

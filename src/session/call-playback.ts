@@ -1,19 +1,19 @@
 // The wire side of a call's playback: every frame and mark towards the provider goes through here, so a barge-in
 // hold can clear the provider and freeze the pacer without losing anything, and a resume can send again what the
 // caller did not hear. It keeps the tape (the audio since the last confirmed position), a position mark every
-// POSITION_MARK_MS, and tells the echo gate what will play when. The decisions are the call session's.
+// POSITION_MARK_MS, and tells the echo gate what will play when. The decisions are barge-in's (call-barge-in.ts).
 
 import { fadeInMulaw, MULAW_BYTES_PER_MS, mulawToPcm16 } from '../audio/mulaw.js';
 import type { CallMediaPort } from './call-events.js';
 import type { Clock } from './clock.js';
-import type { EchoGate } from './echo-gate.js';
+import type { EchoGate } from './barge-in/echo-gate.js';
 import type { InterruptedUtterance, PlaybackLedger } from './playback-ledger.js';
 import { PlaybackTape } from './playback-tape.js';
 import type { PlayoutClock } from './playout-clock.js';
 
 /**
  * A position mark every two frames: a resume starts at most this far before what the caller last heard (plus the
- * mark's round trip), research/barge-in.md §3.7. About 25 small messages a second per call, beside 50 of audio.
+ * mark's round trip). About 25 small messages a second per call, beside 50 of audio.
  */
 const POSITION_MARK_MS = 40;
 /** The tape never keeps more than this behind the head, even if a provider stops echoing marks. */

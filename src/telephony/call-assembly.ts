@@ -6,7 +6,7 @@ import type { TelephonyConfig } from '../config.js';
 import type { Admission } from '../core/admission.js';
 import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import type { VoiceResolver } from '../core/voice-resolver.js';
-import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
+import type { VoiceActivityDetectorFactory } from '../session/barge-in/barge-in-contract.js';
 import type { CallControlPort, CallMediaPort } from '../session/call-events.js';
 import { CallSession, type CallSessionDeps } from '../session/call-session.js';
 import { GATHER_RESULTS_KEPT } from '../session/dtmf-gather.js';

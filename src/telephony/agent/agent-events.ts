@@ -2,7 +2,7 @@
 // call's events (session/call-events.ts) put into their wire shape here: snake_case, whole milliseconds, null for
 // an absent id. The zod schemas of the same shapes (api/call-agent-messages.ts) feed the AsyncAPI document.
 
-import type { ResumeReason } from '../../session/barge-in-controller.js';
+import type { ResumeReason } from '../../session/barge-in/barge-in-controller.js';
 import type { CallDirection, CallEvent, InterruptCause, SessionReply } from '../../session/call-events.js';
 import type { GatherReason } from '../../session/dtmf-gather.js';
 import type { AnsweredBy } from '../../store/outbound-call.js';
