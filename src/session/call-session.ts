@@ -20,7 +20,8 @@ import { DtmfGather, type GatherRequest, type GatherResult } from './dtmf-gather
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
 import type { SessionSink } from './session-sink.js';
-import { SynthesisSession, type SessionDeps, type SessionPlayout, type TurnInfo } from './synthesis-session.js';
+import type { TurnInfo } from './call-turns.js';
+import { SynthesisSession, type SessionDeps } from './synthesis-session.js';
 import type { TurnPlayout } from './utterance-turn.js';
 
 /** Texts an agent or API may queue behind the one speaking. */
@@ -37,7 +38,7 @@ export interface CallSettings {
   readonly fallbackMessage: string;
 }
 
-export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits' | 'usage'> {
+export interface CallSessionDeps extends Omit<SessionDeps, 'turns' | 'limits' | 'usage'> {
   /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
@@ -60,11 +61,14 @@ export class CallSession {
   readonly #playback: CallPlayback;
   readonly #bargeIn: CallBargeIn;
   readonly #gather: DtmfGather;
+  /** Texts waiting behind the one speaking. */
+  readonly #texts = new CallTextQueue(MAX_QUEUED_TEXTS);
+  /** The session's running turn, from its start until it is answered. */
+  #turn: TurnInfo | undefined;
   #agent: CallAgentPort | undefined;
   #agentAudio = false;
   #endReason: string | undefined;
   #finished = false;
-  #resolveStart: ((result: CallStart) => void) | undefined;
   #utteranceCount = 0;
   /** A transfer made by ending the stream: what the provider should dial once it asks (afterStream). */
   #afterStream: AfterStream | undefined;
@@ -84,12 +88,17 @@ export class CallSession {
     this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
     this.#bargeIn = new CallBargeIn({ clock: deps.clock, vad: deps.vad, settings: settings.bargeIn, logger: deps.logger, metrics: deps.metrics }, this.#bargeInPort());
     this.#playback = new CallPlayback(media, this.#ledger, this.#playout, deps.clock, this.#bargeIn.echoGate, () => this.#bargeIn.holdsPossible);
-    const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
     this.#session = new SynthesisSession(
       {
         ...deps,
-        playout,
-        textQueue: new CallTextQueue(MAX_QUEUED_TEXTS),
+        turns: {
+          queue: this.#texts,
+          frameMs: PHONE_FRAME_MS,
+          begin: (turn) => this.#turnPlayout(turn),
+          end: (seq) => {
+            if (this.#turn?.seq === seq) this.#turn = undefined;
+          },
+        },
         limits: { idleTimeoutMs: null, configTimeoutMs: null },
         usage: { keyId: null, endpoint: 'call', callId: info.callSid },
       },
@@ -123,22 +132,24 @@ export class CallSession {
 
   /** Takes the concurrency slot with the call's config, then speaks the greeting. */
   async start(): Promise<CallStart> {
-    const started = new Promise<CallStart>((resolve) => (this.#resolveStart = resolve));
     this.#session.open();
-    this.#session.receive({ type: 'config', config: this.#settings.config });
-    const result = await started;
+    const configured = await this.#session.configure(this.#settings.config);
     const { metrics } = this.#deps;
-    if (result.ok && metrics) {
+    if (!configured.ok) {
+      if (configured.code !== undefined) metrics?.sessionError('call', configured.code);
+      return { ok: false, reason: configured.reason };
+    }
+    if (metrics) {
       metrics.sessionOpened('call');
       void this.closed.then(() => metrics.sessionClosed('call'));
     }
     const { greeting } = this.#settings;
-    if (result.ok && greeting && greeting.text.trim() !== '') {
+    if (greeting && greeting.text.trim() !== '') {
       this.say({ text: greeting.text, utteranceId: 'greeting', interruptible: greeting.interruptible });
       // A message call (an OTP, a reminder, a voicemail): the call ends once the greeting has played.
       if (greeting.thenHangUp) void this.hangup(true);
     }
-    return result;
+    return { ok: true };
   }
 
   /** The agent's socket is open: it gets `call_started` and from then on every event. */
@@ -191,7 +202,7 @@ export class CallSession {
   say(event: { readonly text: string; readonly utteranceId?: string | undefined; readonly interruptible?: boolean | undefined }): string {
     const utteranceId = event.utteranceId ?? `utt_${++this.#utteranceCount}`;
     if (!this.ended) {
-      this.#session.receive({ type: 'text', text: event.text, utteranceId, interruptible: event.interruptible !== false });
+      this.#session.speak({ text: event.text, utteranceId, interruptible: event.interruptible !== false });
     }
     return utteranceId;
   }
@@ -305,8 +316,7 @@ export class CallSession {
    * is a `cause`). `force` stops even a non-interruptible text; a cancel is answered even when nothing was left to stop.
    */
   #stop({ force, cause, decision }: { readonly force: boolean; readonly cause?: InterruptCause; readonly decision?: InterruptDecision | undefined }): void {
-    const stopped = this.#session.interrupt(force);
-    if (cause === 'cancel' && !stopped) this.#session.receive({ type: 'cancel' });
+    this.#session.stop({ force, acknowledged: cause === 'cancel' });
     const interrupted = this.#playback.cut(this.#bargeIn.release());
     if (interrupted === undefined || cause === undefined) return;
     for (const utterance of interrupted) this.#agent?.event({ type: 'interrupted', utterance, cause, decision });
@@ -332,8 +342,8 @@ export class CallSession {
   }
 
   #botAudio(): BotAudio {
-    const turn = this.#session.currentTurn;
-    if (!this.#ledger.outstanding() && turn === undefined && this.#session.pendingTexts === 0) return 'none';
+    const turn = this.#turn;
+    if (!this.#ledger.outstanding() && turn === undefined && this.#texts.length === 0) return 'none';
     return this.#ledger.protectedOutstanding() || (turn !== undefined && !turn.interruptible) ? 'protected' : 'interruptible';
   }
 
@@ -343,6 +353,7 @@ export class CallSession {
   }
 
   #turnPlayout(turn: TurnInfo): TurnPlayout {
+    this.#turn = turn;
     const playout = this.#playout;
     const ledger = this.#ledger;
     ledger.begin(turn, playout.sentMs);
@@ -386,19 +397,7 @@ export class CallSession {
     if (message.type === 'error') {
       this.#deps.metrics?.sessionError('call', message.error.code);
       // A refused text (rate limit, credits, a full engine) also reaches the log: a REST `say` may have no agent.
-      if (!this.#resolveStart) {
-        this.#deps.logger.warn({ code: message.error.code, utteranceId: message.utterance_id ?? null, detail: message.error.message }, 'call utterance refused');
-      }
-    }
-    if (this.#resolveStart) {
-      if (message.type === 'configured') {
-        this.#resolveStart({ ok: true });
-        this.#resolveStart = undefined;
-      } else if (message.type === 'error') {
-        this.#resolveStart({ ok: false, reason: `${message.error.code}: ${message.error.message}` });
-        this.#resolveStart = undefined;
-        return;
-      }
+      this.#deps.logger.warn({ code: message.error.code, utteranceId: message.utterance_id ?? null, detail: message.error.message }, 'call utterance refused');
     }
     this.#agent?.reply(message);
   }
@@ -423,10 +422,6 @@ export class CallSession {
   }
 
   #finish(reason: string): void {
-    if (this.#resolveStart) {
-      this.#resolveStart({ ok: false, reason });
-      this.#resolveStart = undefined;
-    }
     if (this.#finished) return;
     this.#finished = true;
     // A hangup or transfer we started keeps its name when the stream then closes.

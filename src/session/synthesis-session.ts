@@ -3,8 +3,9 @@
 // and closed from anywhere. Client events are handled one at a time, in order; a running utterance does not
 // block the queue, so `cancel` and `ping` are answered while audio streams. The session holds one concurrency
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
-// Phone calls extend it (SessionPlayout, their CallTextQueue, `interrupt()` for barge-in); the WebSocket route uses none.
-// ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
+// The WebSocket route sends it the client's messages (receive); a phone call drives it through the typed calls
+// (configure, speak, stop) and takes its turns through one seam (call-turns.ts: the queue, pacing and marks).
+// ~560 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
 import type { Admission, Ticket, UsageSource } from '../core/admission.js';
@@ -12,9 +13,9 @@ import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
 import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import { checkText } from '../core/text/text-limits.js';
 import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
-import { ApiError, isApiError } from '../errors.js';
+import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import type { Clock } from './clock.js';
-import type { CallTextQueue } from './call-text-queue.js';
+import type { CallTurns, TurnInfo } from './call-turns.js';
 import { CLOSE_CODES } from './close-codes.js';
 import { framePlanFor, toSeconds } from './frame-plan.js';
 import { IdleTimer } from './idle-timer.js';
@@ -22,11 +23,10 @@ import { classifyTurnFailure, errorMessage } from './session-errors.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
 import type { SessionSink } from './session-sink.js';
-import { UtteranceTurn, type TurnOutcome, type TurnPlayout } from './utterance-turn.js';
-import type { TextChunk } from '../core/text/split-utterance.js';
-import type { ChunkWordBoundary } from '../core/synthesis/recorded-utterance.js';
+import type { CallTextQueue } from './call-text-queue.js';
+import { UtteranceTurn, type TurnOutcome } from './utterance-turn.js';
 
-export type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
+type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
 
 /** The few log calls a session makes (a pino or Fastify child logger fits). */
 export interface SessionLogger {
@@ -44,34 +44,21 @@ export interface SessionDeps {
   /** Aborts when the server's shutdown grace runs out: close at once, whatever the state. */
   readonly shutdown?: AbortSignal;
   readonly limits?: Partial<SessionLimits>;
-  /** Phone calls: paced, marked playout in frames of `frameMs` (absent: send as fast as the sink drains). */
-  readonly playout?: SessionPlayout;
-  /** Phone calls: texts may wait behind the running one (absent, the WebSocket rule: a text while speaking is refused). */
-  readonly textQueue?: CallTextQueue;
+  /** Phone calls: queued texts, paced and marked turns. Absent (the WebSocket): a text while speaking is refused. */
+  readonly turns?: CallTurns;
   /** False: this session's utterances neither use nor fill the prompt cache (the client's `Cache-Control: no-store`). */
   readonly promptCache?: boolean;
   /** Where this session's usage records say the credits went (the voice and language come from each text's config). */
   readonly usage: Pick<UsageSource, 'keyId' | 'endpoint' | 'callId'>;
 }
 
-/** What a phone call needs to know about a turn when it starts, to mark its chunks and judge barge-in. */
-export interface TurnInfo {
-  /** 1, 2, 3… per session: names the turn's marks whatever id the client gave. */
-  readonly seq: number;
-  readonly utteranceId: string | undefined;
-  readonly text: string;
-  readonly chunks: readonly TextChunk[];
-  /** Where the words of each chunk start in its audio (Utterance.wordBoundaries, growing as audio is made). */
-  readonly words: readonly ChunkWordBoundary[];
-  readonly interruptible: boolean;
-}
-
-export interface SessionPlayout {
-  readonly frameMs: number;
-  forTurn(info: TurnInfo): TurnPlayout;
-}
-
 type TextEvent = Extract<ClientEvent, { type: 'text' }>;
+
+/** A text as a call speaks it (the `text` message without its type). */
+export type SpeakRequest = Omit<TextEvent, 'type'>;
+
+/** What configure() did: applied, or why not (a refusal's error code, or the session closed meanwhile). */
+export type Configured = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly code?: ErrorCode };
 
 /**
  * Why a session or turn ended, as the AbortSignal reason. The client-caused ones bill the audio produced
@@ -110,6 +97,8 @@ export class SynthesisSession {
   #turnSeq = 0;
   /** Phone calls only: the call's own queue of texts behind the running one. */
   readonly #textQueue: CallTextQueue | undefined;
+  /** configure() calls not yet answered: the session's close answers them. */
+  readonly #configuring = new Set<(configured: Configured) => void>();
   /** Settles once the current turn has been answered (end, error or close). */
   #turnAnswered: Promise<void> = Promise.resolve();
   /** Settles once the current turn's pump has stopped pulling audio. */
@@ -132,7 +121,7 @@ export class SynthesisSession {
     this.#limits = { ...DEFAULT_SESSION_LIMITS, ...deps.limits };
     this.#account = account;
     this.#sink = sink;
-    this.#textQueue = deps.textQueue;
+    this.#textQueue = deps.turns?.queue;
     this.#log = deps.logger;
     this.#closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.#idle = new IdleTimer(deps.clock, this.#limits.idleTimeoutMs, () => this.#close(CLOSE_CODES.normal, 'idle timeout', 'idle-timeout'));
@@ -140,10 +129,6 @@ export class SynthesisSession {
       this.#send(errorMessage(new ApiError('missing_websocket_config', `No config arrived within ${this.#limits.configTimeoutMs} ms of connecting; send config first.`)));
       this.#close(CLOSE_CODES.policyViolation, 'no config', 'idle-timeout');
     });
-  }
-
-  get state(): SessionState {
-    return this.#state;
   }
 
   /** Resolves when the session is closed and its slot and credits are settled. */
@@ -166,6 +151,45 @@ export class SynthesisSession {
   receive(event: ClientEvent): void {
     this.#idle.touch();
     this.#enqueue(() => this.#handle(event));
+  }
+
+  /**
+   * A config, as the `config` message gives one, for a transport that drives the session itself (a call): resolves
+   * with the outcome instead of a `configured` or `error` reply; in order with the other events.
+   */
+  configure(config: SessionConfig): Promise<Configured> {
+    if (this.#state === 'closed') return Promise.resolve(closedDuring('server shutting down'));
+    return new Promise((resolve) => {
+      const answer = (configured: Configured): void => {
+        if (this.#configuring.delete(answer)) resolve(configured);
+      };
+      this.#configuring.add(answer);
+      this.#enqueue(async () => {
+        try {
+          if (await this.#applyConfig(config)) answer({ ok: true });
+        } catch (error) {
+          if (!isApiError(error)) throw error;
+          answer({ ok: false, reason: `${error.code}: ${error.message}`, code: error.code });
+        }
+      });
+    });
+  }
+
+  /** A text, as the `text` message gives one; its replies carry its `utteranceId`. */
+  speak(request: SpeakRequest): void {
+    this.receive({ type: 'text', ...request });
+  }
+
+  /**
+   * Stops the running utterance now, like a cancel (no frame leaves after this returns; billed by the audio
+   * produced), and drops the queued texts; their `cancellation`s follow in order. A non-interruptible utterance is
+   * left alone (and so is its queue) unless `force`. `acknowledged`: when nothing was left to stop, one
+   * `cancellation` still answers, in order, as a cancel message always gets. Returns whether anything was stopped.
+   */
+  stop({ force, acknowledged }: { readonly force: boolean; readonly acknowledged: boolean }): boolean {
+    const stopped = this.#interrupt(force);
+    if (!stopped && acknowledged) this.receive({ type: 'cancel' });
+    return stopped;
   }
 
   /** A client message the transport could not parse: answered with `error`, in order with the others. */
@@ -205,7 +229,8 @@ export class SynthesisSession {
   async #handle(event: ClientEvent): Promise<void> {
     switch (event.type) {
       case 'config':
-        return this.#onConfig(event.config);
+        if (await this.#applyConfig(event.config)) this.#send(configuredMessage(event.config));
+        return;
       case 'text':
         return this.#onText(event);
       case 'cancel':
@@ -226,7 +251,8 @@ export class SynthesisSession {
     this.#close(CLOSE_CODES.internalError, 'internal server error', 'internal');
   }
 
-  async #onConfig(config: SessionConfig): Promise<void> {
+  /** True once `config` is the active one; false when the session closed meanwhile. */
+  async #applyConfig(config: SessionConfig): Promise<boolean> {
     if (this.#state === 'speaking' || this.#state === 'cancelling') {
       throw new ApiError(
         'validation_error',
@@ -234,12 +260,12 @@ export class SynthesisSession {
       );
     }
     const voice = await this.#deps.voices.resolve(this.#account, config.voice, config.language);
-    if (this.#isClosed()) return;
+    if (this.#isClosed()) return false;
     if (!this.#slot) {
       const slot = await this.#deps.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
       if (this.#isClosed()) {
         await slot.release();
-        return;
+        return false;
       }
       this.#slot = slot;
       slot.lost.addEventListener('abort', () => this.#close(CLOSE_CODES.sessionLost, 'concurrency slot lost; reconnect', 'slot-lost'), {
@@ -249,15 +275,7 @@ export class SynthesisSession {
     this.#active = { config, voice };
     this.#state = 'idle';
     this.#configDeadline.disarm();
-    this.#send({
-      type: 'configured',
-      model_id: config.modelId,
-      voice: config.voice,
-      language: config.language,
-      output_format: config.outputFormat,
-      sample_rate: config.sampleRateHz,
-      speed: config.speed,
-    });
+    return true;
   }
 
   async #onText(event: TextEvent): Promise<void> {
@@ -329,7 +347,7 @@ export class SynthesisSession {
       accountId: this.#account.id,
     });
     const limits = this.#limits;
-    const { playout } = this.#deps;
+    const { turns } = this.#deps;
     const info: TurnInfo = {
       seq: ++this.#turnSeq,
       utteranceId: event.utteranceId,
@@ -342,11 +360,11 @@ export class SynthesisSession {
       utterance,
       credits,
       codePoints,
-      framePlanFor(config.outputFormat, config.sampleRateHz, playout?.frameMs),
+      framePlanFor(config.outputFormat, config.sampleRateHz, turns?.frameMs),
       this.#sink,
       this.#deps.clock,
       { highWaterBytes: limits.highWaterBytes, pollMs: limits.backpressurePollMs, stallTimeoutMs: limits.stallTimeoutMs },
-      playout?.forTurn(info),
+      turns?.begin(info),
     );
     this.#turn = turn;
     this.#turnInfo = info;
@@ -399,13 +417,8 @@ export class SynthesisSession {
     for (const event of dropped) this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
   }
 
-  /**
-   * Barge-in (phone calls): stops the running utterance now, like a cancel (no frame leaves after this returns;
-   * billed by the audio produced), and drops the queued texts; the `cancellation`s follow in order. A
-   * non-interruptible utterance is left alone (and so is its queue) unless `force` (an explicit cancel from the
-   * call's agent or API): returns false then, and when there was nothing to stop.
-   */
-  interrupt(force = false): boolean {
+  /** stop() without the acknowledgement: false when nothing was stopped. */
+  #interrupt(force: boolean): boolean {
     if (this.#state === 'closed' || this.#state === 'connected') return false;
     const turn = this.#turn;
     const info = this.#turnInfo;
@@ -421,11 +434,6 @@ export class SynthesisSession {
     return this.#utterances;
   }
 
-  /** Texts waiting behind the running one. */
-  get pendingTexts(): number {
-    return this.#pendingTexts;
-  }
-
   get #pendingTexts(): number {
     return this.#textQueue?.length ?? 0;
   }
@@ -433,11 +441,6 @@ export class SynthesisSession {
   /** Nothing running, queued or still being handled: a draining hangup may go ahead. */
   get quiet(): boolean {
     return this.#pending === 0 && this.#turn === undefined && this.#pendingTexts === 0;
-  }
-
-  /** The running turn, for a phone call judging whether barge-in may cut it. */
-  get currentTurn(): TurnInfo | undefined {
-    return this.#turn ? this.#turnInfo : undefined;
   }
 
   async #onTurnEnd(turn: UtteranceTurn, outcome: TurnOutcome): Promise<void> {
@@ -481,7 +484,7 @@ export class SynthesisSession {
   /** Back to idle after a turn was answered; a draining session closes here. */
   #endTurn(): void {
     if (this.#state === 'closed') return;
-    this.#turn = undefined;
+    this.#turnOver();
     this.#state = 'idle';
     if (this.#draining) {
       this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
@@ -539,10 +542,17 @@ export class SynthesisSession {
     this.#configDeadline.disarm();
     this.#deps.shutdown?.removeEventListener('abort', this.#onShutdown);
     const turn = this.#turn;
-    this.#turn = undefined;
+    this.#turnOver();
     turn?.abort(why);
+    for (const answer of [...this.#configuring]) answer(closedDuring(reason));
     this.#sink.close(code, reason);
     void this.#releaseAll(turn, why);
+  }
+
+  /** The running turn, if any, is no longer the session's (its call stops counting it as speaking). */
+  #turnOver(): void {
+    if (this.#turn && this.#turnInfo) this.#deps.turns?.end(this.#turnInfo.seq);
+    this.#turn = undefined;
   }
 
   async #releaseAll(turn: UtteranceTurn | undefined, why: EndReason): Promise<void> {
@@ -560,6 +570,22 @@ export class SynthesisSession {
     }
     this.#resolveClosed();
   }
+}
+
+function configuredMessage(config: SessionConfig): ServerMessage {
+  return {
+    type: 'configured',
+    model_id: config.modelId,
+    voice: config.voice,
+    language: config.language,
+    output_format: config.outputFormat,
+    sample_rate: config.sampleRateHz,
+    speed: config.speed,
+  };
+}
+
+function closedDuring(reason: string): Configured {
+  return { ok: false, reason: `session closed: ${reason}` };
 }
 
 /** `utterance_id` for replies, only when the text carried one (never on /v1/tts/websocket). */
