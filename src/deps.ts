@@ -195,12 +195,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   });
   const telephony: TelephonyContext = { ...telephonyParts, callAdmission };
   const promptCache = await buildPromptCache(config, metrics);
-  return {
-    config,
-    logger,
-    store,
-    engine,
-    catalog,
+  const services = {
     admission: new Admission(store, {
       slotLeaseMs: config.slotLeaseMs,
       reservationTtlMs: config.reservationTtlMs,
@@ -214,6 +209,16 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
       promptCache,
     ),
     shutdown: shutdownController.signal,
+  };
+  return {
+    config,
+    logger,
+    store,
+    engine,
+    catalog,
+    ...services,
+    // Every session and call gets these as one object.
+    services,
     shutdownController,
     maxBodyBytes: config.maxBodyBytes,
     httpTimeouts: config.httpTimeouts,

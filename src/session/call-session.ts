@@ -5,14 +5,14 @@
 // its port; every cut goes through the one stop path here (#stop). Keys go to the running gather (dtmf-gather.ts) first.
 
 import type { Metrics } from '../metrics/metrics.js';
-import { MULAW_SILENCE, PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { PHONE_FRAME_MS } from '../audio/mulaw.js';
 import { isApiError } from '../errors.js';
 import type { AfterStream } from '../store/call-control-bus.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetectorFactory } from './barge-in/barge-in-contract.js';
 import { CallBargeIn, type BargeInPort, type BotAudio } from './barge-in/call-barge-in.js';
 import type { CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
-import { sleep } from './clock.js';
+import { CallEnding } from './call-ending.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
 import { CallPlayback } from './call-playback.js';
@@ -26,9 +26,7 @@ import type { TurnPlayout } from './utterance-turn.js';
 
 /** Texts an agent or API may queue behind the one speaking. */
 const MAX_QUEUED_TEXTS = 16;
-/** A draining hangup waits at most this long for the queued audio to play. */
-const MAX_DRAIN_MS = 30_000;
-const DRAIN_POLL_MS = 50;
+
 export interface CallSettings {
   /** mulaw 8000: the call's audio; the agent may replace voice, language and speed. */
   readonly config: SessionConfig;
@@ -38,7 +36,7 @@ export interface CallSettings {
   readonly fallbackMessage: string;
 }
 
-export interface CallSessionDeps extends Omit<SessionDeps, 'turns' | 'limits' | 'usage'> {
+export interface CallSessionDeps extends Pick<SessionDeps, 'services' | 'clock' | 'logger' | 'promptCache'> {
   /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
@@ -54,9 +52,8 @@ export class CallSession {
   readonly #deps: CallSessionDeps;
   readonly #settings: CallSettings;
   readonly #media: CallMediaPort;
-  readonly #control: CallControlPort;
   readonly #session: SynthesisSession;
-  readonly #playout: PlayoutClock;
+  readonly #ending: CallEnding;
   readonly #ledger = new PlaybackLedger();
   readonly #playback: CallPlayback;
   readonly #bargeIn: CallBargeIn;
@@ -67,11 +64,8 @@ export class CallSession {
   #turn: TurnInfo | undefined;
   #agent: CallAgentPort | undefined;
   #agentAudio = false;
-  #endReason: string | undefined;
   #finished = false;
   #utteranceCount = 0;
-  /** A transfer made by ending the stream: what the provider should dial once it asks (afterStream). */
-  #afterStream: AfterStream | undefined;
 
   constructor(
     deps: CallSessionDeps,
@@ -84,17 +78,21 @@ export class CallSession {
     this.#deps = deps;
     this.#settings = settings;
     this.#media = media;
-    this.#control = control;
-    this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
-    this.#bargeIn = new CallBargeIn({ clock: deps.clock, vad: deps.vad, settings: settings.bargeIn, logger: deps.logger, metrics: deps.metrics }, this.#bargeInPort());
-    this.#playback = new CallPlayback(media, this.#ledger, this.#playout, deps.clock, this.#bargeIn.echoGate, () => this.#bargeIn.holdsPossible);
+    const { clock, logger } = deps;
+    this.#ending = new CallEnding({ control, media, clock, logger, quiet: () => this.#session.quiet && !this.#ledger.outstanding() });
+    this.#bargeIn = new CallBargeIn({ clock, vad: deps.vad, settings: settings.bargeIn, logger, metrics: deps.metrics }, this.#bargeInPort());
+    const playout = new PlayoutClock(clock, deps.playoutAheadMs);
+    this.#playback = new CallPlayback(media, this.#ledger, playout, clock, this.#bargeIn.echoGate, () => this.#bargeIn.holdsPossible);
     this.#session = new SynthesisSession(
       {
-        ...deps,
+        services: deps.services,
+        clock,
+        logger,
+        ...(deps.promptCache === undefined ? {} : { promptCache: deps.promptCache }),
         turns: {
           queue: this.#texts,
           frameMs: PHONE_FRAME_MS,
-          begin: (turn) => this.#turnPlayout(turn),
+          begin: (turn) => this.#beginTurn(turn),
           end: (seq) => {
             if (this.#turn?.seq === seq) this.#turn = undefined;
           },
@@ -105,15 +103,12 @@ export class CallSession {
       account,
       this.#sessionSink(),
     );
-    this.#gather = new DtmfGather(deps.clock, (result) => this.#gathered(result));
+    this.#gather = new DtmfGather(clock, (result) => this.#gathered(result));
   }
 
-  /**
-   * The transfer to dial after the stream, when the call ended its stream to transfer (no provider REST): Twilio's
-   * <Connect action> request asks for it, even after the call ended. Undefined otherwise (the provider hangs up).
-   */
+  /** What the provider should dial once the stream is over, after a transfer made by ending it (CallEnding). */
   get afterStream(): AfterStream | undefined {
-    return this.#afterStream;
+    return this.#ending.afterStream;
   }
 
   /** Resolves when the call is over and its slot and credits are settled. */
@@ -121,8 +116,9 @@ export class CallSession {
     return this.#session.closed;
   }
 
+  /** A hangup or transfer began, or the stream is over. */
   get ended(): boolean {
-    return this.#endReason !== undefined;
+    return this.#ending.ended;
   }
 
   /** Utterances the call started (greeting, agent and REST texts). */
@@ -213,23 +209,13 @@ export class CallSession {
   }
 
   /** Ends the call; with `drain`, after what is queued has played (at most 30 s). */
-  async hangup(drain: boolean): Promise<void> {
-    if (this.ended) return;
-    if (drain) await this.#drained();
-    if (this.ended) return;
-    this.#endReason = 'hangup';
-    await this.#runControl('hangup', () => this.#control.hangup());
+  hangup(drain: boolean): Promise<void> {
+    return this.#ending.hangup(drain);
   }
 
-  async transfer(to: string, options: TransferOptions = {}): Promise<void> {
-    if (this.ended) return;
-    this.#endReason = 'transfer';
-    this.#stop({ force: true });
-    await this.#runControl('transfer', async () => {
-      // Kept before the stream closes: the provider may ask for it the moment it does (Twilio's <Connect action>).
-      this.#afterStream = { to, ...options };
-      if ((await this.#control.transfer(to, options)) === 'redirected') this.#afterStream = undefined;
-    });
+  /** Moves the call; what was speaking stops first. */
+  transfer(to: string, options: TransferOptions = {}): Promise<void> {
+    return this.#ending.transfer(to, options, () => this.#stop({ force: true }));
   }
 
   /**
@@ -352,33 +338,16 @@ export class CallSession {
     this.#deps.onGathered?.(result);
   }
 
-  #turnPlayout(turn: TurnInfo): TurnPlayout {
+  /** The session starts a turn: the call's playback sends it; barge-in learns when it began and first sounded. */
+  #beginTurn(turn: TurnInfo): TurnPlayout {
     this.#turn = turn;
-    const playout = this.#playout;
-    const ledger = this.#ledger;
-    ledger.begin(turn, playout.sentMs);
     // From the turn's start (text admitted, nothing ahead of it), not its arrival: queued texts wait by design.
-    const turnStartedMs = this.#deps.clock.now();
-    this.#bargeIn.turnStarted(turnStartedMs);
-    let first = true;
-    return {
-      padByte: MULAW_SILENCE,
-      waitForRoom: (ms, signal) => playout.waitForRoom(ms, signal),
-      sent: (ms) => {
-        playout.push(ms, !first);
-        ledger.audioSent(turn.seq, ms);
-        this.#playback.counted();
-        if (first) {
-          first = false;
-          this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - turnStartedMs);
-          this.#bargeIn.turnAudible();
-        }
-      },
-      chunksSent: (lastChunk, final) => this.#playback.chunkMark(turn.seq, lastChunk, final),
-      // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
-      // non-interruptible turn would shield every later utterance from barge-in.
-      abandoned: () => ledger.abandon(turn.seq),
-    };
+    const startedMs = this.#deps.clock.now();
+    this.#bargeIn.turnStarted(startedMs);
+    return this.#playback.turn(turn, () => {
+      this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - startedMs);
+      this.#bargeIn.turnAudible();
+    });
   }
 
   /** The session's output: audio to the provider, replies to the agent, its close ends the call. */
@@ -402,35 +371,15 @@ export class CallSession {
     this.#agent?.reply(message);
   }
 
-  async #drained(): Promise<void> {
-    const deadline = this.#deps.clock.now() + MAX_DRAIN_MS;
-    const never = new AbortController().signal;
-    while (!this.ended && this.#deps.clock.now() < deadline) {
-      if (this.#session.quiet && !this.#ledger.outstanding()) return;
-      await sleep(this.#deps.clock, DRAIN_POLL_MS, never);
-    }
-  }
-
-  async #runControl(what: string, action: () => Promise<void>): Promise<void> {
-    try {
-      await action();
-    } catch (error) {
-      // The provider refused (bad credentials, call already over): end our side so nothing is left holding a slot.
-      this.#deps.logger.warn({ err: error, action: what }, 'call control failed; closing the stream');
-      this.#media.close(`${what} failed`);
-    }
-  }
-
   #finish(reason: string): void {
     if (this.#finished) return;
     this.#finished = true;
-    // A hangup or transfer we started keeps its name when the stream then closes.
-    this.#endReason ??= reason;
+    const ended = this.#ending.streamEnded(reason);
     this.#bargeIn.close();
     this.#gather.callEnded();
     this.#session.peerClosed();
-    this.#media.close(this.#endReason);
-    this.#agent?.event({ type: 'call_ended', reason: this.#endReason });
+    this.#media.close(ended);
+    this.#agent?.event({ type: 'call_ended', reason: ended });
     this.#agent?.close();
     this.#agent = undefined;
   }

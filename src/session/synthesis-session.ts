@@ -5,14 +5,13 @@
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
 // The WebSocket route sends it the client's messages (receive); a phone call drives it through the typed calls
 // (configure, speak, stop) and takes its turns through one seam (call-turns.ts: the queue, pacing and marks).
-// ~560 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
+// ~600 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
-import type { Admission, Ticket, UsageSource } from '../core/admission.js';
+import type { Ticket, UsageSource } from '../core/admission.js';
 import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
-import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import { checkText } from '../core/text/text-limits.js';
-import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
+import type { ResolvedVoice } from '../core/voice-resolver.js';
 import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import type { Clock } from './clock.js';
 import type { CallTurns, TurnInfo } from './call-turns.js';
@@ -22,6 +21,7 @@ import { IdleTimer } from './idle-timer.js';
 import { classifyTurnFailure, errorMessage } from './session-errors.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
+import type { SessionServices } from './session-services.js';
 import type { SessionSink } from './session-sink.js';
 import type { CallTextQueue } from './call-text-queue.js';
 import { UtteranceTurn, type TurnOutcome } from './utterance-turn.js';
@@ -36,13 +36,9 @@ export interface SessionLogger {
 }
 
 export interface SessionDeps {
-  readonly admission: Pick<Admission, 'admit'>;
-  readonly voices: Pick<VoiceResolver, 'resolve'>;
-  readonly synthesis: Pick<SynthesisService, 'utterance'>;
+  readonly services: SessionServices;
   readonly clock: Clock;
   readonly logger: SessionLogger;
-  /** Aborts when the server's shutdown grace runs out: close at once, whatever the state. */
-  readonly shutdown?: AbortSignal;
   readonly limits?: Partial<SessionLimits>;
   /** Phone calls: queued texts, paced and marked turns. Absent (the WebSocket): a text while speaking is refused. */
   readonly turns?: CallTurns;
@@ -138,11 +134,11 @@ export class SynthesisSession {
 
   /** Greets the client (`connected`) and starts the idle timer. Call once, after authentication. */
   open(): void {
-    if (this.#deps.shutdown?.aborted) {
+    if (this.#deps.services.shutdown?.aborted) {
       this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
       return;
     }
-    this.#deps.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
+    this.#deps.services.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
     this.#send({ type: 'connected', user_id: this.#account.id });
     this.#idle.arm();
     this.#configDeadline.arm();
@@ -259,10 +255,10 @@ export class SynthesisSession {
         'The config cannot change while an utterance is being synthesized; wait for end_of_utterance or send cancel first.',
       );
     }
-    const voice = await this.#deps.voices.resolve(this.#account, config.voice, config.language);
+    const voice = await this.#deps.services.voices.resolve(this.#account, config.voice, config.language);
     if (this.#isClosed()) return false;
     if (!this.#slot) {
-      const slot = await this.#deps.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
+      const slot = await this.#deps.services.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
       if (this.#isClosed()) {
         await slot.release();
         return false;
@@ -318,7 +314,7 @@ export class SynthesisSession {
     const codePoints = checkText(text);
     const epoch = this.#textQueue?.epoch;
     const { config, voice } = active;
-    const credits = await this.#deps.admission.admit({
+    const credits = await this.#deps.services.admission.admit({
       account: this.#account,
       countRate: true,
       takeSlot: false,
@@ -335,7 +331,7 @@ export class SynthesisSession {
       this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
       return;
     }
-    const utterance = this.#deps.synthesis.utterance({
+    const utterance = this.#deps.services.synthesis.utterance({
       text,
       language: config.language,
       voice,
@@ -540,7 +536,7 @@ export class SynthesisSession {
     this.#state = 'closed';
     this.#idle.disarm();
     this.#configDeadline.disarm();
-    this.#deps.shutdown?.removeEventListener('abort', this.#onShutdown);
+    this.#deps.services.shutdown?.removeEventListener('abort', this.#onShutdown);
     const turn = this.#turn;
     this.#turnOver();
     turn?.abort(why);

@@ -72,9 +72,11 @@ export async function startCall(engine: TtsEngine, vad: VoiceActivityDetectorFac
   const ports = new Ports();
   const call = new CallSession(
     {
-      admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
-      voices: new VoiceResolver(catalog, store),
-      synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      services: {
+        admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
+        voices: new VoiceResolver(catalog, store),
+        synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      },
       clock,
       logger: pino({ level: 'silent' }),
       vad,

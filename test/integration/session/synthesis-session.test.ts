@@ -78,17 +78,19 @@ async function setup(
   const shutdown = new AbortController();
   const session = new SynthesisSession(
     {
-      admission: new Admission(store, { slotLeaseMs: options.slotLeaseMs ?? 30_000, reservationTtlMs: 900_000 }),
-      voices: new VoiceResolver(catalog, store),
+      services: {
+        admission: new Admission(store, { slotLeaseMs: options.slotLeaseMs ?? 30_000, reservationTtlMs: 900_000 }),
+        voices: new VoiceResolver(catalog, store),
+        synthesis: new SynthesisService(options.engine ?? espeak.engine, {
+          firstChunkMaxChars: 100,
+          maxChunkChars: 300,
+          ...(options.maxAudioMsPerChar ? { maxAudioMsPerChar: options.maxAudioMsPerChar } : {}),
+        }),
+        shutdown: shutdown.signal,
+      },
       usage: { keyId: SESSION_KEY_ID, endpoint: 'websocket' },
-      synthesis: new SynthesisService(options.engine ?? espeak.engine, {
-        firstChunkMaxChars: 100,
-        maxChunkChars: 300,
-        ...(options.maxAudioMsPerChar ? { maxAudioMsPerChar: options.maxAudioMsPerChar } : {}),
-      }),
       clock,
       logger: pino({ level: 'silent' }),
-      shutdown: shutdown.signal,
       ...(options.limits ? { limits: options.limits } : {}),
     },
     account,
