@@ -88,7 +88,7 @@ export class CallSession {
         services: deps.services,
         clock,
         logger,
-        ...(deps.promptCache === undefined ? {} : { promptCache: deps.promptCache }),
+        promptCache: deps.promptCache,
         turns: {
           queue: this.#texts,
           frameMs: PHONE_FRAME_MS,
