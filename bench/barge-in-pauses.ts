@@ -2,7 +2,7 @@
 // stopped: the gap the barge-in controller sees between the end of one suspect span (`suspect_ended`) and the start
 // of the next (`suspect_started`), measured with the real detector (Silero v5, two staggered streams, 20 ms frames)
 // on eSpeak speech of every catalog voice at 0.8-1.5x. Continuing utterances: a command, a pause (comma, ellipsis,
-// full stop), then the request. The continuation window (CONTINUATION_MS in src/session/barge-in-controller.ts)
+// full stop), then the request. The continuation window (CONTINUATION_MS in src/session/barge-in/barge-in-controller.ts)
 // must cover these gaps; every millisecond of it is added to the silence a filler costs.
 
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { SileroVad } from '../src/engine/vad/silero-vad.js';
 import type { LanguageCode } from '../src/languages.js';
 import { loadVoiceCatalog } from '../src/core/voice-catalog.js';
-import { DEFAULT_BARGE_IN_POLICY } from '../src/session/barge-in-controller.js';
+import { DEFAULT_BARGE_IN_POLICY } from '../src/session/barge-in/barge-in-controller.js';
 import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../src/session/barge-in-detector.js';
 import { CallerTrack } from '../src/sim/caller-audio.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';

@@ -25,7 +25,7 @@ import { floatToPcm16, pcm16ToFloat } from '../src/audio/pcm.js';
 import { mulawToPcm16 } from '../src/audio/mulaw.js';
 import { loadVoiceCatalog } from '../src/core/voice-catalog.js';
 import { SileroVad } from '../src/engine/vad/silero-vad.js';
-import { DEFAULT_BARGE_IN_POLICY } from '../src/session/barge-in-controller.js';
+import { DEFAULT_BARGE_IN_POLICY } from '../src/session/barge-in/barge-in-controller.js';
 import type { LanguageCode } from '../src/languages.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';
 import { wavToMulaw } from '../src/sim/caller-audio.js';

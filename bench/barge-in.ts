@@ -12,8 +12,8 @@
 // through a closed loop on the line (delay × level): holds per minute of bot speech, cuts, content lost. The
 // interruptions run once more with 20 ± 10 ms of network delay each way between the simulated provider and the server.
 // And a caller who says one short word, pauses and goes on ("Stop. I want to talk to an agent."): one interruption,
-// so the bot must not speak again after the first clear (CONTINUATION_MS in barge-in-controller.ts): bot audio the
-// provider got after that clear, holds, cuts.
+// so the bot must not speak again after the first clear (CONTINUATION_MS in session/barge-in/barge-in-controller.ts):
+// bot audio the provider got after that clear, holds, cuts.
 
 import { loadavg } from 'node:os';
 import { join } from 'node:path';

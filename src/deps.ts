@@ -23,7 +23,7 @@ import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
 import { isLoopbackHost } from './api/metrics-access.js';
-import type { VoiceActivityDetectorFactory } from './session/barge-in-contract.js';
+import type { VoiceActivityDetectorFactory } from './session/barge-in/barge-in-contract.js';
 import { BargeInDetectorFactory } from './session/barge-in-detector.js';
 import { SileroBatcher } from './engine/vad/silero-batcher.js';
 import { SileroVad } from './engine/vad/silero-vad.js';
@@ -195,12 +195,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   });
   const telephony: TelephonyContext = { ...telephonyParts, callAdmission };
   const promptCache = await buildPromptCache(config, metrics);
-  return {
-    config,
-    logger,
-    store,
-    engine,
-    catalog,
+  const services = {
     admission: new Admission(store, {
       slotLeaseMs: config.slotLeaseMs,
       reservationTtlMs: config.reservationTtlMs,
@@ -214,6 +209,16 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
       promptCache,
     ),
     shutdown: shutdownController.signal,
+  };
+  return {
+    config,
+    logger,
+    store,
+    engine,
+    catalog,
+    ...services,
+    // Every session and call gets these as one object.
+    services,
     shutdownController,
     maxBodyBytes: config.maxBodyBytes,
     httpTimeouts: config.httpTimeouts,

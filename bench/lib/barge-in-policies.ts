@@ -4,9 +4,9 @@
 // and whether it was then cut for good (content lost) or resumed (content kept).
 
 import { mulawToPcm16 } from '../../src/audio/mulaw.js';
-import { BargeInController, DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../../src/session/barge-in-controller.js';
+import { BargeInController, DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../../src/session/barge-in/barge-in-controller.js';
 import { BargeInDetectorFactory, DEFAULT_BARGE_IN_TUNING, type SpeechProbabilityModel, type SpeechProbabilityStream } from '../../src/session/barge-in-detector.js';
-import type { VoiceActivityEvent } from '../../src/session/barge-in-contract.js';
+import type { VoiceActivityEvent } from '../../src/session/barge-in/barge-in-contract.js';
 import { FakeClock } from '../../test/helpers/fake-clock.js';
 
 export const FRAME_MS = 20;

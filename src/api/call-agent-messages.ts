@@ -5,7 +5,8 @@
 import { GATHER_REASONS } from '../session/dtmf-gather.js';
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../telephony/providers.js';
-import { CALL_DIRECTIONS, type AgentMessage } from '../session/call-events.js';
+import { CALL_DIRECTIONS } from '../session/call-events.js';
+import type { AgentMessage } from '../telephony/agent/agent-events.js';
 import { ANSWERED_BY } from '../store/outbound-call.js';
 import {
   CancellationMessageSchema,

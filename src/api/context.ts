@@ -4,13 +4,14 @@ import type { Admission } from '../core/admission.js';
 import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import type { VoiceCatalog } from '../core/voice-catalog.js';
 import type { VoiceResolver } from '../core/voice-resolver.js';
+import type { SessionServices } from '../session/session-services.js';
 import type { ServerMetrics } from '../metrics/metrics.js';
 import type { MetricsAccess } from './metrics-access.js';
 import type { Clock } from '../session/clock.js';
 import type { SessionLimits } from '../session/session-limits.js';
 import type { Store } from '../store/store.js';
 import type { TelephonyConfig } from '../config.js';
-import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
+import type { VoiceActivityDetectorFactory } from '../session/barge-in/barge-in-contract.js';
 import type { CallControlBus } from '../store/call-control-bus.js';
 import type { OutboundCalls } from '../telephony/outbound/outbound-calls.js';
 import type { DestinationPolicy } from '../telephony/destination/destination-policy.js';
@@ -51,6 +52,8 @@ export interface ApiContext {
   readonly synthesis: SynthesisService;
   /** Aborts every in-flight synthesis when the grace period of a shutdown runs out. */
   readonly shutdown: AbortSignal;
+  /** The same admission, voices, synthesis and shutdown as one object: what every session and call is given. */
+  readonly services: SessionServices;
   readonly maxBodyBytes: number;
   readonly webSocket?: WebSocketSettings;
   /** Absent: no telephony routes (tests that build the API without them). */

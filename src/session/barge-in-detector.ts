@@ -9,7 +9,7 @@
 // The probability model (Silero VAD, src/engine/vad/) is passed in, so this file knows no onnxruntime.
 
 import { mulawToPcm16 } from '../audio/mulaw.js';
-import type { DetectorSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
+import type { DetectorSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in/barge-in-contract.js';
 import { VadWindowStream, type SpeechProbabilityModel } from './vad-window-stream.js';
 
 /**

@@ -1,7 +1,9 @@
 // The vocabulary of a phone call, transport-agnostic: what the call tells its agent (on top of the session's own
 // replies), and the three ports a provider bridge gives the call session: media out, call control, agent.
 
-import type { GatherReason } from './dtmf-gather.js';
+import type { ResumeReason } from './barge-in/barge-in-controller.js';
+import type { GatherResult } from './dtmf-gather.js';
+import type { InterruptedUtterance } from './playback-ledger.js';
 import type { ServerMessage } from './session-messages.js';
 import type { AnsweredBy } from '../store/outbound-call.js';
 
@@ -29,64 +31,43 @@ export interface CallInfo {
 
 export type InterruptCause = 'speech' | 'dtmf' | 'cancel';
 
-/** With barge_in_events=2, `interrupted` by the caller also says what decided it. */
+/** What decided a barge-in: the hold it committed (null: the bot was cut without one), by what, how long it took. */
 export interface InterruptDecision {
-  /** The hold it committed; null when the bot was cut without one (a key, or barge_in_suspect=off). */
-  readonly suspect_id: string | null;
-  readonly decided_by: 'duration' | 'verdict' | 'dtmf' | 'timeout' | 'policy';
-  /** From the hold to the decision (0 without a hold). */
-  readonly decision_ms: number;
+  readonly suspectId: string | null;
+  readonly decidedBy: 'duration' | 'verdict' | 'dtmf' | 'timeout' | 'policy';
+  /** From the hold to the decision, on the caller's audio (0 without a hold). */
+  readonly decisionMs: number;
 }
 
-/** Events the call sends its agent besides the session replies (docs/telephony.md, "Agent protocol"). */
+/** Where in an utterance a position of the call's playback falls (PlaybackLedger.locate). */
+export interface UtteranceOffset {
+  readonly utteranceId: string | undefined;
+  readonly offsetMs: number;
+}
+
+/**
+ * What the call tells its agent besides the session's replies, in the call's own terms; the agent link puts them on
+ * the wire (telephony/agent/agent-events.ts; docs/telephony.md, "Agent protocol").
+ */
 export type CallEvent =
-  | {
-      readonly type: 'call_started';
-      readonly provider: string;
-      readonly call_sid: string;
-      readonly stream_sid: string;
-      readonly account_sid: string;
-      readonly from: string | null;
-      readonly to: string | null;
-      readonly direction: CallDirection | null;
-      readonly answered_by: AnsweredBy | null;
-      readonly custom_parameters: Readonly<Record<string, string>>;
-    }
-  | { readonly type: 'speech_started'; readonly at_ms: number }
-  | { readonly type: 'speech_stopped'; readonly at_ms: number; readonly duration_ms: number }
+  | { readonly type: 'call_started'; readonly info: CallInfo }
+  /** `onsetMs`: when the caller's speech began, on the call's media clock. */
+  | { readonly type: 'speech_started'; readonly onsetMs: number }
+  | { readonly type: 'speech_stopped'; readonly atMs: number; readonly durationMs: number }
   | { readonly type: 'dtmf'; readonly digit: string }
-  | { readonly type: 'utterance_played'; readonly utterance_id: string | null; readonly duration_ms: number }
-  | ({
-      readonly type: 'interrupted';
-      readonly utterance_id: string | null;
-      readonly played_ms: number;
-      readonly heard_text: string;
-      readonly cause: InterruptCause;
-    } & Partial<InterruptDecision>)
-  // With barge_in_events=2 only: the hold ("pause fast, decide slow", barge-in-controller.ts).
-  | {
-      readonly type: 'interruption_suspected';
-      readonly suspect_id: string;
-      readonly utterance_id: string | null;
-      /** The caller's sound began, on the call's media clock (as speech_started's at_ms). */
-      readonly onset_ms: number;
-      /** Into the utterance, what the caller had certainly heard when the bot was held. */
-      readonly position_ms: number;
-    }
-  | {
-      readonly type: 'resumed';
-      readonly suspect_id: string;
-      readonly utterance_id: string | null;
-      /** Into the utterance, where the re-sent audio starts. */
-      readonly from_ms: number;
-      /** How long the bot was silent. */
-      readonly gap_ms: number;
-      readonly reason: 'short' | 'echo' | 'verdict' | 'policy';
-    }
-  | { readonly type: 'gather_result'; readonly gather_id: string; readonly digits: string; readonly reason: GatherReason }
+  | { readonly type: 'utterance_played'; readonly utteranceId: string | undefined; readonly durationMs: number }
+  /** `decision` only when the agent opted in to barge-in events (barge_in_events=2) and the caller interrupted. */
+  | { readonly type: 'interrupted'; readonly utterance: InterruptedUtterance; readonly cause: InterruptCause; readonly decision: InterruptDecision | undefined }
+  // With barge_in_events=2 only: the hold ("pause fast, decide slow", barge-in/barge-in-controller.ts).
+  /** `at`: what the caller had certainly heard when the bot was held; `onsetMs` as speech_started's. */
+  | { readonly type: 'interruption_suspected'; readonly suspectId: string; readonly onsetMs: number; readonly at: UtteranceOffset | undefined }
+  /** `from`: where the re-sent audio starts; `gapMs`: how long the bot was silent (caller audio). */
+  | { readonly type: 'resumed'; readonly suspectId: string; readonly from: UtteranceOffset | undefined; readonly gapMs: number; readonly reason: ResumeReason }
+  | { readonly type: 'gather_result'; readonly result: GatherResult }
   | { readonly type: 'call_ended'; readonly reason: string };
 
-export type AgentMessage = Exclude<ServerMessage, { type: 'connected' }> | CallEvent;
+/** The session's own replies, as /v1/tts/websocket sends them (`connected` is the WebSocket's greeting only). */
+export type SessionReply = Exclude<ServerMessage, { type: 'connected' }>;
 
 /** Audio and playback control towards the caller (the provider's media stream). Safe after the stream is gone. */
 export interface CallMediaPort {
@@ -101,7 +82,6 @@ export interface CallMediaPort {
   close(reason: string): void;
 }
 
-/** Ending or moving the call itself: REST when the account has credentials, else closing the stream. */
 /** How a transfer dials, where the provider can say (Twilio, Plivo); a stream-ending provider's flow decides. */
 export interface TransferOptions {
   /** The caller ID the transferred call shows (a number the provider account may use). */
@@ -116,13 +96,15 @@ export interface TransferOptions {
  */
 export type TransferOutcome = 'redirected' | 'stream-ended';
 
+/** Ending or moving the call itself: REST when the account has credentials, else closing the stream. */
 export interface CallControlPort {
   hangup(): Promise<void>;
   transfer(to: string, options?: TransferOptions): Promise<TransferOutcome>;
 }
 
 export interface CallAgentPort {
-  send(message: AgentMessage): void;
+  event(event: CallEvent): void;
+  reply(message: SessionReply): void;
   /** Caller audio, only when the call opted in (`agent_audio`). */
   sendAudio(frame: Uint8Array): void;
   close(): void;

@@ -1,19 +1,21 @@
 // The wire side of a call's playback: every frame and mark towards the provider goes through here, so a barge-in
 // hold can clear the provider and freeze the pacer without losing anything, and a resume can send again what the
 // caller did not hear. It keeps the tape (the audio since the last confirmed position), a position mark every
-// POSITION_MARK_MS, and tells the echo gate what will play when. The decisions are the call session's.
+// POSITION_MARK_MS, and tells the echo gate what will play when. The decisions are barge-in's (call-barge-in.ts).
 
-import { fadeInMulaw, MULAW_BYTES_PER_MS, mulawToPcm16 } from '../audio/mulaw.js';
+import { fadeInMulaw, MULAW_BYTES_PER_MS, MULAW_SILENCE, mulawToPcm16 } from '../audio/mulaw.js';
 import type { CallMediaPort } from './call-events.js';
+import type { TurnInfo } from './call-turns.js';
 import type { Clock } from './clock.js';
-import type { EchoGate } from './echo-gate.js';
+import type { EchoGate } from './barge-in/echo-gate.js';
 import type { InterruptedUtterance, PlaybackLedger } from './playback-ledger.js';
 import { PlaybackTape } from './playback-tape.js';
 import type { PlayoutClock } from './playout-clock.js';
+import type { TurnPlayout } from './utterance-turn.js';
 
 /**
  * A position mark every two frames: a resume starts at most this far before what the caller last heard (plus the
- * mark's round trip), research/barge-in.md §3.7. About 25 small messages a second per call, beside 50 of audio.
+ * mark's round trip). About 25 small messages a second per call, beside 50 of audio.
  */
 const POSITION_MARK_MS = 40;
 /** The tape never keeps more than this behind the head, even if a provider stops echoing marks. */
@@ -44,6 +46,33 @@ export class CallPlayback {
     private readonly holdsPossible: () => boolean,
   ) {}
 
+  /**
+   * How a turn's frames leave: whole padded frames paced against the playout clock, counted into the ledger, a mark
+   * after each chunk; `firstAudio` once its first frame is out.
+   */
+  turn(turn: TurnInfo, firstAudio: () => void): TurnPlayout {
+    const { playout, ledger } = this;
+    ledger.begin(turn, playout.sentMs);
+    let first = true;
+    return {
+      padByte: MULAW_SILENCE,
+      waitForRoom: (ms, signal) => playout.waitForRoom(ms, signal),
+      sent: (ms) => {
+        playout.push(ms, !first);
+        ledger.audioSent(turn.seq, ms);
+        this.#counted();
+        if (first) {
+          first = false;
+          firstAudio();
+        }
+      },
+      chunksSent: (lastChunk, final) => this.#chunkMark(turn.seq, lastChunk, final),
+      // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
+      // non-interruptible turn would shield every later utterance from barge-in.
+      abandoned: () => ledger.abandon(turn.seq),
+    };
+  }
+
   /** One frame of the turn: taped at its position before the playout clock counts it; sent unless held. */
   frame(bytes: Uint8Array): void {
     if (this.holdsPossible()) this.#tape.recordFrame(this.playout.sentMs, bytes, bytes.length / MULAW_BYTES_PER_MS);
@@ -52,7 +81,7 @@ export class CallPlayback {
   }
 
   /** The playout clock counted the frame: a position mark when POSITION_MARK_MS went out since the last. */
-  counted(): void {
+  #counted(): void {
     const positionMs = this.playout.sentMs;
     if (this.playout.held || positionMs < this.#nextPositionMarkMs || !this.holdsPossible()) return;
     this.#nextPositionMarkMs = positionMs + POSITION_MARK_MS;
@@ -60,7 +89,7 @@ export class CallPlayback {
   }
 
   /** The mark after chunk `lastChunk` of turn `seq`; held: it leaves with the replay, or never if the hold commits. */
-  chunkMark(seq: number, lastChunk: number, final: boolean): void {
+  #chunkMark(seq: number, lastChunk: number, final: boolean): void {
     if (this.holdsPossible()) this.#tape.recordMark(this.playout.sentMs, { seq, lastChunk, final, utteranceMs: this.ledger.utteranceSentMs(seq) });
     if (!this.playout.held) this.media.sendMark(this.ledger.markSent(seq, lastChunk, final).name, final);
   }
@@ -97,7 +126,7 @@ export class CallPlayback {
       this.#send(first ? fadeInMulaw(item.bytes, RESUME_FADE_SAMPLES) : item.bytes);
       first = false;
       this.playout.push(item.ms, true);
-      this.counted();
+      this.#counted();
     }
     return fromMs;
   }

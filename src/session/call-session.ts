@@ -1,46 +1,31 @@
-// One phone call, transport-agnostic: a SynthesisSession speaking 20 ms mu-law frames paced against the playout
-// clock, marks into the playback ledger (call-playback.ts sends them, with the frames), voice activity and DTMF turned
-// into barge-in, and the agent's or API's words and call control. Barge-in pauses fast and decides slow
-// (barge-in-controller.ts): a suspect holds the playback (the provider cleared, the pacer frozen, the audio kept on a
-// tape); a commit aborts the utterance (`interrupted`), a resume sends the tape again from the last position the
-// provider confirmed. Barge-in's time is the caller's audio as judged (caller-audio-clock.ts), never the wall clock.
-// Provider bridges (src/telephony/<provider>/) feed it parsed events and give it the ports.
+// One phone call, transport-agnostic: it forwards. Provider frames, keys and marks come in from the bridge
+// (src/telephony/<provider>/), words and call control from the agent or the REST API. A SynthesisSession speaks the
+// texts as 20 ms mu-law frames paced against the playout clock; call-playback.ts sends them, with the marks the
+// playback ledger names. Barge-in (barge-in/call-barge-in.ts) hears the caller and decides hold, resume or cut through
+// its port; every cut goes through the one stop path here (#stop). Keys go to the running gather (dtmf-gather.ts) first.
 
 import type { Metrics } from '../metrics/metrics.js';
-import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_MS } from '../audio/mulaw.js';
-import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
-import { ApiError } from '../errors.js';
+import { PHONE_FRAME_MS } from '../audio/mulaw.js';
+import { isApiError } from '../errors.js';
 import type { AfterStream } from '../call-commands.js';
 import type { Account } from '../store/store.js';
-import type { BargeInOverrides, BargeInSettings, VoiceActivityDetector, VoiceActivityDetectorFactory, VoiceActivityEvent } from './barge-in-contract.js';
-import { BargeInController, type CommitCause, type HeldSuspect, type ResumeReason } from './barge-in-controller.js';
-import { CallerAudioClock } from './caller-audio-clock.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
-import { sleep } from './clock.js';
+import type { BargeInOverrides, BargeInSettings, VoiceActivityDetectorFactory } from './barge-in/barge-in-contract.js';
+import { CallBargeIn, type BargeInPort, type BotAudio } from './barge-in/call-barge-in.js';
+import type { CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
+import { CallEnding } from './call-ending.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
-import { CallPlayback, type HeldPosition } from './call-playback.js';
+import { CallPlayback } from './call-playback.js';
 import { DtmfGather, type GatherRequest, type GatherResult } from './dtmf-gather.js';
-import { EchoGate } from './echo-gate.js';
 import { PlayoutClock } from './playout-clock.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
 import type { SessionSink } from './session-sink.js';
-import { SynthesisSession, type SessionDeps, type SessionPlayout, type TurnInfo } from './synthesis-session.js';
+import type { TurnInfo } from './call-turns.js';
+import { SynthesisSession, type SessionDeps } from './synthesis-session.js';
 import type { TurnPlayout } from './utterance-turn.js';
 
 /** Texts an agent or API may queue behind the one speaking. */
 const MAX_QUEUED_TEXTS = 16;
-/** A draining hangup waits at most this long for the queued audio to play. */
-const MAX_DRAIN_MS = 30_000;
-const DRAIN_POLL_MS = 50;
-/** A span ends after this much quiet (the detector's), so its last speech was this long before `suspect_ended`. */
-const SUSPECT_END_SILENCE_MS = DEFAULT_BARGE_IN_TUNING.suspectEndMs;
-/** What the call knows about a hold while it lasts. */
-interface Hold extends HeldPosition {
-  readonly suspect: HeldSuspect;
-  /** When the provider was cleared, on the caller's audio axis: the bot's echo stops one echo delay later. */
-  readonly clearedAtMs: number;
-}
 
 export interface CallSettings {
   /** mulaw 8000: the call's audio; the agent may replace voice, language and speed. */
@@ -51,7 +36,7 @@ export interface CallSettings {
   readonly fallbackMessage: string;
 }
 
-export interface CallSessionDeps extends Omit<SessionDeps, 'playout' | 'limits' | 'usage'> {
+export interface CallSessionDeps extends Pick<SessionDeps, 'services' | 'clock' | 'logger' | 'promptCache'> {
   /** Undefined: no voice activity detection (speech barge-in off; DTMF still works). */
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly playoutAheadMs: number;
@@ -67,36 +52,20 @@ export class CallSession {
   readonly #deps: CallSessionDeps;
   readonly #settings: CallSettings;
   readonly #media: CallMediaPort;
-  readonly #control: CallControlPort;
   readonly #session: SynthesisSession;
-  readonly #playout: PlayoutClock;
+  readonly #ending: CallEnding;
   readonly #ledger = new PlaybackLedger();
-  /** Barge-in's clock: the caller's audio as the detector judges it. */
-  readonly #axis: CallerAudioClock;
-  readonly #echo: EchoGate;
   readonly #playback: CallPlayback;
-  /** What the VAD hears instead of a frame the echo explains. */
-  #silent: Int16Array | undefined;
-  #echoKnown = false;
-  readonly #detector: VoiceActivityDetector | undefined;
-  readonly #controller: BargeInController;
-  #bargeInSettings: BargeInSettings;
-  #hold: Hold | undefined;
+  readonly #bargeIn: CallBargeIn;
+  readonly #gather: DtmfGather;
+  /** Texts waiting behind the one speaking. */
+  readonly #texts = new CallTextQueue(MAX_QUEUED_TEXTS);
+  /** The session's running turn, from its start until it is answered. */
+  #turn: TurnInfo | undefined;
   #agent: CallAgentPort | undefined;
   #agentAudio = false;
-  #endReason: string | undefined;
   #finished = false;
-  #speaking = false;
-  /** On the caller's audio axis: the caller's speech was confirmed; the running turn started. */
-  #speechConfirmedAtMs = 0;
-  #turnStartedAtMs = 0;
-  #resolveStart: ((result: CallStart) => void) | undefined;
   #utteranceCount = 0;
-  #bargeIns = 0;
-  readonly #gather: DtmfGather;
-  /** A transfer made by ending the stream: what the provider should dial once it asks (afterStream). */
-  #afterStream: AfterStream | undefined;
-  #gatherCount = 0;
 
   constructor(
     deps: CallSessionDeps,
@@ -108,55 +77,38 @@ export class CallSession {
   ) {
     this.#deps = deps;
     this.#settings = settings;
-    this.#bargeInSettings = settings.bargeIn;
     this.#media = media;
-    this.#control = control;
-    this.#playout = new PlayoutClock(deps.clock, deps.playoutAheadMs);
-    this.#axis = new CallerAudioClock(deps.clock);
-    // What plays is scheduled in real time; the gate compares it with the caller's audio on the caller's axis.
-    this.#echo = new EchoGate((realMs) => this.#axis.toAxisMs(realMs));
-    this.#playback = new CallPlayback(media, this.#ledger, this.#playout, deps.clock, deps.vad ? this.#echo : undefined, () => this.#holdsPossible());
-    const playout: SessionPlayout = { frameMs: PHONE_FRAME_MS, forTurn: (turn) => this.#turnPlayout(turn) };
+    const { clock, logger } = deps;
+    this.#ending = new CallEnding({ control, media, clock, logger, quiet: () => this.#session.quiet && !this.#ledger.outstanding() });
+    this.#bargeIn = new CallBargeIn({ clock, vad: deps.vad, settings: settings.bargeIn, logger, metrics: deps.metrics }, this.#bargeInPort());
+    const playout = new PlayoutClock(clock, deps.playoutAheadMs);
+    this.#playback = new CallPlayback(media, this.#ledger, playout, clock, this.#bargeIn.echoGate, () => this.#bargeIn.holdsPossible);
     this.#session = new SynthesisSession(
       {
-        ...deps,
-        playout,
-        textQueue: new CallTextQueue(MAX_QUEUED_TEXTS),
+        services: deps.services,
+        clock,
+        logger,
+        promptCache: deps.promptCache,
+        turns: {
+          queue: this.#texts,
+          frameMs: PHONE_FRAME_MS,
+          begin: (turn) => this.#beginTurn(turn),
+          end: (seq) => {
+            if (this.#turn?.seq === seq) this.#turn = undefined;
+          },
+        },
         limits: { idleTimeoutMs: null, configTimeoutMs: null },
         usage: { keyId: null, endpoint: 'call', callId: info.callSid },
       },
       account,
       this.#sessionSink(),
     );
-    this.#controller = new BargeInController(
-      this.#axis,
-      () => this.#bargeInSettings.policy,
-      {
-        canHold: () => this.#holdsPossible() && this.#interruptibleOutstanding() && !this.#speakingSinceBeforeTurn(),
-        hold: (suspect) => this.#holdPlayback(suspect),
-        resume: (suspect, reason) => this.#resumePlayback(suspect, reason),
-        commit: (suspect, cause) => this.#commitHold(suspect, cause),
-      },
-      () => this.#bargeInSettings.events === 2 && this.#agent !== undefined,
-      this.#axis.line,
-    );
-    this.#gather = new DtmfGather(deps.clock, (result) => this.#gathered(result));
-    // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
-    this.#detector = deps.vad?.create(
-      { minSpeechMs: settings.bargeIn.minSpeechMs, longSpeechMs: settings.bargeIn.policy.longMinMs },
-      (event) => this.#voiceActivity(event),
-      (atMs) => {
-        if (!this.ended) this.#axis.advanceTo(atMs);
-      },
-    );
+    this.#gather = new DtmfGather(clock, (result) => this.#gathered(result));
   }
 
-  /**
-   * The transfer to dial after the stream, when the call ended its stream to transfer (no provider REST): Twilio's
-   * <Connect action> request asks for it, even after the call ended. Undefined otherwise (the provider hangs up).
-   */
+  /** What the provider should dial once the stream is over, after a transfer made by ending it (CallEnding). */
   get afterStream(): AfterStream | undefined {
-    return this.#afterStream;
+    return this.#ending.afterStream;
   }
 
   /** Resolves when the call is over and its slot and credits are settled. */
@@ -164,13 +116,9 @@ export class CallSession {
     return this.#session.closed;
   }
 
+  /** A hangup or transfer began, or the stream is over. */
   get ended(): boolean {
-    return this.#endReason !== undefined;
-  }
-
-  /** Playout gaps inside utterances so far (the bench's "zero underruns"). */
-  get underruns(): number {
-    return this.#playout.underruns;
+    return this.#ending.ended;
   }
 
   /** Utterances the call started (greeting, agent and REST texts). */
@@ -178,28 +126,26 @@ export class CallSession {
     return this.#session.utterances;
   }
 
-  get bargeIns(): number {
-    return this.#bargeIns;
-  }
-
   /** Takes the concurrency slot with the call's config, then speaks the greeting. */
   async start(): Promise<CallStart> {
-    const started = new Promise<CallStart>((resolve) => (this.#resolveStart = resolve));
     this.#session.open();
-    this.#session.receive({ type: 'config', config: this.#settings.config });
-    const result = await started;
+    const configured = await this.#session.configure(this.#settings.config);
     const { metrics } = this.#deps;
-    if (result.ok && metrics) {
+    if (!configured.ok) {
+      if (configured.code !== undefined) metrics?.sessionError('call', configured.code);
+      return { ok: false, reason: configured.reason };
+    }
+    if (metrics) {
       metrics.sessionOpened('call');
       void this.closed.then(() => metrics.sessionClosed('call'));
     }
     const { greeting } = this.#settings;
-    if (result.ok && greeting && greeting.text.trim() !== '') {
+    if (greeting && greeting.text.trim() !== '') {
       this.say({ text: greeting.text, utteranceId: 'greeting', interruptible: greeting.interruptible });
       // A message call (an OTP, a reminder, a voicemail): the call ends once the greeting has played.
       if (greeting.thenHangUp) void this.hangup(true);
     }
-    return result;
+    return { ok: true };
   }
 
   /** The agent's socket is open: it gets `call_started` and from then on every event. */
@@ -210,19 +156,7 @@ export class CallSession {
     }
     this.#agent = agent;
     this.#agentAudio = wantsAudio;
-    const { info } = this;
-    agent.send({
-      type: 'call_started',
-      provider: info.provider,
-      call_sid: info.callSid,
-      stream_sid: info.streamSid,
-      account_sid: info.providerAccountId,
-      from: info.from ?? null,
-      to: info.to ?? null,
-      direction: info.direction ?? null,
-      answered_by: info.answeredBy ?? null,
-      custom_parameters: info.customParameters,
-    });
+    agent.event({ type: 'call_started', info: this.info });
   }
 
   /** The agent's socket failed or closed mid-call: the documented fallback (message, then hangup). */
@@ -231,8 +165,7 @@ export class CallSession {
     if (this.ended) return;
     this.#deps.logger.warn({}, 'call agent lost; speaking the fallback and hanging up');
     const message = this.#settings.fallbackMessage.trim();
-    this.#session.interrupt(true);
-    this.#cutPlayback(undefined);
+    this.#stop({ force: true });
     if (message !== '') this.say({ text: message, utteranceId: 'fallback', interruptible: false });
     void this.hangup(true);
   }
@@ -265,58 +198,36 @@ export class CallSession {
   say(event: { readonly text: string; readonly utteranceId?: string | undefined; readonly interruptible?: boolean | undefined }): string {
     const utteranceId = event.utteranceId ?? `utt_${++this.#utteranceCount}`;
     if (!this.ended) {
-      this.#session.receive({ type: 'text', text: event.text, utteranceId, interruptible: event.interruptible !== false });
+      this.#session.speak({ text: event.text, utteranceId, interruptible: event.interruptible !== false });
     }
     return utteranceId;
   }
 
   /** Stops what is speaking (even non-interruptible text) and drops the queue; audio at the provider is cleared. */
   cancel(): void {
-    if (this.ended) return;
-    const stopped = this.#session.interrupt(true);
-    if (!stopped) this.#session.receive({ type: 'cancel' });
-    this.#cutPlayback('cancel');
+    if (!this.ended) this.#stop({ force: true, cause: 'cancel' });
   }
 
   /** Ends the call; with `drain`, after what is queued has played (at most 30 s). */
-  async hangup(drain: boolean): Promise<void> {
-    if (this.ended) return;
-    if (drain) await this.#drained();
-    if (this.ended) return;
-    this.#endReason = 'hangup';
-    await this.#runControl('hangup', () => this.#control.hangup());
+  hangup(drain: boolean): Promise<void> {
+    return this.#ending.hangup(drain);
   }
 
-  async transfer(to: string, options: TransferOptions = {}): Promise<void> {
-    if (this.ended) return;
-    this.#endReason = 'transfer';
-    this.#session.interrupt(true);
-    this.#cutPlayback(undefined);
-    await this.#runControl('transfer', async () => {
-      // Kept before the stream closes: the provider may ask for it the moment it does (Twilio's <Connect action>).
-      this.#afterStream = { to, ...options };
-      if ((await this.#control.transfer(to, options)) === 'redirected') this.#afterStream = undefined;
-    });
+  /** Moves the call; what was speaking stops first. */
+  transfer(to: string, options: TransferOptions = {}): Promise<void> {
+    return this.#ending.transfer(to, options, () => this.#stop({ force: true }));
   }
 
   /**
    * Collects keys (docs/telephony.md, "Gather"): speaks `prompt` first when given, and returns the gather's id; the
-   * result goes to the agent (`gather_result`) and stays readable through gatherResult / whenGathered.
+   * result goes to the agent (`gather_result`) and stays readable through whenGathered.
    */
   gather(request: GatherRequest): string {
-    const gatherId = request.gatherId ?? `gather_${++this.#gatherCount}`;
+    const gatherId = this.#gather.idFor(request);
     if (this.ended) return gatherId;
-    const { prompt, interruptible } = request;
-    const prompting = prompt !== undefined && prompt.trim() !== '';
-    const spec = { gatherId, numDigits: request.numDigits, finishOnKey: request.finishOnKey, timeoutMs: request.timeoutMs, interDigitTimeoutMs: request.interDigitTimeoutMs };
-    this.#gather.start(spec, prompting ? { interruptible } : undefined);
-    if (prompting) this.say({ text: prompt, utteranceId: gatherId, interruptible });
+    const prompt = this.#gather.begin(gatherId, request);
+    if (prompt !== undefined) this.say({ text: prompt, utteranceId: gatherId, interruptible: request.interruptible });
     return gatherId;
-  }
-
-  /** A gather's result, `pending` while it runs, undefined when this call has no such gather. */
-  gatherResult(gatherId: string): GatherResult | 'pending' | undefined {
-    return this.#gather.result(gatherId);
   }
 
   /** Resolves once the gather is decided; undefined when this call has no such gather. */
@@ -324,93 +235,14 @@ export class CallSession {
     return this.#gather.whenDecided(gatherId);
   }
 
-  #gathered(result: GatherResult): void {
-    this.#agent?.send({ type: 'gather_result', gather_id: result.gatherId, digits: result.digits, reason: result.reason });
-    this.#deps.onGathered?.(result);
-  }
-
-  /** A gather's prompt (its utterance id is the gather's) is over, however it ended: the caller's turn to type. */
-  #gatherPromptOver(utteranceId: string | null | undefined): void {
-    if (utteranceId) this.#gather.promptOver(utteranceId);
-  }
-
-  // ---- events from the provider --------------------------------------------------------------------
-
-  /** One inbound frame (8 kHz mu-law) at `atMs` on the call's media clock. */
-  inboundAudio(frame: Uint8Array, atMs: number): void {
-    if (this.ended) return;
-    if (this.#agentAudio) this.#agent?.sendAudio(frame);
-    if (!this.#detector) return;
-    // The bot's own voice coming back is kept from the VAD; the agent still gets the line as it is.
-    const pcm = mulawToPcm16(frame);
-    this.#axis.arrived(atMs);
-    const echo = this.#echo.heard(pcm, atMs);
-    // The stutter an unknown echo caused (holds that resumed) is over once the gate knows it: no back-off for it.
-    if (!this.#echoKnown && this.#echo.estimate) {
-      this.#echoKnown = true;
-      this.#controller.endBackoff();
-    }
-    this.#detector.pushPcm(echo ? this.#silentFrame(pcm.length) : pcm, atMs);
-  }
-
-  #silentFrame(samples: number): Int16Array {
-    if (this.#silent?.length !== samples) this.#silent = new Int16Array(samples);
-    return this.#silent;
-  }
-
-  #voiceActivity(event: VoiceActivityEvent): void {
-    if (this.ended) return;
-    // The event speaks of the audio up to its frame: barge-in's time is there now (what fell due before it, first).
-    this.#axis.advanceTo(event.atMs);
-    switch (event.type) {
-      case 'suspect_started':
-        if (this.#holdsPossible()) this.#controller.suspectStarted(event.onsetMs);
-        return;
-      case 'suspect_long': {
-        // An echo can run past long_min_ms (a late hold on a loaded machine, a long echo path): the bot's own voice
-        // never commits. It stops one delay after the hold, and suspect_ended resumes it then.
-        if (this.#controller.held && this.#echo.soundsLikeEcho(event.atMs - this.#bargeInSettings.policy.longMinMs, event.atMs)) return;
-        this.#controller.suspectLong();
-        return;
-      }
-      case 'suspect_ended': {
-        // The sound's last speech ended the span's closing silence ago; one echo delay after the hold, or following
-        // the bot's envelope as an echo does, it was echo.
-        const hold = this.#hold;
-        const endedAtMs = event.atMs - SUSPECT_END_SILENCE_MS;
-        const startedAtMs = endedAtMs - event.extentMs;
-        const echo = hold !== undefined && (this.#echo.endedLikeEcho(startedAtMs, hold.clearedAtMs, endedAtMs) || this.#echo.soundsLikeEcho(startedAtMs, endedAtMs));
-        this.#controller.suspectEnded(event.extentMs, echo);
-        return;
-      }
-      case 'speech_started':
-        this.#speaking = true;
-        this.#speechConfirmedAtMs = event.atMs;
-        this.#agent?.send({ type: 'speech_started', at_ms: Math.round(event.onsetMs) });
-        // With holds, confirmed speech is the agent's event (the controller decides), except on a line noisy enough
-        // that only confirmed speech may hold the bot for a while.
-        if (!this.#holdsPossible()) this.#bargeIn('speech');
-        else if (this.#controller.backingOff) this.#controller.suspectStarted(event.onsetMs, true);
-        else this.#controller.speechConfirmed();
-        return;
-      case 'speech_stopped':
-        this.#speaking = false;
-        this.#agent?.send({ type: 'speech_stopped', at_ms: Math.round(event.atMs), duration_ms: Math.round(event.durationMs) });
-        return;
-    }
-  }
-
-  /** The agent's verdict on a hold (`barge_in_verdict`, with barge_in_events=2). */
+  /** The agent's verdict on a hold (`barge_in_verdict`, with barge_in_events=2); one it cannot take is an `error`. */
   bargeInVerdict(suspectId: string, verdict: 'interrupt' | 'resume'): void {
     if (this.ended) return;
-    if (this.#bargeInSettings.events !== 2) {
-      this.#session.receiveInvalid(new ApiError('validation_error', 'barge_in_verdict needs barge_in_events=2 (a call parameter, or barge_in.events in config).'));
-      return;
-    }
-    if (this.#controller.verdict(suspectId, verdict) === 'too_late') {
-      this.#session.receiveInvalid(
-        new ApiError('validation_error', `Suspect '${suspectId}' is not on hold (already resumed or interrupted); a verdict counts only between interruption_suspected and its outcome.`),
-      );
+    try {
+      this.#bargeIn.verdict(suspectId, verdict);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      this.#session.receiveInvalid(error);
     }
   }
 
@@ -419,26 +251,25 @@ export class CallSession {
    * ApiError (`validation_error`) when short_max_ms would exceed long_min_ms, changing nothing.
    */
   configureBargeIn(overrides: BargeInOverrides): void {
-    const { suspect, events, ...policy } = overrides;
-    const current = this.#bargeInSettings;
-    const merged = { ...current.policy, ...policy };
-    if (merged.shortMaxMs > merged.longMinMs) {
-      throw new ApiError('validation_error', `barge_in.short_max_ms (${merged.shortMaxMs}) must not exceed barge_in.long_min_ms (${merged.longMinMs}).`);
-    }
-    this.#bargeInSettings = { ...current, suspect: suspect ?? current.suspect, events: events ?? current.events, policy: merged };
-    if (policy.longMinMs !== undefined) this.#detector?.setLongSpeechMs(merged.longMinMs);
+    this.#bargeIn.configure(overrides);
+  }
+
+  // ---- events from the provider --------------------------------------------------------------------
+
+  /** One inbound frame (8 kHz mu-law) at `atMs` on the call's media clock. */
+  inboundAudio(frame: Uint8Array, atMs: number): void {
+    if (this.ended) return;
+    if (this.#agentAudio) this.#agent?.sendAudio(frame);
+    this.#bargeIn.heard(frame, atMs);
   }
 
   dtmf(digit: string): void {
     if (this.ended) return;
-    this.#agent?.send({ type: 'dtmf', digit });
+    this.#agent?.event({ type: 'dtmf', digit });
     // A running gather takes the key; its first key cuts an interruptible prompt, and nothing else is cut.
     const taken = this.#gather.key(digit);
     if (taken === 'cut-prompt') this.cancel();
-    if (taken !== 'none') return;
-    // A key commits a hold at once (when keys may interrupt); otherwise it cuts as it always has.
-    if (this.#modeAllows('dtmf') && this.#controller.dtmf()) return;
-    this.#bargeIn('dtmf');
+    if (taken === 'none') this.#bargeIn.key();
   }
 
   /** The provider echoed a mark: playback confirmed (or a cleared one, ignored). */
@@ -446,8 +277,8 @@ export class CallSession {
     const result = this.#ledger.echoed(name);
     this.#playback.confirmed();
     if (result.kind === 'played' && result.final) {
-      this.#agent?.send({ type: 'utterance_played', utterance_id: result.utteranceId ?? null, duration_ms: Math.round(result.durationMs) });
-      this.#gatherPromptOver(result.utteranceId);
+      this.#agent?.event({ type: 'utterance_played', utteranceId: result.utteranceId, durationMs: result.durationMs });
+      this.#gather.utteranceOver(result.utteranceId);
     }
   }
 
@@ -464,141 +295,59 @@ export class CallSession {
 
   // ---- internals ---------------------------------------------------------------------------------------
 
-  #modeAllows(cause: 'speech' | 'dtmf'): boolean {
-    const { mode } = this.#bargeInSettings;
-    return mode === 'any' || mode === cause;
-  }
-
-  /** Speech may hold the bot: speech barge-in with suspects on, and a detector to raise them. */
-  #holdsPossible(): boolean {
-    return this.#detector !== undefined && this.#bargeInSettings.suspect === 'vad' && this.#modeAllows('speech');
-  }
-
   /**
-   * The caller was already talking (confirmed speech, not yet stopped) when the running turn began: with
-   * barge_in_only_while_speaking, a pause in that speech does not make its next words hold the new turn.
+   * The one way the call stops speaking (a cancel, a barge-in, a transfer, a lost agent). Abort first: no frame of
+   * the utterance leaves after the session returns. Then a hold, if any, is over, and what the provider still holds
+   * is cleared (a hold already did); the agent hears what each cut utterance got to play (`interrupted`, when there
+   * is a `cause`). `force` stops even a non-interruptible text; a cancel is answered even when nothing was left to stop.
    */
-  #speakingSinceBeforeTurn(): boolean {
-    return this.#speaking && this.#bargeInSettings.onlyWhileBotSpeaking && this.#speechConfirmedAtMs <= this.#turnStartedAtMs;
-  }
-
-  /** Bot audio is playing or about to, and nothing of it is protected from barge-in. */
-  #interruptibleOutstanding(): boolean {
-    const outstanding = this.#ledger.outstanding() || this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0;
-    if (!outstanding) return false;
-    const turn = this.#session.currentTurn;
-    return !this.#ledger.protectedOutstanding() && (turn === undefined || turn.interruptible);
-  }
-
-  /** The one-decision barge-in: a key, or confirmed speech when holds are off. */
-  #bargeIn(cause: 'speech' | 'dtmf'): void {
-    if (!this.#modeAllows(cause)) return;
-    // Without outstanding audio there is nothing to cut. `onlyWhileBotSpeaking` off adds one case: speech already
-    // under way when the next utterance starts cuts it (see #turnPlayout).
-    if (!this.#interruptibleOutstanding()) {
-      const outstanding = this.#ledger.outstanding() || this.#session.currentTurn !== undefined || this.#session.pendingTexts > 0;
-      if (outstanding) this.#deps.logger.info({ cause }, 'barge-in ignored: non-interruptible utterance playing');
-      return;
-    }
-    this.#bargeIns++;
-    this.#deps.metrics?.bargeIn(cause);
-    // Abort first (no frame of the utterance can leave after this returns), then clear what the provider holds.
-    this.#session.interrupt();
-    this.#cutPlayback(cause, { suspect_id: null, decided_by: cause === 'dtmf' ? 'dtmf' : 'duration', decision_ms: 0 });
-  }
-
-  /** HOLD: the caller stops hearing the bot; the turn, its queue and the audio sent stay (on the tape). */
-  #holdPlayback(suspect: HeldSuspect): void {
-    const held = this.#playback.hold();
-    this.#hold = { suspect, ...held, clearedAtMs: this.#axis.toAxisMs(this.#deps.clock.now()) };
-    this.#deps.metrics?.bargeInHold('held', 'suspect');
-    if (this.#bargeInSettings.events !== 2) return;
-    const at = this.#ledger.locate(held.confirmedMs);
-    this.#agent?.send({
-      type: 'interruption_suspected',
-      suspect_id: suspect.id,
-      utterance_id: at?.utteranceId ?? null,
-      onset_ms: Math.round(suspect.onsetMs),
-      position_ms: at?.offsetMs ?? 0,
-    });
-  }
-
-  /** RESUME: re-sends the tape from the last confirmed position (first frame faded in); the turn goes on. */
-  #resumePlayback(suspect: HeldSuspect, reason: ResumeReason): void {
-    const hold = this.#hold;
-    this.#hold = undefined;
-    if (!hold) return;
-    const fromMs = this.#playback.resume(hold);
-    this.#deps.metrics?.bargeInHold('resumed', reason);
-    if (this.#bargeInSettings.events !== 2) return;
-    const at = this.#ledger.locate(fromMs);
-    this.#agent?.send({
-      type: 'resumed',
-      suspect_id: suspect.id,
-      utterance_id: at?.utteranceId ?? null,
-      from_ms: at?.offsetMs ?? 0,
-      gap_ms: Math.round(this.#axis.now() - suspect.heldAtMs),
-      reason,
-    });
-  }
-
-  /** COMMIT: the barge-in it was (abort, `cancellation`, `interrupted`); the provider was cleared at the hold. */
-  #commitHold(suspect: HeldSuspect, cause: CommitCause): void {
-    const interruptCause = cause === 'dtmf' ? 'dtmf' : 'speech';
-    this.#bargeIns++;
-    this.#deps.metrics?.bargeIn(interruptCause);
-    this.#deps.metrics?.bargeInHold('committed', cause);
-    this.#session.interrupt();
-    this.#cutPlayback(interruptCause, { suspect_id: suspect.id, decided_by: cause, decision_ms: Math.round(this.#axis.now() - suspect.heldAtMs) });
-  }
-
-  /** Clears the provider's buffer if anything may still play (a hold already did), and tells the agent what was heard. */
-  #cutPlayback(cause: InterruptCause | undefined, decision?: InterruptDecision): void {
-    const hold = this.#hold;
-    this.#hold = undefined;
-    this.#controller.drop();
-    const interrupted = this.#playback.cut(hold);
+  #stop({ force, cause, decision }: { readonly force: boolean; readonly cause?: InterruptCause; readonly decision?: InterruptDecision | undefined }): void {
+    this.#session.stop({ force, acknowledged: cause === 'cancel' });
+    const interrupted = this.#playback.cut(this.#bargeIn.release());
     if (interrupted === undefined || cause === undefined) return;
-    const decided = decision && this.#bargeInSettings.events === 2 ? decision : {};
-    for (const entry of interrupted) {
-      this.#agent?.send({
-        type: 'interrupted',
-        utterance_id: entry.utteranceId ?? null,
-        played_ms: entry.playedMs,
-        heard_text: entry.heardText,
-        cause,
-        ...decided,
-      });
-    }
+    for (const utterance of interrupted) this.#agent?.event({ type: 'interrupted', utterance, cause, decision });
   }
 
-  #turnPlayout(turn: TurnInfo): TurnPlayout {
-    const playout = this.#playout;
-    const ledger = this.#ledger;
-    ledger.begin(turn, playout.sentMs);
-    // From the turn's start (text admitted, nothing ahead of it), not its arrival: queued texts wait by design.
-    const turnStartedMs = this.#deps.clock.now();
-    this.#turnStartedAtMs = this.#axis.toAxisMs(turnStartedMs);
-    let first = true;
+  /** The call as barge-in acts on it. */
+  #bargeInPort(): BargeInPort {
+    const call = this;
     return {
-      padByte: MULAW_SILENCE,
-      waitForRoom: (ms, signal) => playout.waitForRoom(ms, signal),
-      sent: (ms) => {
-        playout.push(ms, !first);
-        ledger.audioSent(turn.seq, ms);
-        this.#playback.counted();
-        if (first) {
-          first = false;
-          this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - turnStartedMs);
-          // A caller already talking when the bot starts: with onlyWhileBotSpeaking off, that speech counts now.
-          if (this.#speaking && !this.#settings.bargeIn.onlyWhileBotSpeaking) queueMicrotask(() => this.#bargeIn('speech'));
-        }
+      botAudio: () => this.#botAudio(),
+      holdPlayback: () => this.#playback.hold(),
+      resumePlayback: (held) => this.#playback.resume(held),
+      locate: (positionMs) => this.#ledger.locate(positionMs),
+      stopSpeaking: (cause, decision) => this.#stop({ force: false, cause, decision }),
+      tell: (event) => this.#agent?.event(event),
+      get agentAttached() {
+        return call.#agent !== undefined;
       },
-      chunksSent: (lastChunk, final) => this.#playback.chunkMark(turn.seq, lastChunk, final),
-      // Its final mark will never come: without this a draining hangup would wait its full 30 s, and a failed
-      // non-interruptible turn would shield every later utterance from barge-in.
-      abandoned: () => ledger.abandon(turn.seq),
+      get ended() {
+        return call.ended;
+      },
     };
+  }
+
+  #botAudio(): BotAudio {
+    const turn = this.#turn;
+    if (!this.#ledger.outstanding() && turn === undefined && this.#texts.length === 0) return 'none';
+    return this.#ledger.protectedOutstanding() || (turn !== undefined && !turn.interruptible) ? 'protected' : 'interruptible';
+  }
+
+  #gathered(result: GatherResult): void {
+    this.#agent?.event({ type: 'gather_result', result });
+    this.#deps.onGathered?.(result);
+  }
+
+  /** The session starts a turn: the call's playback sends it; barge-in learns when it began and first sounded. */
+  #beginTurn(turn: TurnInfo): TurnPlayout {
+    this.#turn = turn;
+    // From the turn's start (text admitted, nothing ahead of it), not its arrival: queued texts wait by design.
+    const startedMs = this.#deps.clock.now();
+    this.#bargeIn.turnStarted(startedMs);
+    return this.#playback.turn(turn, () => {
+      this.#deps.metrics?.timeToFirstAudio('call', this.#deps.clock.now() - startedMs);
+      this.#bargeIn.turnAudible();
+    });
   }
 
   /** The session's output: audio to the provider, replies to the agent, its close ends the call. */
@@ -613,62 +362,24 @@ export class CallSession {
 
   #onSessionMessage(message: ServerMessage): void {
     if (message.type === 'connected') return;
-    if (message.type === 'cancellation' || message.type === 'error') this.#gatherPromptOver(message.utterance_id);
+    if (message.type === 'cancellation' || message.type === 'error') this.#gather.utteranceOver(message.utterance_id);
     if (message.type === 'error') {
       this.#deps.metrics?.sessionError('call', message.error.code);
       // A refused text (rate limit, credits, a full engine) also reaches the log: a REST `say` may have no agent.
-      if (!this.#resolveStart) {
-        this.#deps.logger.warn({ code: message.error.code, utteranceId: message.utterance_id ?? null, detail: message.error.message }, 'call utterance refused');
-      }
+      this.#deps.logger.warn({ code: message.error.code, utteranceId: message.utterance_id ?? null, detail: message.error.message }, 'call utterance refused');
     }
-    if (this.#resolveStart) {
-      if (message.type === 'configured') {
-        this.#resolveStart({ ok: true });
-        this.#resolveStart = undefined;
-      } else if (message.type === 'error') {
-        this.#resolveStart({ ok: false, reason: `${message.error.code}: ${message.error.message}` });
-        this.#resolveStart = undefined;
-        return;
-      }
-    }
-    this.#agent?.send(message as AgentMessage);
-  }
-
-  async #drained(): Promise<void> {
-    const deadline = this.#deps.clock.now() + MAX_DRAIN_MS;
-    const never = new AbortController().signal;
-    while (!this.ended && this.#deps.clock.now() < deadline) {
-      if (this.#session.quiet && !this.#ledger.outstanding()) return;
-      await sleep(this.#deps.clock, DRAIN_POLL_MS, never);
-    }
-  }
-
-  async #runControl(what: string, action: () => Promise<void>): Promise<void> {
-    try {
-      await action();
-    } catch (error) {
-      // The provider refused (bad credentials, call already over): end our side so nothing is left holding a slot.
-      this.#deps.logger.warn({ err: error, action: what }, 'call control failed; closing the stream');
-      this.#media.close(`${what} failed`);
-    }
+    this.#agent?.reply(message);
   }
 
   #finish(reason: string): void {
-    if (this.#resolveStart) {
-      this.#resolveStart({ ok: false, reason });
-      this.#resolveStart = undefined;
-    }
     if (this.#finished) return;
     this.#finished = true;
-    // A hangup or transfer we started keeps its name when the stream then closes.
-    this.#endReason ??= reason;
-    this.#controller.drop();
-    this.#hold = undefined;
+    const ended = this.#ending.streamEnded(reason);
+    this.#bargeIn.close();
     this.#gather.callEnded();
-    this.#detector?.close();
     this.#session.peerClosed();
-    this.#media.close(this.#endReason);
-    this.#agent?.send({ type: 'call_ended', reason: this.#endReason });
+    this.#media.close(ended);
+    this.#agent?.event({ type: 'call_ended', reason: ended });
     this.#agent?.close();
     this.#agent = undefined;
   }

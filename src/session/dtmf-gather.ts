@@ -3,7 +3,7 @@
 // prompt is over (played, cut or refused); each key restarts the inter-digit timeout. One gather at a time per call:
 // a new one ends the running one (`replaced`), as does the call's end (`hangup`). Results stay readable for a while
 // after they are decided (the REST long-poll may arrive late). Pure state on the injected clock; the call session
-// feeds it keys and the prompt's end, and says the result to whoever asked.
+// gives it the requests, keys and utterance ends, speaks its prompts, and says the result to whoever asked.
 
 import type { CallGather } from '../call-commands.js';
 import type { Clock, ClockTimer } from './clock.js';
@@ -49,6 +49,8 @@ interface Running {
 
 export class DtmfGather {
   #running: Running | undefined;
+  /** Gathers asked for without an id so far: they are named gather_1, gather_2… */
+  #unnamed = 0;
   readonly #results = new Map<string, GatherResult>();
   readonly #waiters = new Map<string, ((result: GatherResult) => void)[]>();
 
@@ -66,6 +68,28 @@ export class DtmfGather {
   /** True while a running gather's prompt plays. */
   get prompting(): boolean {
     return this.#running?.prompting === true;
+  }
+
+  /** The id a request's gather goes by: its own, or the next gather_<n>. */
+  idFor(request: GatherRequest): string {
+    return request.gatherId ?? `gather_${++this.#unnamed}`;
+  }
+
+  /**
+   * Starts the gather `request` asks for, as `gatherId`; returns its prompt when there is one to speak first (with
+   * the gather's id as its utterance id, so that its end reaches utteranceOver()).
+   */
+  begin(gatherId: string, request: GatherRequest): string | undefined {
+    const { prompt, interruptible } = request;
+    const prompting = prompt !== undefined && prompt.trim() !== '';
+    const spec = { gatherId, numDigits: request.numDigits, finishOnKey: request.finishOnKey, timeoutMs: request.timeoutMs, interDigitTimeoutMs: request.interDigitTimeoutMs };
+    this.start(spec, prompting ? { interruptible } : undefined);
+    return prompting ? prompt : undefined;
+  }
+
+  /** An utterance is over (played, cut or refused): when it was a gather's prompt, the caller's turn to type. */
+  utteranceOver(utteranceId: string | null | undefined): void {
+    if (utteranceId) this.promptOver(utteranceId);
   }
 
   /**

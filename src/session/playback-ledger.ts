@@ -5,7 +5,7 @@
 // The last position confirmed is where a held call resumes. Transport-agnostic; the call session owns one per call.
 
 import { isSpeakable } from '../core/text/split-utterance.js';
-import type { TurnInfo } from './synthesis-session.js';
+import type { TurnInfo } from './call-turns.js';
 
 export interface SentMark {
   readonly name: string;

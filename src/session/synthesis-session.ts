@@ -3,30 +3,30 @@
 // and closed from anywhere. Client events are handled one at a time, in order; a running utterance does not
 // block the queue, so `cancel` and `ping` are answered while audio streams. The session holds one concurrency
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
-// Phone calls extend it (SessionPlayout, their CallTextQueue, `interrupt()` for barge-in); the WebSocket route uses none.
-// ~500 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
+// The WebSocket route sends it the client's messages (receive); a phone call drives it through the typed calls
+// (configure, speak, stop) and takes its turns through one seam (call-turns.ts: the queue, pacing and marks).
+// ~600 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
-import type { Admission, Ticket, UsageSource } from '../core/admission.js';
+import type { Ticket, UsageSource } from '../core/admission.js';
 import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
-import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
 import { checkText } from '../core/text/text-limits.js';
-import type { VoiceResolver, ResolvedVoice } from '../core/voice-resolver.js';
-import { ApiError, isApiError } from '../errors.js';
+import type { ResolvedVoice } from '../core/voice-resolver.js';
+import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import type { Clock } from './clock.js';
-import type { CallTextQueue } from './call-text-queue.js';
+import type { CallTurns, TurnInfo } from './call-turns.js';
 import { CLOSE_CODES } from './close-codes.js';
 import { framePlanFor, toSeconds } from './frame-plan.js';
 import { IdleTimer } from './idle-timer.js';
 import { classifyTurnFailure, errorMessage } from './session-errors.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits.js';
 import type { ClientEvent, ServerMessage, SessionConfig } from './session-messages.js';
+import type { SessionServices } from './session-services.js';
 import type { SessionSink } from './session-sink.js';
-import { UtteranceTurn, type TurnOutcome, type TurnPlayout } from './utterance-turn.js';
-import type { TextChunk } from '../core/text/split-utterance.js';
-import type { ChunkWordBoundary } from '../core/synthesis/recorded-utterance.js';
+import type { CallTextQueue } from './call-text-queue.js';
+import { UtteranceTurn, type TurnOutcome } from './utterance-turn.js';
 
-export type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
+type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
 
 /** The few log calls a session makes (a pino or Fastify child logger fits). */
 export interface SessionLogger {
@@ -36,42 +36,25 @@ export interface SessionLogger {
 }
 
 export interface SessionDeps {
-  readonly admission: Pick<Admission, 'admit'>;
-  readonly voices: Pick<VoiceResolver, 'resolve'>;
-  readonly synthesis: Pick<SynthesisService, 'utterance'>;
+  readonly services: SessionServices;
   readonly clock: Clock;
   readonly logger: SessionLogger;
-  /** Aborts when the server's shutdown grace runs out: close at once, whatever the state. */
-  readonly shutdown?: AbortSignal;
   readonly limits?: Partial<SessionLimits>;
-  /** Phone calls: paced, marked playout in frames of `frameMs` (absent: send as fast as the sink drains). */
-  readonly playout?: SessionPlayout;
-  /** Phone calls: texts may wait behind the running one (absent, the WebSocket rule: a text while speaking is refused). */
-  readonly textQueue?: CallTextQueue;
+  /** Phone calls: queued texts, paced and marked turns. Absent (the WebSocket): a text while speaking is refused. */
+  readonly turns?: CallTurns;
   /** False: this session's utterances neither use nor fill the prompt cache (the client's `Cache-Control: no-store`). */
   readonly promptCache?: boolean;
   /** Where this session's usage records say the credits went (the voice and language come from each text's config). */
   readonly usage: Pick<UsageSource, 'keyId' | 'endpoint' | 'callId'>;
 }
 
-/** What a phone call needs to know about a turn when it starts, to mark its chunks and judge barge-in. */
-export interface TurnInfo {
-  /** 1, 2, 3… per session: names the turn's marks whatever id the client gave. */
-  readonly seq: number;
-  readonly utteranceId: string | undefined;
-  readonly text: string;
-  readonly chunks: readonly TextChunk[];
-  /** Where the words of each chunk start in its audio (Utterance.wordBoundaries, growing as audio is made). */
-  readonly words: readonly ChunkWordBoundary[];
-  readonly interruptible: boolean;
-}
-
-export interface SessionPlayout {
-  readonly frameMs: number;
-  forTurn(info: TurnInfo): TurnPlayout;
-}
-
 type TextEvent = Extract<ClientEvent, { type: 'text' }>;
+
+/** A text as a call speaks it (the `text` message without its type). */
+export type SpeakRequest = Omit<TextEvent, 'type'>;
+
+/** What configure() did: applied, or why not (a refusal's error code, or the session closed meanwhile). */
+export type Configured = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly code?: ErrorCode };
 
 /**
  * Why a session or turn ended, as the AbortSignal reason. The client-caused ones bill the audio produced
@@ -110,6 +93,8 @@ export class SynthesisSession {
   #turnSeq = 0;
   /** Phone calls only: the call's own queue of texts behind the running one. */
   readonly #textQueue: CallTextQueue | undefined;
+  /** configure() calls not yet answered: the session's close answers them. */
+  readonly #configuring = new Set<(configured: Configured) => void>();
   /** Settles once the current turn has been answered (end, error or close). */
   #turnAnswered: Promise<void> = Promise.resolve();
   /** Settles once the current turn's pump has stopped pulling audio. */
@@ -132,7 +117,7 @@ export class SynthesisSession {
     this.#limits = { ...DEFAULT_SESSION_LIMITS, ...deps.limits };
     this.#account = account;
     this.#sink = sink;
-    this.#textQueue = deps.textQueue;
+    this.#textQueue = deps.turns?.queue;
     this.#log = deps.logger;
     this.#closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.#idle = new IdleTimer(deps.clock, this.#limits.idleTimeoutMs, () => this.#close(CLOSE_CODES.normal, 'idle timeout', 'idle-timeout'));
@@ -142,10 +127,6 @@ export class SynthesisSession {
     });
   }
 
-  get state(): SessionState {
-    return this.#state;
-  }
-
   /** Resolves when the session is closed and its slot and credits are settled. */
   get closed(): Promise<void> {
     return this.#closed;
@@ -153,11 +134,11 @@ export class SynthesisSession {
 
   /** Greets the client (`connected`) and starts the idle timer. Call once, after authentication. */
   open(): void {
-    if (this.#deps.shutdown?.aborted) {
+    if (this.#deps.services.shutdown?.aborted) {
       this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
       return;
     }
-    this.#deps.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
+    this.#deps.services.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
     this.#send({ type: 'connected', user_id: this.#account.id });
     this.#idle.arm();
     this.#configDeadline.arm();
@@ -166,6 +147,45 @@ export class SynthesisSession {
   receive(event: ClientEvent): void {
     this.#idle.touch();
     this.#enqueue(() => this.#handle(event));
+  }
+
+  /**
+   * A config, as the `config` message gives one, for a transport that drives the session itself (a call): resolves
+   * with the outcome instead of a `configured` or `error` reply; in order with the other events.
+   */
+  configure(config: SessionConfig): Promise<Configured> {
+    if (this.#state === 'closed') return Promise.resolve(closedDuring('server shutting down'));
+    return new Promise((resolve) => {
+      const answer = (configured: Configured): void => {
+        if (this.#configuring.delete(answer)) resolve(configured);
+      };
+      this.#configuring.add(answer);
+      this.#enqueue(async () => {
+        try {
+          if (await this.#applyConfig(config)) answer({ ok: true });
+        } catch (error) {
+          if (!isApiError(error)) throw error;
+          answer({ ok: false, reason: `${error.code}: ${error.message}`, code: error.code });
+        }
+      });
+    });
+  }
+
+  /** A text, as the `text` message gives one; its replies carry its `utteranceId`. */
+  speak(request: SpeakRequest): void {
+    this.receive({ type: 'text', ...request });
+  }
+
+  /**
+   * Stops the running utterance now, like a cancel (no frame leaves after this returns; billed by the audio
+   * produced), and drops the queued texts; their `cancellation`s follow in order. A non-interruptible utterance is
+   * left alone (and so is its queue) unless `force`. `acknowledged`: when nothing was left to stop, one
+   * `cancellation` still answers, in order, as a cancel message always gets. Returns whether anything was stopped.
+   */
+  stop({ force, acknowledged }: { readonly force: boolean; readonly acknowledged: boolean }): boolean {
+    const stopped = this.#interrupt(force);
+    if (!stopped && acknowledged) this.receive({ type: 'cancel' });
+    return stopped;
   }
 
   /** A client message the transport could not parse: answered with `error`, in order with the others. */
@@ -205,7 +225,8 @@ export class SynthesisSession {
   async #handle(event: ClientEvent): Promise<void> {
     switch (event.type) {
       case 'config':
-        return this.#onConfig(event.config);
+        if (await this.#applyConfig(event.config)) this.#send(configuredMessage(event.config));
+        return;
       case 'text':
         return this.#onText(event);
       case 'cancel':
@@ -226,20 +247,21 @@ export class SynthesisSession {
     this.#close(CLOSE_CODES.internalError, 'internal server error', 'internal');
   }
 
-  async #onConfig(config: SessionConfig): Promise<void> {
+  /** True once `config` is the active one; false when the session closed meanwhile. */
+  async #applyConfig(config: SessionConfig): Promise<boolean> {
     if (this.#state === 'speaking' || this.#state === 'cancelling') {
       throw new ApiError(
         'validation_error',
         'The config cannot change while an utterance is being synthesized; wait for end_of_utterance or send cancel first.',
       );
     }
-    const voice = await this.#deps.voices.resolve(this.#account, config.voice, config.language);
-    if (this.#isClosed()) return;
+    const voice = await this.#deps.services.voices.resolve(this.#account, config.voice, config.language);
+    if (this.#isClosed()) return false;
     if (!this.#slot) {
-      const slot = await this.#deps.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
+      const slot = await this.#deps.services.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
       if (this.#isClosed()) {
         await slot.release();
-        return;
+        return false;
       }
       this.#slot = slot;
       slot.lost.addEventListener('abort', () => this.#close(CLOSE_CODES.sessionLost, 'concurrency slot lost; reconnect', 'slot-lost'), {
@@ -249,15 +271,7 @@ export class SynthesisSession {
     this.#active = { config, voice };
     this.#state = 'idle';
     this.#configDeadline.disarm();
-    this.#send({
-      type: 'configured',
-      model_id: config.modelId,
-      voice: config.voice,
-      language: config.language,
-      output_format: config.outputFormat,
-      sample_rate: config.sampleRateHz,
-      speed: config.speed,
-    });
+    return true;
   }
 
   async #onText(event: TextEvent): Promise<void> {
@@ -300,7 +314,7 @@ export class SynthesisSession {
     const codePoints = checkText(text);
     const epoch = this.#textQueue?.epoch;
     const { config, voice } = active;
-    const credits = await this.#deps.admission.admit({
+    const credits = await this.#deps.services.admission.admit({
       account: this.#account,
       countRate: true,
       takeSlot: false,
@@ -317,7 +331,7 @@ export class SynthesisSession {
       this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
       return;
     }
-    const utterance = this.#deps.synthesis.utterance({
+    const utterance = this.#deps.services.synthesis.utterance({
       text,
       language: config.language,
       voice,
@@ -329,7 +343,7 @@ export class SynthesisSession {
       accountId: this.#account.id,
     });
     const limits = this.#limits;
-    const { playout } = this.#deps;
+    const { turns } = this.#deps;
     const info: TurnInfo = {
       seq: ++this.#turnSeq,
       utteranceId: event.utteranceId,
@@ -342,11 +356,11 @@ export class SynthesisSession {
       utterance,
       credits,
       codePoints,
-      framePlanFor(config.outputFormat, config.sampleRateHz, playout?.frameMs),
+      framePlanFor(config.outputFormat, config.sampleRateHz, turns?.frameMs),
       this.#sink,
       this.#deps.clock,
       { highWaterBytes: limits.highWaterBytes, pollMs: limits.backpressurePollMs, stallTimeoutMs: limits.stallTimeoutMs },
-      playout?.forTurn(info),
+      turns?.begin(info),
     );
     this.#turn = turn;
     this.#turnInfo = info;
@@ -399,13 +413,8 @@ export class SynthesisSession {
     for (const event of dropped) this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
   }
 
-  /**
-   * Barge-in (phone calls): stops the running utterance now, like a cancel (no frame leaves after this returns;
-   * billed by the audio produced), and drops the queued texts; the `cancellation`s follow in order. A
-   * non-interruptible utterance is left alone (and so is its queue) unless `force` (an explicit cancel from the
-   * call's agent or API): returns false then, and when there was nothing to stop.
-   */
-  interrupt(force = false): boolean {
+  /** stop() without the acknowledgement: false when nothing was stopped. */
+  #interrupt(force: boolean): boolean {
     if (this.#state === 'closed' || this.#state === 'connected') return false;
     const turn = this.#turn;
     const info = this.#turnInfo;
@@ -421,11 +430,6 @@ export class SynthesisSession {
     return this.#utterances;
   }
 
-  /** Texts waiting behind the running one. */
-  get pendingTexts(): number {
-    return this.#pendingTexts;
-  }
-
   get #pendingTexts(): number {
     return this.#textQueue?.length ?? 0;
   }
@@ -433,11 +437,6 @@ export class SynthesisSession {
   /** Nothing running, queued or still being handled: a draining hangup may go ahead. */
   get quiet(): boolean {
     return this.#pending === 0 && this.#turn === undefined && this.#pendingTexts === 0;
-  }
-
-  /** The running turn, for a phone call judging whether barge-in may cut it. */
-  get currentTurn(): TurnInfo | undefined {
-    return this.#turn ? this.#turnInfo : undefined;
   }
 
   async #onTurnEnd(turn: UtteranceTurn, outcome: TurnOutcome): Promise<void> {
@@ -481,7 +480,7 @@ export class SynthesisSession {
   /** Back to idle after a turn was answered; a draining session closes here. */
   #endTurn(): void {
     if (this.#state === 'closed') return;
-    this.#turn = undefined;
+    this.#turnOver();
     this.#state = 'idle';
     if (this.#draining) {
       this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
@@ -537,12 +536,19 @@ export class SynthesisSession {
     this.#state = 'closed';
     this.#idle.disarm();
     this.#configDeadline.disarm();
-    this.#deps.shutdown?.removeEventListener('abort', this.#onShutdown);
+    this.#deps.services.shutdown?.removeEventListener('abort', this.#onShutdown);
     const turn = this.#turn;
-    this.#turn = undefined;
+    this.#turnOver();
     turn?.abort(why);
+    for (const answer of [...this.#configuring]) answer(closedDuring(reason));
     this.#sink.close(code, reason);
     void this.#releaseAll(turn, why);
+  }
+
+  /** The running turn, if any, is no longer the session's (its call stops counting it as speaking). */
+  #turnOver(): void {
+    if (this.#turn && this.#turnInfo) this.#deps.turns?.end(this.#turnInfo.seq);
+    this.#turn = undefined;
   }
 
   async #releaseAll(turn: UtteranceTurn | undefined, why: EndReason): Promise<void> {
@@ -560,6 +566,22 @@ export class SynthesisSession {
     }
     this.#resolveClosed();
   }
+}
+
+function configuredMessage(config: SessionConfig): ServerMessage {
+  return {
+    type: 'configured',
+    model_id: config.modelId,
+    voice: config.voice,
+    language: config.language,
+    output_format: config.outputFormat,
+    sample_rate: config.sampleRateHz,
+    speed: config.speed,
+  };
+}
+
+function closedDuring(reason: string): Configured {
+  return { ok: false, reason: `session closed: ${reason}` };
 }
 
 /** `utterance_id` for replies, only when the text carried one (never on /v1/tts/websocket). */

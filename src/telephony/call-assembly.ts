@@ -3,14 +3,12 @@
 // agent link when the call has one, and registration on the call-control bus so REST say/cancel/hangup reach it.
 
 import type { TelephonyConfig } from '../config.js';
-import type { Admission } from '../core/admission.js';
-import type { SynthesisService } from '../core/synthesis/synthesis-service.js';
-import type { VoiceResolver } from '../core/voice-resolver.js';
-import type { VoiceActivityDetectorFactory } from '../session/barge-in-contract.js';
+import type { VoiceActivityDetectorFactory } from '../session/barge-in/barge-in-contract.js';
 import type { CallControlPort, CallMediaPort } from '../session/call-events.js';
 import { CallSession, type CallSessionDeps } from '../session/call-session.js';
 import { GATHER_RESULTS_KEPT } from '../session/dtmf-gather.js';
 import { sleep, type Clock } from '../session/clock.js';
+import type { SessionServices } from '../session/session-services.js';
 import type { CallControlBus } from '../store/call-control-bus.js';
 import type { CallCommand, CallCommandResult } from '../call-commands.js';
 import { OUTBOUND_CALL_ID_PATTERN } from '../store/outbound-call.js';
@@ -37,10 +35,8 @@ export const CALL_ID_HOLD_MS = 6 * 3600_000;
 export interface CallAssemblyDeps {
   /** A live call id belongs to one account across every instance (Store.holdKey). */
   readonly store: Pick<Store, 'holdKey' | 'releaseKey'>;
-  readonly admission: Pick<Admission, 'admit'>;
-  readonly voices: Pick<VoiceResolver, 'resolve'>;
-  readonly synthesis: Pick<SynthesisService, 'utterance'>;
-  readonly shutdown?: AbortSignal | undefined;
+  /** Built once by deps.ts; each call's session uses them as they are. */
+  readonly services: SessionServices;
   readonly clock: Clock;
   readonly vad: VoiceActivityDetectorFactory | undefined;
   readonly config: TelephonyConfig;
@@ -104,12 +100,9 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
   const custom = Object.fromEntries(Object.entries({ ...request.query, ...start.parameters }).filter(([name]) => !CREDENTIAL_PARAMETERS.has(name)));
   const call = new CallSession(
     {
-      admission: deps.admission,
-      voices: deps.voices,
-      synthesis: deps.synthesis,
+      services: deps.services,
       clock: deps.clock,
       logger: request.logger,
-      ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
       // VAD runs when something listens: speech barge-in, or an agent that wants speech events.
       vad: p.bargeIn === 'none' || p.bargeIn === 'dtmf' ? (p.agentUrl ? deps.vad : undefined) : deps.vad,
       playoutAheadMs: deps.config.playoutAheadMs,

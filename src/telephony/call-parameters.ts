@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { TelephonyConfig } from '../config.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
-import type { BargeInEvents, BargeInMode, BargeInSuspect } from '../session/barge-in-contract.js';
-import { DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../session/barge-in-controller.js';
+import type { BargeInEvents, BargeInMode, BargeInSuspect } from '../session/barge-in/barge-in-contract.js';
+import { DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../session/barge-in/barge-in-controller.js';
 import { CALL_DIRECTIONS, type CallDirection } from '../session/call-events.js';
 import { ANSWERED_BY, type AnsweredBy } from '../store/outbound-call.js';
 

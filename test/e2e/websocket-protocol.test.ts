@@ -206,7 +206,8 @@ describe('text', () => {
   it('the safety budget: truncated true, reason step_budget_exceeded, characters_used 0, not billed', async () => {
     // A budget of 1 ms per character leaves the 10-second floor: a long text runs past it.
     const tight = await startTestServer({}, {
-      app: (deps) => ({ synthesis: new SynthesisService(deps.engine, { firstChunkMaxChars: 100, maxChunkChars: 300, maxAudioMsPerChar: 1 }) }),
+      // Sessions take their services as one object: the tighter synthesis goes there.
+      app: (deps) => ({ services: { ...deps.services, synthesis: new SynthesisService(deps.engine, { firstChunkMaxChars: 100, maxChunkChars: 300, maxAudioMsPerChar: 1 }) } }),
     });
     try {
       const created = await tight.account('growth', 100_000);

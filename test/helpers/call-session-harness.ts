@@ -9,9 +9,10 @@ import { VoiceResolver } from '../../src/core/voice-resolver.js';
 import type { TtsEngine } from '../../src/engine/tts-engine.js';
 import { PHONE_FRAME_MS } from '../../src/audio/mulaw.js';
 import type { CallerTrack } from '../../src/sim/caller-audio.js';
-import { DEFAULT_BARGE_IN_POLICY } from '../../src/session/barge-in-controller.js';
-import type { VoiceActivityDetectorFactory } from '../../src/session/barge-in-contract.js';
-import type { AgentMessage, CallAgentPort, CallControlPort, CallMediaPort } from '../../src/session/call-events.js';
+import { DEFAULT_BARGE_IN_POLICY } from '../../src/session/barge-in/barge-in-controller.js';
+import type { VoiceActivityDetectorFactory } from '../../src/session/barge-in/barge-in-contract.js';
+import type { CallAgentPort, CallControlPort, CallEvent, CallMediaPort, SessionReply } from '../../src/session/call-events.js';
+import { agentEvent, type AgentMessage } from '../../src/telephony/agent/agent-events.js';
 import { CallSession, type CallSettings } from '../../src/session/call-session.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { catalog } from './espeak-engine.js';
@@ -45,7 +46,11 @@ export class Ports implements CallMediaPort, CallControlPort, CallAgentPort {
   async transfer() {
     return 'stream-ended' as const;
   }
-  send(message: AgentMessage) {
+  /** The agent's side as on the wire (the agent link's formatting). */
+  event(event: CallEvent) {
+    this.agent.push(agentEvent(event));
+  }
+  reply(message: SessionReply) {
     this.agent.push(message);
   }
   sendAudio() {}
@@ -67,9 +72,11 @@ export async function startCall(engine: TtsEngine, vad: VoiceActivityDetectorFac
   const ports = new Ports();
   const call = new CallSession(
     {
-      admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
-      voices: new VoiceResolver(catalog, store),
-      synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      services: {
+        admission: new Admission(store, { slotLeaseMs: 30_000, reservationTtlMs: 900_000 }),
+        voices: new VoiceResolver(catalog, store),
+        synthesis: new SynthesisService(engine, { firstChunkMaxChars: 100, maxChunkChars: 300 }),
+      },
       clock,
       logger: pino({ level: 'silent' }),
       vad,

@@ -35,6 +35,13 @@ export class FakeClock implements Clock {
     return this.#timers.size;
   }
 
+  /** How long until the earliest pending timer fires; undefined when none is pending. */
+  get nextDueInMs(): number | undefined {
+    let earliest: number | undefined;
+    for (const { atMs } of this.#timers.values()) earliest = Math.min(earliest ?? atMs, atMs);
+    return earliest === undefined ? undefined : earliest - this.#nowMs;
+  }
+
   /** Moves time forward, firing due timers in order (also ones they schedule) and letting promises settle. */
   async advance(ms: number): Promise<void> {
     const targetMs = this.#nowMs + ms;

@@ -1,7 +1,7 @@
 // A barge-in detector with its events collected, so a test can ask which events a stretch of audio produced.
 // With a model that answers at once (LoudnessModel, SileroVad's own streams) they are there when pushMulaw returns.
 
-import type { VoiceActivityEvent } from '../../src/session/barge-in-contract.js';
+import type { VoiceActivityEvent } from '../../src/session/barge-in/barge-in-contract.js';
 import type { BargeInDetector, BargeInDetectorFactory } from '../../src/session/barge-in-detector.js';
 
 export class HeardDetector {

@@ -164,10 +164,7 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
 export function mediaStreamDeps(ctx: ApiContext, telephony: TelephonyContext): MediaStreamDeps {
   return {
     store: ctx.store,
-    admission: ctx.admission,
-    voices: ctx.voices,
-    synthesis: ctx.synthesis,
-    shutdown: ctx.shutdown,
+    services: ctx.services,
     clock: telephony.clock ?? monotonicClock,
     now: Date.now,
     vad: telephony.vad,

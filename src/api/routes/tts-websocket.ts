@@ -133,12 +133,9 @@ function startSession(ctx: ApiContext, socket: WebSocket, { account, keyId }: Pr
   const sink = metered ?? new WebSocketSessionSink(socket);
   const session = new SynthesisSession(
     {
-      admission: ctx.admission,
-      voices: ctx.voices,
-      synthesis: ctx.synthesis,
+      services: ctx.services,
       clock: ctx.webSocket?.clock ?? systemClock,
       logger: request.log.child({ accountId: account.id }),
-      shutdown: ctx.shutdown,
       promptCache: !refusesCachedAudio(request.headers['cache-control']),
       usage: { keyId, endpoint: 'websocket' },
       ...(ctx.webSocket?.limits ? { limits: ctx.webSocket.limits } : {}),

@@ -1,14 +1,15 @@
 // The call's WebSocket to its agent: dials the agent URL at the address the destination policy checked, sends the
-// call's events as JSON (caller audio as binary frames when opted in), turns the agent's messages into call
-// commands, and reports a failed or lost agent once so the call can speak its fallback and hang up.
+// call's events as JSON in their wire shape (agent-events.ts; caller audio as binary frames when opted in), turns the
+// agent's messages into call commands, and reports a lost agent once (the call then speaks its fallback and hangs up).
 
 import WebSocket, { type RawData } from 'ws';
 import { ApiError, isApiError } from '../../errors.js';
-import type { AgentMessage, CallAgentPort } from '../../session/call-events.js';
+import type { CallAgentPort, CallEvent, SessionReply } from '../../session/call-events.js';
 import type { CallSession } from '../../session/call-session.js';
 import type { Clock } from '../../session/clock.js';
 import { closeSocket, rawText } from '../../util/ws-socket.js';
 import { pinnedLookup, type CheckedDestination } from '../destination/destination-policy.js';
+import { agentEvent, type AgentMessage } from './agent-events.js';
 import { parseAgentMessage } from './agent-protocol.js';
 
 /** Caller audio is dropped (not queued) while the agent has this much unsent: a slow agent never grows our memory. */
@@ -58,7 +59,15 @@ export class AgentLink implements CallAgentPort {
     this.#socket.on('close', (code) => this.#onLost(`agent closed the socket (${code})`));
   }
 
-  send(message: AgentMessage): void {
+  event(event: CallEvent): void {
+    this.#send(agentEvent(event));
+  }
+
+  reply(message: SessionReply): void {
+    this.#send(message);
+  }
+
+  #send(message: AgentMessage): void {
     if (this.#socket.readyState !== WebSocket.OPEN) return;
     if (this.#socket.bufferedAmount > MAX_AGENT_BACKLOG_BYTES) {
       this.#socket.terminate();

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import { readTypedJson, unreadableMessage } from '../../util/typed-json.js';
 import { LANGUAGE_CODES } from '../../languages.js';
-import type { BargeInOverrides } from '../../session/barge-in-contract.js';
+import type { BargeInOverrides } from '../../session/barge-in/barge-in-contract.js';
 import { GATHER_DEFAULTS, type GatherRequest } from '../../session/dtmf-gather.js';
 import type { ClientEvent, SessionConfig } from '../../session/session-messages.js';
 import type { TransferOptions } from '../../session/call-events.js';

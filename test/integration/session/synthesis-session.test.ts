@@ -1,5 +1,6 @@
 // The session state machine without a socket: real engine, real SqliteStore and Admission, a fake clock
-// for idle timeouts and stalls, and a recording sink as the transport. Every state and transition.
+// for idle timeouts and stalls, and a recording sink as the transport. Every state and transition, each seen by what
+// the session answers next (a text refused before a config, a config taken only while nothing speaks).
 
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -77,17 +78,19 @@ async function setup(
   const shutdown = new AbortController();
   const session = new SynthesisSession(
     {
-      admission: new Admission(store, { slotLeaseMs: options.slotLeaseMs ?? 30_000, reservationTtlMs: 900_000 }),
-      voices: new VoiceResolver(catalog, store),
+      services: {
+        admission: new Admission(store, { slotLeaseMs: options.slotLeaseMs ?? 30_000, reservationTtlMs: 900_000 }),
+        voices: new VoiceResolver(catalog, store),
+        synthesis: new SynthesisService(options.engine ?? espeak.engine, {
+          firstChunkMaxChars: 100,
+          maxChunkChars: 300,
+          ...(options.maxAudioMsPerChar ? { maxAudioMsPerChar: options.maxAudioMsPerChar } : {}),
+        }),
+        shutdown: shutdown.signal,
+      },
       usage: { keyId: SESSION_KEY_ID, endpoint: 'websocket' },
-      synthesis: new SynthesisService(options.engine ?? espeak.engine, {
-        firstChunkMaxChars: 100,
-        maxChunkChars: 300,
-        ...(options.maxAudioMsPerChar ? { maxAudioMsPerChar: options.maxAudioMsPerChar } : {}),
-      }),
       clock,
       logger: pino({ level: 'silent' }),
-      shutdown: shutdown.signal,
       ...(options.limits ? { limits: options.limits } : {}),
     },
     account,
@@ -119,9 +122,24 @@ async function configured(options: Parameters<typeof setup>[0] = {}, config: Ses
   return h;
 }
 
-/** While speaking the idle timer is off, so a pending timer is the pump polling the buffer. */
-function pumpWaiting(h: Harness): Promise<void> {
-  return h.sink.until(() => h.session.state === 'speaking' && h.clock.pendingTimers > 0, 'the pump to wait', 10_000);
+/** The pump is polling the buffer: a timer due within its poll interval (the idle timer, 60 s, is off while speaking). */
+function pumpWaiting(h: Harness, pollMs: number): Promise<void> {
+  return h.sink.until(() => (h.clock.nextDueInMs ?? Infinity) <= pollMs, 'the pump to wait', 10_000);
+}
+
+/** Before any config: a text is refused with missing_websocket_config, and the session stays open. */
+async function expectUnconfigured(h: Harness): Promise<void> {
+  const errors = h.sink.ofType('error').length;
+  h.session.receive({ type: 'text', text: SHORT });
+  expect((await h.sink.waitFor('error', errors + 1)).error.code).toBe('missing_websocket_config');
+  expect(h.sink.closedWith).toBeUndefined();
+}
+
+/** Configured, and nothing speaking or being cancelled: the session takes a config again (it refuses one meanwhile). */
+async function expectIdle(h: Harness): Promise<void> {
+  const configs = h.sink.ofType('configured').length;
+  h.session.receive({ type: 'config', config: CONFIG });
+  await h.sink.waitFor('configured', configs + 1);
 }
 
 /** Frames sent after the message at `index` in the sink's log. */
@@ -134,7 +152,7 @@ describe('connected', () => {
   it('greets with connected and the account id; ping gets pong', async () => {
     const h = await setup();
     expect(h.sink.messages[0]).toEqual({ type: 'connected', user_id: h.account.id });
-    expect(h.session.state).toBe('connected');
+    await expectUnconfigured(h);
     h.session.receive({ type: 'ping' });
     await h.sink.waitFor('pong');
   });
@@ -146,7 +164,6 @@ describe('connected', () => {
     const second = await h.sink.waitFor('error', 2);
     expect(h.sink.ofType('error').map((m) => m.error.code)).toEqual(['missing_websocket_config', 'missing_websocket_config']);
     expect(second.error.message).toMatch(/config/);
-    expect(h.session.state).toBe('connected');
     expect(h.sink.closedWith).toBeUndefined();
     expect(await h.slotFree()).toBe(true);
   });
@@ -155,7 +172,7 @@ describe('connected', () => {
     const h = await setup();
     h.session.receive({ type: 'config', config: { ...CONFIG, voice: 'nobody' } });
     expect((await h.sink.waitFor('error')).error.code).toBe('voice_language_not_found');
-    expect(h.session.state).toBe('connected');
+    await expectUnconfigured(h);
     expect(await h.slotFree()).toBe(true);
   });
 });
@@ -172,7 +189,6 @@ describe('config', () => {
       sample_rate: 24000,
       speed: 1,
     });
-    expect(h.session.state).toBe('idle');
     expect(await h.slotFree()).toBe(false);
   });
 
@@ -181,11 +197,10 @@ describe('config', () => {
     await h.store.admit({ accountId: h.account.id, limits: PLAN_LIMITS.free, countRate: false, slotHolderId: 'other', slotLeaseMs: 60_000 });
     h.session.receive({ type: 'config', config: CONFIG });
     expect((await h.sink.waitFor('error')).error.code).toBe('concurrency_limit_exceeded');
-    expect(h.session.state).toBe('connected');
+    await expectUnconfigured(h);
     await h.store.releaseSlot(h.account.id, 'other');
     h.session.receive({ type: 'config', config: CONFIG });
     await h.sink.waitFor('configured');
-    expect(h.session.state).toBe('idle');
   });
 
   it('a later config while idle replaces the active one (same slot)', async () => {
@@ -213,13 +228,31 @@ describe('config', () => {
   });
 });
 
+describe('configure() (how a call starts its session)', () => {
+  it('resolves with the outcome instead of a reply: applied, refused with its code, or closed meanwhile', async () => {
+    const h = await setup();
+    expect(await h.session.configure({ ...CONFIG, voice: 'nobody' })).toEqual({ ok: false, reason: expect.stringMatching(/^voice_language_not_found: /), code: 'voice_language_not_found' });
+    expect(await h.session.configure(CONFIG)).toEqual({ ok: true });
+    expect(h.sink.ofType('configured')).toEqual([]);
+    expect(h.sink.ofType('error')).toEqual([]);
+    expect(await h.slotFree()).toBe(false);
+    h.session.receive({ type: 'text', text: SHORT });
+    await h.sink.waitFor('end_of_utterance');
+
+    const late = await setup();
+    const pending = late.session.configure(CONFIG);
+    late.session.peerClosed();
+    expect(await pending).toEqual({ ok: false, reason: 'session closed: client closed' });
+    expect(await late.session.configure(CONFIG)).toMatchObject({ ok: false });
+  });
+});
+
 describe('speaking', () => {
   it('text: 40 ms frames in order, then end_of_utterance; billed exactly; back to idle', async () => {
     const h = await configured();
     const before = await h.balance();
     h.session.receive({ type: 'text', text: SHORT });
     await settle(1);
-    expect(h.session.state).toBe('speaking');
     const end = await h.sink.waitFor('end_of_utterance');
     expect(end).toEqual({ type: 'end_of_utterance', characters_used: cp(SHORT), duration_seconds: end.duration_seconds, truncated: false });
     const frames = h.sink.frames;
@@ -229,7 +262,7 @@ describe('speaking', () => {
     const bytes = frames.reduce((sum, f) => sum + f.length, 0);
     expect(end.duration_seconds).toBeCloseTo(bytes / 2 / 24000, 5);
     expect(framesAfter(h.sink, (m) => m.type === 'end_of_utterance')).toBe(0);
-    expect(h.session.state).toBe('idle');
+    await expectIdle(h);
     expect(await h.balance()).toBe(before - cp(SHORT));
     expect(await h.usage()).toEqual([ledgerLine(h, { characters: cp(SHORT), audioSeconds: end.duration_seconds, outcome: 'completed' })]);
   });
@@ -258,7 +291,7 @@ describe('speaking', () => {
     expect(h.sink.ofType('error')[2]!.error.message).toMatch(/10 remaining/);
     expect(await h.balance()).toBe(10);
     expect(await h.usage()).toEqual([]);
-    expect(h.session.state).toBe('idle');
+    await expectIdle(h);
   });
 
   it('the safety budget truncates: truncated true, step_budget_exceeded, not billed; bytes match the duration', async () => {
@@ -297,7 +330,7 @@ describe('cancel', () => {
     await h.sink.waitForFrames(1);
     h.session.receive({ type: 'cancel' });
     const cancellation = await h.sink.waitFor('cancellation');
-    expect(h.session.state).toBe('idle');
+    await expectIdle(h);
     // Wait for the proof instead of a fixed time: the chunk that was in flight has finished in its worker.
     await vi.waitFor(() => expect(espeak.engine.load()).toMatchObject({ queued: 0, running: 0 }), { timeout: 20_000, interval: 5 });
     expect(framesAfter(h.sink, (m) => m.type === 'cancellation')).toBe(0);
@@ -349,7 +382,7 @@ describe('cancel', () => {
     h.session.receive({ type: 'cancel' });
     const cancellation = await h.sink.waitFor('cancellation');
     expect(await h.balance()).toBe(before - cancellation.characters_used);
-    expect(h.session.state).toBe('idle');
+    await expectIdle(h);
   });
 });
 
@@ -358,7 +391,7 @@ describe('backpressure', () => {
     const h = await configured({ limits: { backpressurePollMs: 50 } });
     h.sink.buffered = 1_000_000;
     h.session.receive({ type: 'text', text: SHORT });
-    await pumpWaiting(h);
+    await pumpWaiting(h, 50);
     expect(h.sink.frames).toHaveLength(0);
     await h.clock.advance(10_000);
     expect(h.sink.frames).toHaveLength(0);
@@ -372,7 +405,7 @@ describe('backpressure', () => {
     const before = await h.balance();
     h.sink.buffered = 1_000_000;
     h.session.receive({ type: 'text', text: LONG });
-    await pumpWaiting(h);
+    await pumpWaiting(h, 1000);
     await h.clock.advance(29_000);
     expect(h.sink.closedWith).toBeUndefined();
     await h.clock.advance(1_000);
@@ -388,7 +421,7 @@ describe('backpressure', () => {
     const h = await configured({ limits: { backpressurePollMs: 1000, stallTimeoutMs: 5_000 } });
     h.sink.buffered = 1_000_000;
     h.session.receive({ type: 'text', text: SHORT });
-    await pumpWaiting(h);
+    await pumpWaiting(h, 1000);
     for (let i = 0; i < 20; i++) {
       h.sink.buffered -= 10_000;
       await h.clock.advance(1000);
@@ -421,7 +454,11 @@ describe('idle timeout (fake clock)', () => {
     await h.clock.advance(1);
     expect(h.sink.closedWith).toEqual({ code: 1000, reason: 'idle timeout' });
     await h.session.closed;
-    expect(h.session.state).toBe('closed');
+    // Closed: a message gets no answer any more.
+    const pongs = h.sink.ofType('pong').length;
+    h.session.receive({ type: 'ping' });
+    await settle();
+    expect(h.sink.ofType('pong')).toHaveLength(pongs);
     expect(await h.slotFree()).toBe(true);
   });
 
@@ -531,7 +568,7 @@ describe('espeak.engine failures', () => {
       const error = await h.sink.waitFor('error');
       expect(error.error.code).toBe('internal_error');
       expect(error.error.message).toMatch(/tts_workers_busy/);
-      expect(h.session.state).toBe('idle');
+      await expectIdle(h);
       await blocker;
       h.session.receive({ type: 'text', text: SHORT });
       await h.sink.waitFor('end_of_utterance');
@@ -577,7 +614,7 @@ describe('espeak.engine failures', () => {
     await h.store.close();
     h.session.receive({ type: 'cancel' });
     await h.sink.waitFor('cancellation');
-    expect(h.session.state).toBe('idle');
+    await expectIdle(h);
     h.session.peerClosed();
     await h.session.closed;
   });

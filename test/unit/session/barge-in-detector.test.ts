@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { pcm16ToMulaw } from '../../../src/audio/mulaw.js';
-import type { VoiceActivityEvent } from '../../../src/session/barge-in-contract.js';
+import type { VoiceActivityEvent } from '../../../src/session/barge-in/barge-in-contract.js';
 import { HeardDetector } from '../../helpers/heard-detector.js';
 import {
   BargeInDetectorFactory,

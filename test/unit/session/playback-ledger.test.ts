@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { PlaybackLedger } from '../../../src/session/playback-ledger.js';
-import type { TurnInfo } from '../../../src/session/synthesis-session.js';
+import type { TurnInfo } from '../../../src/session/call-turns.js';
 import { splitUtterance } from '../../../src/core/text/split-utterance.js';
 
 const text = 'पहला वाक्य। दूसरा वाक्य। तीसरा।';

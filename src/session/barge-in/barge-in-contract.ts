@@ -1,6 +1,6 @@
-// The contract between the phone call (src/session/call-session.ts) and voice activity detection:
-// the call feeds the caller's inbound 20 ms frames in (decoded once, shared with the echo gate), and reacts to the events.
-// Implemented by src/session/barge-in-detector.ts on top of a speech-probability model (Silero VAD, in src/engine/vad/).
+// A call's barge-in settings, and the contract between its barge-in (call-barge-in.ts) and voice activity detection:
+// barge-in feeds the caller's 20 ms frames in (decoded once, shared with the echo gate) and reacts to the events.
+// Implemented by src/session/barge-in-detector.ts on top of a speech-probability model (Silero VAD, src/engine/vad/).
 
 import type { BargeInPolicy } from './barge-in-controller.js';
 
@@ -19,7 +19,7 @@ export interface BargeInSettings {
    */
   readonly suspect: BargeInSuspect;
   readonly policy: BargeInPolicy;
-  /** 2: the agent gets `interruption_suspected` and `resumed` and may answer with `barge_in_verdict`. */
+  /** HOLD_EVENTS (2): the agent gets `interruption_suspected` and `resumed` and may answer with `barge_in_verdict`. */
   readonly events: BargeInEvents;
 }
 
@@ -27,7 +27,10 @@ export type BargeInSuspect = 'vad' | 'off';
 
 /** What an agent may change mid-call (`config.barge_in`). */
 export type BargeInOverrides = Partial<Pick<BargeInSettings, 'suspect' | 'events'>> & Partial<BargeInPolicy>;
+/** What the agent hears of barge-in: 1, `interrupted` only; HOLD_EVENTS, also the holds and what decided them. */
 export type BargeInEvents = 1 | 2;
+/** barge_in_events=2: the agent hears every hold and its outcome, and may judge a hold (`barge_in_verdict`). */
+export const HOLD_EVENTS = 2 satisfies BargeInEvents;
 
 export type VoiceActivityEvent =
   /** Speech onset confirmed (after minSpeechMs); `onsetMs` is when the first speech window began, on the call clock. */

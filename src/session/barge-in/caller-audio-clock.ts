@@ -5,7 +5,7 @@
 // same audio then gives the same decisions however it arrived (test/integration/session/barge-in-arrival.test.ts).
 // It also maps real (monotonic) times onto that axis, for what happens in real time: what the bot plays, a clear.
 
-import type { Clock, ClockTimer } from './clock.js';
+import type { Clock, ClockTimer } from '../clock.js';
 
 interface Pending {
   readonly atMs: number;

@@ -3,8 +3,8 @@
 // echo from the VAD, let a caller louder than the echo through, and never gate a line without echo.
 
 import { describe, expect, it } from 'vitest';
-import { EchoGate } from '../../../src/session/echo-gate.js';
-import { seeded } from '../../helpers/seeded-random.js';
+import { EchoGate } from '../../../../src/session/barge-in/echo-gate.js';
+import { seeded } from '../../../helpers/seeded-random.js';
 
 const FRAME = 160;
 

@@ -1,5 +1,5 @@
 // The bot's own voice coming back in the caller's audio (a speakerphone, a cheap handset, an analogue hybrid) looks
-// like speech to the VAD: at -20 dB, two thirds of its windows score as speech (research/barge-in.md §2.3). We know
+// like speech to the VAD: at -20 dB, two thirds of its windows score as speech (the bot's prompt fed back). We know
 // what we sent and when it plays, so the echo is predictable: 10 ms energy envelopes of the audio played and of the
 // audio received are cross-correlated to estimate the echo's delay and level (ERL); a caller frame no louder than the
 // predicted echo plus a margin is explained by it and kept from the VAD. A Geigel-style double-talk test on energies,
@@ -7,8 +7,8 @@
 // It works on the caller's audio axis (caller-audio-clock.ts): caller frames are placed by the audio they carry, not
 // by when they arrived (a burst would pile them on the same slots), and what is played is mapped onto that axis.
 
-import { pcm16Sample } from '../audio/pcm.js';
-import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
+import { pcm16Sample } from '../../audio/pcm.js';
+import { DEFAULT_BARGE_IN_TUNING } from '../barge-in-detector.js';
 
 /** Envelope resolution. */
 const SLOT_MS = 10;
@@ -29,7 +29,7 @@ const AUDIBLE_POWER = 10 ** (DEFAULT_BARGE_IN_TUNING.energyGateDbfs / 10);
 const MIN_ACTIVE_SLOTS = 40;
 /** Correlation of the log envelopes that makes a delay believable. */
 const MIN_CORRELATION = 0.6;
-/** A caller frame must be this much louder than the predicted echo to reach the VAD (research/barge-in.md §3.5). */
+/** A caller frame must be this much louder than the predicted echo to reach the VAD. */
 const ECHO_MARGIN_DB = 8;
 /** After the bot paused for what turned out to be its own echo, the margin rises by this much for a while. */
 const BACKOFF_DB = 6;

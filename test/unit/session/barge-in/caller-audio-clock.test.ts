@@ -2,8 +2,8 @@
 // least delayed frame, so bursts and stalls do not move the map.
 
 import { describe, expect, it } from 'vitest';
-import { CallerAudioClock } from '../../../src/session/caller-audio-clock.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
+import { CallerAudioClock } from '../../../../src/session/barge-in/caller-audio-clock.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
 
 describe('CallerAudioClock', () => {
   it('fires timers as the audio is judged, in order, at their due time; real time alone moves nothing', async () => {

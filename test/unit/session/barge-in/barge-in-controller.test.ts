@@ -2,8 +2,8 @@
 // decides, when, and that nothing is decided twice or while the caller is still talking.
 
 import { describe, expect, it } from 'vitest';
-import { BargeInController, CONTINUATION_MS, DEFAULT_BARGE_IN_POLICY, LINE_STALL_MS, type BargeInPolicy } from '../../../src/session/barge-in-controller.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
+import { BargeInController, CONTINUATION_MS, DEFAULT_BARGE_IN_POLICY, LINE_STALL_MS, type BargeInPolicy } from '../../../../src/session/barge-in/barge-in-controller.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
 
 function setup(policy: Partial<BargeInPolicy> = {}, options: { canHold?: boolean; verdicts?: boolean } = {}) {
   /** Real time, and when the line last sent audio on it: the watch for a dead line. */

@@ -1,17 +1,17 @@
-// "Pause fast, decide slow" (research/barge-in.md §3): the per-call state machine between the caller's voice
+// "Pause fast, decide slow" (docs/telephony.md, "Barge-in"): the per-call state machine between the caller's voice
 // activity and what the bot does. A suspect (speech likely, ~100 ms after onset) puts the call on HOLD: the caller
-// stops hearing the bot, nothing is thrown away. Later the hold either COMMITS (today's barge-in: the utterance is
-// aborted, the agent told `interrupted`) or RESUMES (the held audio is re-sent from what the caller last heard).
-// Only a commit loses content, so only a commit waits for certainty. The call session does the actions (port).
+// stops hearing the bot, nothing is thrown away. Later the hold either COMMITS (the cut: the utterance is aborted,
+// the agent told `interrupted`) or RESUMES (the held audio is re-sent from what the caller last heard). Only a
+// commit loses content, so only a commit waits for certainty. call-barge-in.ts does the actions (BargeInActions).
 // Its clock is the caller's audio (caller-audio-clock.ts): every limit here measures the caller's sound or silence, so
 // it counts audio judged, never wall time; only a line that stops sending audio altogether is watched in real time.
 
-import type { Clock, ClockTimer } from './clock.js';
+import type { Clock, ClockTimer } from '../clock.js';
 
 /**
  * What a held sound between short_max_ms and long_min_ms does without a verdict: `interrupt` (never talk over a
  * "stop"), `resume`, or `speech`: interrupt only when the VAD confirmed speech during the hold (speech_started, 250 ms
- * at the full threshold), the rule Raaga cut by before holds, so the band loses no more fillers than it did then.
+ * at the full threshold), the one-decision rule of barge_in_suspect=off, so the band loses no more fillers than it.
  */
 export type AmbiguousDefault = 'interrupt' | 'resume' | 'speech';
 
@@ -29,7 +29,7 @@ export interface BargeInPolicy {
 }
 
 export const DEFAULT_BARGE_IN_POLICY: BargeInPolicy = {
-  // research/barge-in.md §3.2 [probe]: fillers reach 128-416 ms of Silero extent, one-word commands 256-352 ms, so
+  // Probed on Silero: fillers reach 128-416 ms of speech extent, one-word commands 256-352 ms, so
   // length cannot separate them; bench/barge-in-policies.ts sweeps short_max_ms on half its voices: 200 ms loses 72 %
   // of fillers and misses 3.8 % of commands, 250 ms 53 % and 9.4 %, 300 ms 35 % and 26 %. 250 keeps a missed "stop"
   // rare; an agent's verdict is what saves the fillers.
@@ -112,7 +112,7 @@ export type VerdictResult = 'applied' | 'deferred' | 'too_late';
 
 /**
  * A noisy line (a TV, a street, a chatty backchanneler) makes the bot stutter: hold, resume, hold. After this many
- * resumes within BACKOFF_WINDOW_MS, only confirmed speech holds the bot for BACKOFF_MS (research/barge-in.md §3.4).
+ * resumes within BACKOFF_WINDOW_MS, only confirmed speech holds the bot for BACKOFF_MS.
  */
 const BACKOFF_RESUMES = 3;
 const BACKOFF_WINDOW_MS = 10_000;
