@@ -11,7 +11,7 @@ import { SileroVad } from '../src/engine/vad/silero-vad.js';
 import type { LanguageCode } from '../src/languages.js';
 import { loadVoiceCatalog } from '../src/core/voice-catalog.js';
 import { DEFAULT_BARGE_IN_POLICY } from '../src/session/barge-in/barge-in-controller.js';
-import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../src/session/barge-in-detector.js';
+import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../src/session/barge-in/barge-in-detector.js';
 import { CallerTrack } from '../src/sim/caller-audio.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';
 import { HeardDetector } from '../test/helpers/heard-detector.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { mulawToPcm16 } from '../src/audio/mulaw.js';
 import { SILERO_WINDOW_SAMPLES, SileroVad } from '../src/engine/vad/silero-vad.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../src/languages.js';
-import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../src/session/barge-in-detector.js';
+import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../src/session/barge-in/barge-in-detector.js';
 import { PHONE_FRAME_MS as FRAME_MS } from '../src/audio/mulaw.js';
 import { CallerTrack, onsetOffsetMs } from '../src/sim/caller-audio.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';

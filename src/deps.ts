@@ -24,7 +24,7 @@ import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
 import { isLoopbackHost } from './api/metrics-access.js';
 import type { VoiceActivityDetectorFactory } from './session/barge-in/barge-in-contract.js';
-import { BargeInDetectorFactory } from './session/barge-in-detector.js';
+import { BargeInDetectorFactory } from './session/barge-in/barge-in-detector.js';
 import { SileroBatcher } from './engine/vad/silero-batcher.js';
 import { SileroVad } from './engine/vad/silero-vad.js';
 import { InProcessCallControlBus, type CallControlBus } from './store/call-control-bus.js';

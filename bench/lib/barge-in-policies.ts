@@ -5,7 +5,7 @@
 
 import { mulawToPcm16 } from '../../src/audio/mulaw.js';
 import { BargeInController, DEFAULT_BARGE_IN_POLICY, type BargeInPolicy } from '../../src/session/barge-in/barge-in-controller.js';
-import { BargeInDetectorFactory, DEFAULT_BARGE_IN_TUNING, type SpeechProbabilityModel, type SpeechProbabilityStream } from '../../src/session/barge-in-detector.js';
+import { BargeInDetectorFactory, DEFAULT_BARGE_IN_TUNING, type SpeechProbabilityModel, type SpeechProbabilityStream } from '../../src/session/barge-in/barge-in-detector.js';
 import type { VoiceActivityEvent } from '../../src/session/barge-in/barge-in-contract.js';
 import { FakeClock } from '../../test/helpers/fake-clock.js';
 

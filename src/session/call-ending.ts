@@ -3,7 +3,7 @@
 // own end. The first of them names the end. A provider that refuses the control gets the stream closed from our side,
 // so that nothing is left holding a slot.
 
-import type { AfterStream } from '../store/call-control-bus.js';
+import type { AfterStream } from '../call-commands.js';
 import type { CallControlPort, CallMediaPort, TransferOptions } from './call-events.js';
 import { sleep, type Clock } from './clock.js';
 import type { SessionLogger } from './synthesis-session.js';

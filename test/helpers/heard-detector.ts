@@ -2,7 +2,7 @@
 // With a model that answers at once (LoudnessModel, SileroVad's own streams) they are there when pushMulaw returns.
 
 import type { VoiceActivityEvent } from '../../src/session/barge-in/barge-in-contract.js';
-import type { BargeInDetector, BargeInDetectorFactory } from '../../src/session/barge-in-detector.js';
+import type { BargeInDetector, BargeInDetectorFactory } from '../../src/session/barge-in/barge-in-detector.js';
 
 export class HeardDetector {
   readonly events: VoiceActivityEvent[] = [];

@@ -1,6 +1,6 @@
 // A call's barge-in settings, and the contract between its barge-in (call-barge-in.ts) and voice activity detection:
 // barge-in feeds the caller's 20 ms frames in (decoded once, shared with the echo gate) and reacts to the events.
-// Implemented by src/session/barge-in-detector.ts on top of a speech-probability model (Silero VAD, src/engine/vad/).
+// Implemented by src/session/barge-in/barge-in-detector.ts on top of a speech-probability model (Silero VAD, src/engine/vad/).
 
 import type { BargeInPolicy } from './barge-in-controller.js';
 

@@ -8,7 +8,7 @@
 import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { ApiError } from '../../errors.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import { DEFAULT_BARGE_IN_TUNING } from '../barge-in-detector.js';
+import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 import type { CallEvent, InterruptDecision, UtteranceOffset } from '../call-events.js';
 import type { HeldPosition } from '../call-playback.js';
 import type { Clock } from '../clock.js';

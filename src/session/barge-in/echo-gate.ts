@@ -8,7 +8,7 @@
 // by when they arrived (a burst would pile them on the same slots), and what is played is mapped onto that axis.
 
 import { pcm16Sample } from '../../audio/pcm.js';
-import { DEFAULT_BARGE_IN_TUNING } from '../barge-in-detector.js';
+import { DEFAULT_BARGE_IN_TUNING } from './barge-in-detector.js';
 
 /** Envelope resolution. */
 const SLOT_MS = 10;

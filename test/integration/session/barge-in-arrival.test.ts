@@ -10,7 +10,7 @@ import { PHONE_FRAME_MS } from '../../../src/audio/mulaw.js';
 import { SileroBatcher } from '../../../src/engine/vad/silero-batcher.js';
 import { SileroVad } from '../../../src/engine/vad/silero-vad.js';
 import { DEFAULT_BARGE_IN_POLICY } from '../../../src/session/barge-in/barge-in-controller.js';
-import { BargeInDetectorFactory } from '../../../src/session/barge-in-detector.js';
+import { BargeInDetectorFactory } from '../../../src/session/barge-in/barge-in-detector.js';
 import { CallerTrack } from '../../../src/sim/caller-audio.js';
 import { CallerVoice } from '../../../src/sim/caller-speech.js';
 import { AHEAD_MS, bargeInDecisions, playCaller, smoothArrival, startCall, until } from '../../helpers/call-session-harness.js';

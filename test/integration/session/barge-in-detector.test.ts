@@ -8,7 +8,7 @@ import { floatToPcm16 } from '../../../src/audio/pcm.js';
 import { SileroBatcher } from '../../../src/engine/vad/silero-batcher.js';
 import { SileroVad } from '../../../src/engine/vad/silero-vad.js';
 import type { VoiceActivityEvent } from '../../../src/session/barge-in/barge-in-contract.js';
-import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../../../src/session/barge-in-detector.js';
+import { BargeInDetectorFactory, DEFAULT_MIN_SPEECH_MS } from '../../../src/session/barge-in/barge-in-detector.js';
 import { HeardDetector } from '../../helpers/heard-detector.js';
 import { PHONE_FRAME_BYTES as FRAME_BYTES, PHONE_FRAME_MS as FRAME_MS } from '../../../src/audio/mulaw.js';
 import { CallerTrack, onsetOffsetMs } from '../../../src/sim/caller-audio.js';

@@ -12,7 +12,7 @@ import {
   DEFAULT_MIN_SPEECH_MS,
   type SpeechProbabilityModel,
   type SpeechProbabilityStream,
-} from '../../../src/session/barge-in-detector.js';
+} from '../../../src/session/barge-in/barge-in-detector.js';
 
 const LEVELS: Record<string, number> = { '#': 0.3, '+': 0.08, '.': 0.01, _: 0 };
 

@@ -3,7 +3,7 @@
 // from the model, and every window is judged in order once its probability is known, whether the model answers at
 // once or later (a batcher answering many calls' windows together).
 
-import { pcm16Sample } from '../audio/pcm.js';
+import { pcm16Sample } from '../../audio/pcm.js';
 
 /** A speech probability model over fixed windows, with per-stream recurrent state (Silero VAD implements it). */
 export interface SpeechProbabilityModel {
