@@ -30,10 +30,12 @@ export interface ServerProcessOptions {
 /** Spawns the server with HOST=127.0.0.1, PORT=0, TTS_WORKERS=1, LOG_LEVEL=warn and `env` on top. */
 export async function startServerProcess(env: Record<string, string>, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const inherited = options.inheritEnv === false ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
-  // The compiled server, as `npm start` runs it (`npm test` builds dist/ first).
+  // The compiled server, as `npm start` runs it (`npm test` builds dist/ first). Load shedding is off unless a test
+  // sets it, as in-process test servers read a quiet loop: on noisy shared cores a real reading would refuse calls
+  // at random (test/e2e/call-admission.test.ts drives shedding with an injected lag).
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
-    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ALLOWED_PRIVATE_DESTINATIONS: '127.0.0.0/8,::1/128', ...env },
+    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ALLOWED_PRIVATE_DESTINATIONS: '127.0.0.0/8,::1/128', TELEPHONY_SHED_LAG_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
