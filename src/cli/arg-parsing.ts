@@ -6,6 +6,15 @@ import { UsageError } from './cli-command.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** A command's option table from its names: `strings` take a value, `flags` are on or off, `repeated` take a value each time. */
+export function optionTable(names: { readonly strings?: readonly string[]; readonly flags?: readonly string[]; readonly repeated?: readonly string[] }): Options {
+  const table: Options = {};
+  for (const name of names.strings ?? []) table[name] = { type: 'string' };
+  for (const name of names.flags ?? []) table[name] = { type: 'boolean' };
+  for (const name of names.repeated ?? []) table[name] = { type: 'string', multiple: true };
+  return table;
+}
+
 export interface Parsed {
   readonly values: Readonly<Record<string, string | boolean | undefined>>;
   readonly positionals: readonly string[];

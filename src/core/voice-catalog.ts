@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import type { PackRequest } from '../engine/build-engine-registry.js';
 import type { EmbeddedVoice, EmbeddedVoiceParams } from '../engine/espeak/espeak-voice-params.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 import { type Manifest, ManifestSchema, packOptionsOf } from './voice-catalog-schema.js';
@@ -14,18 +15,12 @@ export interface CatalogVoice {
   readonly gender: VoiceGender;
 }
 
-/** One installed voice pack: the voice + language pair it serves, its engine kind and where its main file is. */
-export interface CatalogVoicePack {
-  readonly voiceName: string;
-  readonly language: LanguageCode;
-  /** The engine kind (`piper`, `flite`, `kokoro`). */
-  readonly engine: string;
-  /** As written in the manifest: relative to RAAGA_MODELS_DIR (or absolute). */
-  readonly path: string;
-  readonly sha256: string | undefined;
-  /** The engine's own fields (Piper's `speaker`, Kokoro's `style`), as the manifest has them. */
-  readonly options: Readonly<Record<string, unknown>>;
-}
+/**
+ * One installed voice pack: the voice + language pair it serves, its engine kind (`piper`, `flite`, `kokoro`), where
+ * its main file is (as written in the manifest: relative to RAAGA_MODELS_DIR, or absolute) and the engine's own
+ * fields (Piper's `speaker`, Kokoro's `style`). The engine registry takes it with the path made absolute.
+ */
+export type CatalogVoicePack = PackRequest;
 
 export type VoicesByLanguage = Record<string, { voice_name: string; gender: VoiceGender }[]>;
 export type VoicesByVoice = Record<string, { gender: VoiceGender; languages: string[] }>;

@@ -2,12 +2,11 @@
 // Twilio sends (silence, 0xFF, everywhere else), plus converters from WAV files and float samples to 8 kHz mu-law.
 
 import { concatFloat32 } from '../audio/bytes.js';
-import { MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_BYTES, pcm16ToMulaw } from '../audio/mulaw.js';
+import { MULAW_BYTES_PER_MS, MULAW_SILENCE, mulawToPcm16, PHONE_FRAME_BYTES, pcm16ToMulaw } from '../audio/mulaw.js';
 import { floatToPcm16, pcm16ToFloat } from '../audio/pcm.js';
 import { Resampler } from '../audio/resampler.js';
 import { parseWav } from '../audio/wav.js';
 
-const BYTES_PER_MS = 8;
 /** A sample louder than this (-40 dBFS) marks where speech begins in a clip, for the timeline. */
 const ONSET_LEVEL = 0.01;
 
@@ -43,7 +42,7 @@ export function wavToMulaw(bytes: Uint8Array): Uint8Array {
 export function onsetOffsetMs(mulaw: Uint8Array): number | undefined {
   const pcm = mulawToPcm16(mulaw);
   const level = ONSET_LEVEL * 32768;
-  for (let i = 0; i < pcm.length; i++) if (Math.abs(pcm[i]!) >= level) return i / BYTES_PER_MS;
+  for (let i = 0; i < pcm.length; i++) if (Math.abs(pcm[i]!) >= level) return i / MULAW_BYTES_PER_MS;
   return undefined;
 }
 
@@ -59,7 +58,7 @@ export class CallerTrack {
     const out = new Uint8Array(PHONE_FRAME_BYTES).fill(MULAW_SILENCE);
     const frameStart = index * PHONE_FRAME_BYTES;
     for (const clip of this.clips) {
-      const clipStart = Math.round(clip.atMs * BYTES_PER_MS);
+      const clipStart = Math.round(clip.atMs * MULAW_BYTES_PER_MS);
       const from = Math.max(frameStart, clipStart);
       const to = Math.min(frameStart + PHONE_FRAME_BYTES, clipStart + clip.mulaw.length);
       if (from < to) out.set(clip.mulaw.subarray(from - clipStart, to - clipStart), from - frameStart);
@@ -77,6 +76,6 @@ export class CallerTrack {
 
   /** When the last clip ends, in ms. */
   endMs(): number {
-    return Math.max(0, ...this.clips.map((clip) => clip.atMs + clip.mulaw.length / BYTES_PER_MS));
+    return Math.max(0, ...this.clips.map((clip) => clip.atMs + clip.mulaw.length / MULAW_BYTES_PER_MS));
   }
 }

@@ -2,7 +2,7 @@
 
 import { generateApiKey, hashApiKey } from '../../store/api-key.js';
 import { AccountNotFoundError, PLAN_LIMITS, type Plan } from '../../store/store.js';
-import { optionalString, parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { keyFingerprint } from '../../store/api-key.js';
@@ -32,12 +32,7 @@ Options:
   --id <id>       account id (default acct_ + 12 random characters)
   --json          print {"account":…, "apiKey":…}`,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {
-      plan: { type: 'string' },
-      credits: { type: 'string' },
-      id: { type: 'string' },
-      json: { type: 'boolean' },
-    });
+    const parsed = parseCommandArgs(args, optionTable({ strings: ['plan', 'credits', 'id'], flags: ['json'] }));
     const plan = parsePlan(requireString(parsed, 'plan'));
     const creditsRaw = optionalString(parsed, 'credits');
     const credits = creditsRaw === undefined ? 0 : parseCount(creditsRaw, 'credits');

@@ -8,7 +8,7 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import type { SimulatedProvider } from '../../sim/dial-provider-names.js';
 import type { CallerClip } from '../../sim/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../sim/call-peer.js';
-import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
 import { singleCommand, UsageError } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
@@ -108,29 +108,15 @@ function formatSummary(summary: PeerSummary, callSid: string, out: string | unde
 export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-sim'], {
   help: HELP,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {
-      url: { type: 'string' },
-      audiosocket: { type: 'string' },
-      webhook: { type: 'boolean' },
-      account: { type: 'string' },
-      'api-key': { type: 'string' },
-      'public-url': { type: 'string' },
-      'auth-token': { type: 'string' },
-      provider: { type: 'string' },
-      basic: { type: 'string' },
-      'plivo-auth-token': { type: 'string' },
-      'smartflo-token': { type: 'string' },
-      param: { type: 'string', multiple: true },
-      'caller-wav': { type: 'string' },
-      'caller-say': { type: 'string' },
-      'caller-language': { type: 'string' },
-      'caller-voice': { type: 'string' },
-      at: { type: 'string' },
-      dtmf: { type: 'string', multiple: true },
-      duration: { type: 'string' },
-      end: { type: 'string' },
-      out: { type: 'string' },
-    });
+    const parsed = parseCommandArgs(
+      args,
+      optionTable({
+        strings: ['url', 'audiosocket', 'account', 'api-key', 'public-url', 'auth-token', 'provider', 'basic', 'plivo-auth-token', 'smartflo-token',
+          'caller-wav', 'caller-say', 'caller-language', 'caller-voice', 'at', 'duration', 'end', 'out'],
+        flags: ['webhook'],
+        repeated: ['param', 'dtmf'],
+      }),
+    );
     const provider = (optionalString(parsed, 'provider') ?? 'twilio') as SimulatedProvider;
     // Loaded on use: the provider registry brings the twilio package, which `raaga call-sim --help` does not need.
     const { SIMULATED_PROVIDERS } = await import('../../sim/dial-provider-names.js');

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { MP3_KBPS } from '../../audio/mp3-encoder.js';
 import { RaagaApiError, RaagaClient, type SynthesisRequest } from '../../client/index.js';
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { fileFormatFor, fileRateFor, type FileFormat } from '../audio-file-format.js';
 import { singleCommand, UsageError } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
@@ -43,21 +43,7 @@ function splitSentences(text: string): string[] {
 export const speakCommand = singleCommand('speak', COMMAND_SUMMARIES.speak, {
   help: HELP,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(
-      args,
-      {
-        url: { type: 'string' },
-        key: { type: 'string' },
-        mode: { type: 'string' },
-        voice: { type: 'string' },
-        language: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        rate: { type: 'string' },
-        speed: { type: 'string' },
-      },
-      1,
-    );
+    const parsed = parseCommandArgs(args, optionTable({ strings: ['url', 'key', 'mode', 'voice', 'language', 'out', 'format', 'rate', 'speed'] }), 1);
     const text = parsed.positionals[0];
     if (!text || text.trim() === '') throw new UsageError('the text to speak is required');
     const baseUrl = requireString(parsed, 'url');

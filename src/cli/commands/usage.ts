@@ -5,7 +5,7 @@ import { parseUsagePeriod } from '../../core/usage/usage-period.js';
 import { USAGE_GROUPINGS, summarizeUsage, type UsageGrouping, type UsageTotals } from '../../core/usage/usage-summary.js';
 import { isApiError } from '../../errors.js';
 import { AccountNotFoundError, type UsageRecord } from '../../store/store.js';
-import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, requireString } from '../arg-parsing.js';
 import { singleCommand, UsageError, withStore } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { csv, isoTime, json, table } from '../render.js';
@@ -37,16 +37,7 @@ function recordRow(r: UsageRecord): (string | number | null)[] {
 export const usageCommand = singleCommand('usage', COMMAND_SUMMARIES.usage, {
   help: HELP,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {
-      account: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      timezone: { type: 'string' },
-      'group-by': { type: 'string' },
-      records: { type: 'boolean' },
-      csv: { type: 'boolean' },
-      json: { type: 'boolean' },
-    });
+    const parsed = parseCommandArgs(args, optionTable({ strings: ['account', 'from', 'to', 'timezone', 'group-by'], flags: ['records', 'csv', 'json'] }));
     const accountId = requireString(parsed, 'account');
     const groupBy = optionalString(parsed, 'group-by') ?? 'day';
     if (!(USAGE_GROUPINGS as readonly string[]).includes(groupBy)) throw new UsageError(`--group-by must be one of ${USAGE_GROUPINGS.join(', ')}`);

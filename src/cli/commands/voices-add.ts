@@ -1,7 +1,7 @@
 // `raaga voices add <dir-or-url>`: installs a Piper/VITS voice pack for one preset voice in one language.
 
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { UsageError, type Subcommand } from '../cli-command.js';
 import { json } from '../render.js';
 import { DEFAULT_MAX_MODEL_BYTES, installPack } from '../voice-packs/install-pack.js';
@@ -26,19 +26,7 @@ Options:
 
 Each voice carries its own licence (see its MODEL_CARD): several Indian voices are non-commercial.`,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(
-      args,
-      {
-        voice: { type: 'string' },
-        language: { type: 'string' },
-        speaker: { type: 'string' },
-        sha256: { type: 'string' },
-        'max-size': { type: 'string' },
-        name: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      1,
-    );
+    const parsed = parseCommandArgs(args, optionTable({ strings: ['voice', 'language', 'speaker', 'sha256', 'max-size', 'name'], flags: ['json'] }), 1);
     const source = parsed.positionals[0];
     if (source === undefined) throw new UsageError('give a pack directory or an http(s) URL');
     const voiceName = requireString(parsed, 'voice');

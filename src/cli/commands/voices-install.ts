@@ -1,7 +1,7 @@
 // `raaga voices install <catalog-id>`: one command from a catalog entry to preset voices that speak with it.
 
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, parseLanguage, repeatedStrings } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, parseLanguage, repeatedStrings } from '../arg-parsing.js';
 import { UsageError, type Subcommand } from '../cli-command.js';
 import { json } from '../render.js';
 import { DEFAULT_KOKORO_MODEL, installCatalogVoice } from '../voice-catalog/catalog-install.js';
@@ -24,18 +24,7 @@ Options:
   --model <id>        Kokoro voices: the model variant (default ${DEFAULT_KOKORO_MODEL}); installed with the first voice
   --accept-licence    install a voice whose licence does not allow (or does not clearly allow) commercial use`,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(
-      args,
-      {
-        voice: { type: 'string', multiple: true },
-        language: { type: 'string' },
-        from: { type: 'string' },
-        model: { type: 'string' },
-        'accept-licence': { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-      1,
-    );
+    const parsed = parseCommandArgs(args, optionTable({ strings: ['language', 'from', 'model'], flags: ['accept-licence', 'json'], repeated: ['voice'] }), 1);
     const id = parsed.positionals[0];
     if (id === undefined) throw new UsageError('give a catalog id (raaga voices catalog lists them)');
     const languageRaw = optionalString(parsed, 'language');

@@ -3,7 +3,7 @@
 
 import { randomId } from '../../store/random-id.js';
 import { AccountNotFoundError, type CustomVoice } from '../../store/store.js';
-import { optionalString, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { optionalString, optionTable, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
@@ -26,14 +26,7 @@ Options:
   --pitch S        pitch shift in semitones, -12 to 12 (default 0)
   --rate R         tempo multiplier, 0.8 to 1.25 (default 1)`,
   async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {
-      account: { type: 'string' },
-      base: { type: 'string' },
-      name: { type: 'string' },
-      pitch: { type: 'string' },
-      rate: { type: 'string' },
-      json: { type: 'boolean' },
-    });
+    const parsed = parseCommandArgs(args, optionTable({ strings: ['account', 'base', 'name', 'pitch', 'rate'], flags: ['json'] }));
     const accountId = requireString(parsed, 'account');
     const base = requireString(parsed, 'base');
     const pitchRaw = optionalString(parsed, 'pitch');

@@ -17,6 +17,7 @@ export interface CacheKeyRequest {
   readonly format: OutputFormat;
   readonly sampleRateHz: SampleRateHz;
   readonly speed: number;
+  /** `complete` builds one file (exact WAV header); `streaming` emits bytes chunk by chunk. */
   readonly mode: 'complete' | 'streaming';
 }
 

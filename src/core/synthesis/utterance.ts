@@ -5,26 +5,16 @@
 // counters included, without waiting on the engine (prompt-cache.ts).
 
 import { EMPTY_BYTES } from '../../audio/bytes.js';
-import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
 import { OutputPipeline } from '../../audio/output-pipeline.js';
 import { afterTrim } from '../../audio/clause-delivery.js';
 import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
-import type { LanguageCode } from '../../languages.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
-import type { ResolvedVoice } from '../voice-resolver.js';
 import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
 import type { ChunkWordBoundary } from './recorded-utterance.js';
-import { promptCacheKey, SHARED_CACHE_SCOPE } from './prompt-cache-key.js';
+import { type CacheKeyRequest, promptCacheKey, SHARED_CACHE_SCOPE } from './prompt-cache-key.js';
 
-export interface UtteranceRequest {
+export interface UtteranceRequest extends CacheKeyRequest {
   readonly text: string;
-  readonly language: LanguageCode;
-  readonly voice: ResolvedVoice;
-  readonly format: OutputFormat;
-  readonly sampleRateHz: SampleRateHz;
-  readonly speed: number;
-  /** `complete` builds one file (exact WAV header); `streaming` emits bytes chunk by chunk. */
-  readonly mode: 'complete' | 'streaming';
   /** False: neither served from nor stored in the prompt cache (the request's opt-out). */
   readonly cache?: boolean;
   /**

@@ -1,10 +1,9 @@
 // Worker-thread entry of the embedded engine: one eSpeak NG WASM instance, loaded and warmed up once,
 // serving one job at a time. A bad job is reported, never fatal; a WASM trap ends the thread so the pool replaces it.
 
-import { parentPort, workerData } from 'node:worker_threads';
 import type { WordBoundary } from '../tts-engine.js';
 import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
-import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
+import { errorMessage, workerSide } from '../worker-side.js';
 import { afterTrim, deliverClause } from '../../audio/clause-delivery.js';
 import { EspeakSynth, type EspeakRequest } from './espeak-synth.js';
 
@@ -27,13 +26,7 @@ export interface EspeakResult {
   readonly words: readonly WordBoundary[];
 }
 
-const port = parentPort;
-if (port === null) throw new Error('espeak-worker must run in a worker thread');
-const data = workerData as EspeakWorkerData;
-
-function post(message: WorkerMessage<EspeakResult>, transfer: ArrayBuffer[] = []): void {
-  port?.postMessage(message, transfer);
-}
+const { data, post, answerJobs } = workerSide<EspeakWorkerData, EspeakResult>('espeak-worker');
 
 let synth: EspeakSynth;
 try {
@@ -46,26 +39,15 @@ try {
   }
   post({ type: 'ready', warmUpMs: performance.now() - startedAt });
 } catch (error) {
-  post({ type: 'init-failed', message: error instanceof Error ? error.message : String(error) });
+  post({ type: 'init-failed', message: errorMessage(error) });
   process.exit(1);
 }
 
-port.on('message', (message: JobMessage<EspeakJob>) => {
-  if (message.type !== 'job') return;
-  try {
-    const raw = synth.synthesize(message.payload);
-    const rateHz = message.payload.deliverAtRateHz;
-    const delivered = rateHz === undefined ? { samples: raw.samples, leadTrimmedMs: 0 } : deliverClause(raw.samples, synth.sampleRateHz, rateHz);
-    const { samples } = delivered;
-    const outRateHz = rateHz ?? synth.sampleRateHz;
-    const words = afterTrim(raw.words, delivered.leadTrimmedMs, (samples.length * 1000) / outRateHz);
-    post({ type: 'result', id: message.id, ok: true, value: { samples, sampleRateHz: outRateHz, shaped: rateHz !== undefined, words } }, [
-      samples.buffer as ArrayBuffer,
-    ]);
-  } catch (error) {
-    post({ type: 'result', id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) });
-    // A trapped WASM instance (WebAssembly.RuntimeError: abort, out of bounds) is not safe to reuse; let the
-    // pool start a fresh one.
-    if (error instanceof Error && error.name === 'RuntimeError') process.exit(1);
-  }
+answerJobs((job: EspeakJob): EspeakResult => {
+  const raw = synth.synthesize(job);
+  const rateHz = job.deliverAtRateHz;
+  const delivered = rateHz === undefined ? { samples: raw.samples, leadTrimmedMs: 0 } : deliverClause(raw.samples, synth.sampleRateHz, rateHz);
+  const outRateHz = rateHz ?? synth.sampleRateHz;
+  const words = afterTrim(raw.words, delivered.leadTrimmedMs, (delivered.samples.length * 1000) / outRateHz);
+  return { samples: delivered.samples, sampleRateHz: outRateHz, shaped: rateHz !== undefined, words };
 });

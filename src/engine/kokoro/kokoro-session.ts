@@ -2,15 +2,13 @@
 // element types, ranks), and a run from padded ids, a style row and a speed to 24 kHz samples. Worker-thread side.
 
 import * as ort from 'onnxruntime-node';
+import { openVoiceModelSession, type VoiceModelThreadOptions } from '../voice-model-session.js';
 import { KOKORO_STYLE_DIM } from './kokoro-style.js';
 import { KOKORO_MAX_TOKENS } from './kokoro-vocab.js';
 
 export const KOKORO_SAMPLE_RATE_HZ = 24_000;
 
-export interface KokoroThreadOptions {
-  /** Threads one run may use; workers x this stays at or under the core count. */
-  readonly intraOpNumThreads: number;
-}
+export type KokoroThreadOptions = VoiceModelThreadOptions;
 
 interface Expected {
   readonly name: string;
@@ -65,20 +63,9 @@ export class KokoroSession {
 
   /** Creates the session and checks its contract; throws a message naming the model and what it has. */
   static async create(modelPath: string, threads: KokoroThreadOptions): Promise<KokoroSession> {
-    const session = await ort.InferenceSession.create(modelPath, {
-      intraOpNumThreads: threads.intraOpNumThreads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      // Run lengths change every call, so memory patterns would be recomputed each time.
-      enableMemPattern: false,
-      logSeverityLevel: 3,
-    });
-    const problem = kokoroContractProblem(session.inputMetadata, session.outputMetadata);
-    if (problem !== undefined) {
-      await session.release();
-      throw new Error(`${modelPath}: not a Kokoro-82M model: ${problem}`);
-    }
+    const session = await openVoiceModelSession(modelPath, threads, 'Kokoro-82M model', (created) =>
+      kokoroContractProblem(created.inputMetadata, created.outputMetadata),
+    );
     return new KokoroSession(session);
   }
 

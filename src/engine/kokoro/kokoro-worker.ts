@@ -1,10 +1,9 @@
 // Worker-thread entry of the Kokoro engine: one session per model and one table per style file, each loaded once and
 // each model warmed with one run, then a ready report (what loaded, what failed) and one job at a time.
 
-import { parentPort, workerData } from 'node:worker_threads';
 import { deliverClause } from '../../audio/clause-delivery.js';
 import { pitchRatio, shiftPitch } from '../../audio/pitch-shift.js';
-import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
+import { errorMessage, workerSide } from '../worker-side.js';
 import type { PackWorkerReport } from '../pack-worker-pool.js';
 import type { KokoroJob, KokoroResult, KokoroWorkerData } from './kokoro-messages.js';
 import { KokoroPhonemizer } from './kokoro-phonemizer.js';
@@ -13,15 +12,7 @@ import { KOKORO_STYLE_DIM, KokoroStyle } from './kokoro-style.js';
 import { synthesizeKokoro } from './kokoro-synthesis.js';
 import { tokenize } from './kokoro-vocab.js';
 
-const port = parentPort;
-if (port === null) throw new Error('kokoro-worker must run in a worker thread');
-const data = workerData as KokoroWorkerData;
-
-function post(message: WorkerMessage<KokoroResult>, transfer: ArrayBuffer[] = []): void {
-  port?.postMessage(message, transfer);
-}
-
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const { data, post, answerJobs } = workerSide<KokoroWorkerData, KokoroResult>('kokoro-worker');
 
 const startedAt = performance.now();
 let phonemizer: KokoroPhonemizer;
@@ -30,7 +21,7 @@ try {
   // eSpeak loads each language's rules on first use; pay that here, not in a caller's first clause.
   for (const language of data.languages) phonemizer.phonemize('ok', language);
 } catch (error) {
-  post({ type: 'init-failed', message: `Kokoro phonemizer: ${message(error)}` });
+  post({ type: 'init-failed', message: `Kokoro phonemizer: ${errorMessage(error)}` });
   process.exit(1);
 }
 
@@ -47,7 +38,7 @@ for (const modelPath of data.models) {
     sessions.set(modelPath, session);
     report.loaded.push(modelPath);
   } catch (error) {
-    report.failed.push({ key: modelPath, path: modelPath, error: message(error) });
+    report.failed.push({ key: modelPath, path: modelPath, error: errorMessage(error) });
   }
 }
 for (const stylePath of data.styles) {
@@ -55,7 +46,7 @@ for (const stylePath of data.styles) {
     styles.set(stylePath, await KokoroStyle.load(stylePath));
     report.loaded.push(stylePath);
   } catch (error) {
-    report.failed.push({ key: stylePath, path: stylePath, error: message(error) });
+    report.failed.push({ key: stylePath, path: stylePath, error: errorMessage(error) });
   }
 }
 report.rssBytes = process.memoryUsage.rss();
@@ -74,10 +65,4 @@ async function synthesize(job: KokoroJob): Promise<KokoroResult> {
   return { samples: delivered, sampleRateHz: rateHz ?? KOKORO_SAMPLE_RATE_HZ, shaped: rateHz !== undefined, unknownPhonemes: [...clip.unknown] };
 }
 
-port.on('message', (incoming: JobMessage<KokoroJob>) => {
-  if (incoming.type !== 'job') return;
-  synthesize(incoming.payload).then(
-    (value) => post({ type: 'result', id: incoming.id, ok: true, value }, [value.samples.buffer as ArrayBuffer]),
-    (error: unknown) => post({ type: 'result', id: incoming.id, ok: false, message: message(error) }),
-  );
-});
+answerJobs(synthesize);

@@ -1,23 +1,17 @@
 // Worker-thread entry of the ONNX engine: creates one InferenceSession per voice once, warms each with a dummy run,
 // then reports ready (with the voices that failed to load) and serves one job at a time: phonemize, run, post.
 
-import { parentPort, workerData } from 'node:worker_threads';
-import type { JobMessage, WorkerMessage } from '../worker-protocol.js';
+import { errorMessage, workerSide } from '../worker-side.js';
 import { EspeakPhonemizer } from '../espeak/espeak-phonemizer.js';
 import type { PackWorkerReport } from '../pack-worker-pool.js';
 import type { OnnxJob, OnnxResult, OnnxWorkerData } from './onnx-messages.js';
 import { phonemizeText } from './piper-phonemizer.js';
 import { PiperSession } from './piper-session.js';
 import { BOS, EOS, PAD } from './piper-sidecar.js';
+import { concatFloat32 } from '../../audio/bytes.js';
 import { pitchRatio, shiftPitch } from '../../audio/pitch-shift.js';
 
-const port = parentPort;
-if (port === null) throw new Error('onnx-worker must run in a worker thread');
-const data = workerData as OnnxWorkerData;
-
-function post(message: WorkerMessage<OnnxResult>, transfer: ArrayBuffer[] = []): void {
-  port?.postMessage(message, transfer);
-}
+const { data, post, answerJobs } = workerSide<OnnxWorkerData, OnnxResult>('onnx-worker');
 
 const sessions = new Map<string, PiperSession>();
 let espeak: EspeakPhonemizer | undefined;
@@ -37,7 +31,7 @@ const report: PackWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
 try {
   if (data.voices.some((voice) => voice.sidecar.phoneme_type === 'espeak')) espeak = await EspeakPhonemizer.create();
 } catch (error) {
-  post({ type: 'init-failed', message: `eSpeak phonemizer: ${error instanceof Error ? error.message : String(error)}` });
+  post({ type: 'init-failed', message: `eSpeak phonemizer: ${errorMessage(error)}` });
   process.exit(1);
 }
 for (const voice of data.voices) {
@@ -49,7 +43,7 @@ for (const voice of data.voices) {
     sessions.set(voice.key, session);
     report.loaded.push(voice.key);
   } catch (error) {
-    report.failed.push({ key: voice.key, path: voice.modelPath, error: error instanceof Error ? error.message : String(error) });
+    report.failed.push({ key: voice.key, path: voice.modelPath, error: errorMessage(error) });
   }
 }
 report.rssBytes = process.memoryUsage.rss();
@@ -64,26 +58,9 @@ async function synthesize(job: OnnxJob): Promise<OnnxResult> {
   // Piper: speed is 1 / length_scale; the pitch trick needs the audio `ratio` times longer before resampling.
   const lengthScale = (sidecar.inference.length_scale / job.speed) * ratio;
   const parts: Float32Array[] = [];
-  let length = 0;
-  for (const ids of sentences) {
-    const samples = await session.run(ids, { lengthScale, speakerId: job.speakerId });
-    parts.push(samples);
-    length += samples.length;
-  }
-  let samples: Float32Array = new Float32Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    samples.set(part, offset);
-    offset += part.length;
-  }
-  samples = shiftPitch(samples, sidecar.audio.sample_rate, ratio);
+  for (const ids of sentences) parts.push(await session.run(ids, { lengthScale, speakerId: job.speakerId }));
+  const samples = shiftPitch(concatFloat32(parts), sidecar.audio.sample_rate, ratio);
   return { samples, sampleRateHz: sidecar.audio.sample_rate, unknownPhonemes: [...unknown] };
 }
 
-port.on('message', (message: JobMessage<OnnxJob>) => {
-  if (message.type !== 'job') return;
-  synthesize(message.payload).then(
-    (value) => post({ type: 'result', id: message.id, ok: true, value }, [value.samples.buffer as ArrayBuffer]),
-    (error: unknown) => post({ type: 'result', id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) }),
-  );
-});
+answerJobs(synthesize);

@@ -2,12 +2,11 @@
 // and a run from ids to samples. Lives inside an ONNX worker thread; session.run blocks that thread, not the server.
 
 import * as ort from 'onnxruntime-node';
+import { openVoiceModelSession, type VoiceModelThreadOptions } from '../voice-model-session.js';
 import type { PiperSidecar } from './piper-sidecar.js';
 
-export interface PiperThreadOptions {
-  /** Threads one run may use; workers x this stays at or under the core count (see onnx-engine.ts). */
-  readonly intraOpNumThreads: number;
-}
+/** Threads one run may use; workers x this stays at or under the core count (see onnx-engine.ts). */
+export type PiperThreadOptions = VoiceModelThreadOptions;
 
 export interface PiperRunOptions {
   readonly lengthScale: number;
@@ -25,31 +24,14 @@ export class PiperSession {
 
   /** Creates the session and checks it has Piper's inputs and output; throws a message naming the model. */
   static async create(modelPath: string, sidecar: PiperSidecar, threads: PiperThreadOptions): Promise<PiperSession> {
-    const session = await ort.InferenceSession.create(modelPath, {
-      intraOpNumThreads: threads.intraOpNumThreads,
-      // Each VITS graph is one chain of ops: parallel execution of independent nodes buys nothing.
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      // Sequence lengths change every run, so memory patterns would be recomputed each time.
-      enableMemPattern: false,
-      // Warnings (unused initializers and the like) would go to stderr around the JSON log.
-      logSeverityLevel: 3,
+    const session = await openVoiceModelSession(modelPath, threads, 'Piper voice', (created) => {
+      const missing = REQUIRED_INPUTS.filter((name) => !created.inputNames.includes(name));
+      if (missing.length > 0) return `model inputs lack ${missing.join(', ')} (has ${created.inputNames.join(', ')})`;
+      if (!created.outputNames.includes('output')) return `model has no 'output' (has ${created.outputNames.join(', ')})`;
+      if (sidecar.num_speakers > 1 && !created.inputNames.includes('sid')) return `sidecar says ${sidecar.num_speakers} speakers but the model has no 'sid' input`;
+      return undefined;
     });
-    const missing = REQUIRED_INPUTS.filter((name) => !session.inputNames.includes(name));
     const takesSpeaker = session.inputNames.includes('sid');
-    const problem =
-      missing.length > 0
-        ? `model inputs lack ${missing.join(', ')} (has ${session.inputNames.join(', ')})`
-        : !session.outputNames.includes('output')
-          ? `model has no 'output' (has ${session.outputNames.join(', ')})`
-          : sidecar.num_speakers > 1 && !takesSpeaker
-            ? `sidecar says ${sidecar.num_speakers} speakers but the model has no 'sid' input`
-            : undefined;
-    if (problem !== undefined) {
-      await session.release();
-      throw new Error(`${modelPath}: not a Piper voice: ${problem}`);
-    }
     return new PiperSession(session, sidecar, takesSpeaker);
   }
 
