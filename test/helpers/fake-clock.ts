@@ -1,17 +1,11 @@
 // A Clock whose time moves only when a test says so: idle timeouts and stall limits without real waiting.
 
 import type { Clock, ClockTimer } from '../../src/session/clock.js';
-
-interface Pending {
-  readonly atMs: number;
-  readonly seq: number;
-  readonly callback: () => void;
-}
+import { TimerQueue } from '../../src/session/timer-queue.js';
 
 export class FakeClock implements Clock {
   #nowMs: number;
-  #seq = 0;
-  readonly #timers = new Map<ClockTimer, Pending>();
+  readonly #timers = new TimerQueue();
 
   constructor(startMs = 1_700_000_000_000) {
     this.#nowMs = startMs;
@@ -22,9 +16,7 @@ export class FakeClock implements Clock {
   }
 
   setTimeout(callback: () => void, ms: number): ClockTimer {
-    const timer = { __clockTimer: true } as ClockTimer;
-    this.#timers.set(timer, { atMs: this.#nowMs + Math.max(0, ms), seq: this.#seq++, callback });
-    return timer;
+    return this.#timers.add(this.#nowMs + Math.max(0, ms), callback);
   }
 
   clearTimeout(timer: ClockTimer): void {
@@ -37,8 +29,7 @@ export class FakeClock implements Clock {
 
   /** How long until the earliest pending timer fires; undefined when none is pending. */
   get nextDueInMs(): number | undefined {
-    let earliest: number | undefined;
-    for (const { atMs } of this.#timers.values()) earliest = Math.min(earliest ?? atMs, atMs);
+    const earliest = this.#timers.earliestAtMs();
     return earliest === undefined ? undefined : earliest - this.#nowMs;
   }
 
@@ -59,15 +50,10 @@ export class FakeClock implements Clock {
 
   /** Fires the earliest timer due by `targetMs`, moving time to it; false when none is due. */
   #fireNext(targetMs: number): boolean {
-    let next: [ClockTimer, Pending] | undefined;
-    for (const entry of this.#timers) {
-      const [, pending] = entry;
-      if (pending.atMs <= targetMs && (!next || pending.atMs < next[1].atMs || (pending.atMs === next[1].atMs && pending.seq < next[1].seq))) next = entry;
-    }
-    if (!next) return false;
-    this.#timers.delete(next[0]);
-    this.#nowMs = next[1].atMs;
-    next[1].callback();
+    const due = this.#timers.takeDue(targetMs);
+    if (due === undefined) return false;
+    this.#nowMs = due.atMs;
+    due.callback();
     return true;
   }
 }

@@ -6,20 +6,14 @@
 // It also maps real (monotonic) times onto that axis, for what happens in real time: what the bot plays, a clear.
 
 import type { Clock, ClockTimer } from '../clock.js';
-
-interface Pending {
-  readonly atMs: number;
-  readonly seq: number;
-  readonly callback: () => void;
-}
+import { TimerQueue } from '../timer-queue.js';
 
 /** Lags are kept over two blocks of this much audio: the axis follows a drifting provider clock within ~10 s. */
 const LAG_BLOCK_MS = 5000;
 
 export class CallerAudioClock implements Clock {
   #nowMs = 0;
-  #seq = 0;
-  readonly #timers = new Map<ClockTimer, Pending>();
+  readonly #timers = new TimerQueue();
   #lastArrivalRealMs: number;
   /** Real time minus axis time of the least delayed frame, over this block and the one before. */
   #lagMs: number | undefined;
@@ -41,9 +35,7 @@ export class CallerAudioClock implements Clock {
 
   /** Fires once the caller audio `ms` from now has been judged. */
   setTimeout(callback: () => void, ms: number): ClockTimer {
-    const timer = { __clockTimer: true } as ClockTimer;
-    this.#timers.set(timer, { atMs: this.#nowMs + Math.max(0, ms), seq: this.#seq++, callback });
-    return timer;
+    return this.#timers.add(this.#nowMs + Math.max(0, ms), callback);
   }
 
   clearTimeout(timer: ClockTimer): void {
@@ -52,16 +44,9 @@ export class CallerAudioClock implements Clock {
 
   /** The caller's audio up to `atMs` has been judged (the detector's every window of it): due timers fire, in order. */
   advanceTo(atMs: number): void {
-    for (;;) {
-      let next: [ClockTimer, Pending] | undefined;
-      for (const entry of this.#timers) {
-        const due = entry[1];
-        if (due.atMs <= atMs && (!next || due.atMs < next[1].atMs || (due.atMs === next[1].atMs && due.seq < next[1].seq))) next = entry;
-      }
-      if (!next) break;
-      this.#timers.delete(next[0]);
-      this.#nowMs = Math.max(this.#nowMs, next[1].atMs);
-      next[1].callback();
+    for (let due = this.#timers.takeDue(atMs); due !== undefined; due = this.#timers.takeDue(atMs)) {
+      this.#nowMs = Math.max(this.#nowMs, due.atMs);
+      due.callback();
     }
     this.#nowMs = Math.max(this.#nowMs, atMs);
   }
