@@ -37,7 +37,7 @@ const CALL_RULES: readonly (Omit<CredentialField, 'field' | 'format'> & { readon
 const PROVIDER_FIELDS: readonly CredentialField[] = PROVIDERS.flatMap((module) => module.credentials.fields);
 /** Every string setting, with its option and where the stored record keeps it. */
 const FIELDS: readonly SettingOption[] = [
-  ...PROVIDER_FIELDS.map(({ field, format: _format, ...option }) => ({ ...option, name: field, read: (settings: TelephonySettings | null) => settings?.credentials?.[field] })),
+  ...PROVIDERS.flatMap(({ credentials }) => credentials.fields.map((field) => ({ ...field, name: field.field, read: (settings: TelephonySettings | null) => credentials.read(settings)[field.field] }))),
   ...CALL_RULES.map(({ field, ...option }) => ({ ...option, name: field, read: (settings: TelephonySettings | null) => settings?.[field] })),
 ];
 const CREDENTIAL_NAMES: ReadonlySet<string> = new Set(PROVIDER_FIELDS.map((field) => field.field));
