@@ -27,7 +27,7 @@ import {
   type UsageDetails,
   type UsageRecord,
 } from '../../src/store/store.js';
-import { assertTelephonySettings } from '../../src/store/telephony-settings.js';
+import { assertStoredTelephonySettings } from '../../src/store/telephony-settings.js';
 import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState, WebhookBacklogEntry } from '../../src/store/outbound-call.js';
 
 export interface JsonFileStoreOptions {
@@ -256,7 +256,7 @@ export class JsonFileStore implements Store {
 
   async putTelephonySettings(settings: TelephonySettings): Promise<void> {
     this.assertOpen();
-    assertTelephonySettings(settings);
+    assertStoredTelephonySettings(settings);
     this.requireAccount(settings.accountId);
     this.telephony.set(settings.accountId, structuredClone(settings));
     await this.persist();

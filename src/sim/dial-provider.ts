@@ -8,7 +8,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { TelephonySettings } from '../store/store.js';
 import { API_KEY_PARAMETER, TOKEN_PARAMETER } from '../telephony/call-parameters.js';
+import { asteriskCredentials } from '../telephony/asterisk/asterisk-module.js';
+import { exotelCredentials } from '../telephony/exotel/exotel-credentials.js';
+import { plivoCredentials } from '../telephony/plivo/plivo-credentials.js';
 import type { ProviderName } from '../telephony/providers.js';
+import { smartfloCredentials } from '../telephony/twilio/smartflo-module.js';
+import { twilioCredentials } from '../telephony/twilio/twilio-credentials.js';
 import { CallPeer, type CallPeerOptions } from './call-peer.js';
 import { openAudioSocket } from './dialects/audiosocket-connection.js';
 import { AudioSocketPeerDialect } from './dialects/audiosocket.js';
@@ -81,7 +86,10 @@ const basicHeaders = (credentials: ProviderCredentials): Record<string, string> 
 
 const twilio: SimulatedSide = {
   // Twilio's calls are simulated with or without a stored auth token: the token only signs.
-  storedCredentials: (settings) => (settings?.twilioAuthToken ? { twilioAuthToken: settings.twilioAuthToken } : {}),
+  storedCredentials: (settings) => {
+    const { twilioAuthToken } = twilioCredentials.read(settings);
+    return twilioAuthToken ? { twilioAuthToken } : {};
+  },
   async dial(options, { credentials, params, publicUrl, peerOptions, needAccount }) {
     const { baseUrl } = options;
     if (options.accountId === undefined || options.callToken !== undefined) {
@@ -116,7 +124,10 @@ const twilio: SimulatedSide = {
 };
 
 const smartflo: SimulatedSide = {
-  storedCredentials: (settings) => (settings?.smartfloToken ? { smartfloToken: settings.smartfloToken } : undefined),
+  storedCredentials: (settings) => {
+    const { smartfloToken } = smartfloCredentials.read(settings);
+    return smartfloToken ? { smartfloToken } : undefined;
+  },
   async dial(options, { credentials, query, peerOptions, needAccount }) {
     const url = ws(options.baseUrl, `/v1/telephony/smartflo/media/${needAccount()}/${credentials.smartfloToken ?? 'unsigned'}${query}`);
     const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new TwilioPeerDialect('smartflo') });
@@ -125,7 +136,10 @@ const smartflo: SimulatedSide = {
 };
 
 const exotel: SimulatedSide = {
-  storedCredentials: (settings) => (settings?.exotelCredentials ? { basic: settings.exotelCredentials } : undefined),
+  storedCredentials: (settings) => {
+    const basic = exotelCredentials.read(settings).exotelCredentials;
+    return basic ? { basic } : undefined;
+  },
   async dial(options, { credentials, query, peerOptions, needAccount }) {
     const url = ws(options.baseUrl, `/v1/telephony/exotel/media/${needAccount()}${query}`);
     const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new ExotelPeerDialect(), headers: basicHeaders(credentials) });
@@ -134,7 +148,10 @@ const exotel: SimulatedSide = {
 };
 
 const asterisk: SimulatedSide = {
-  storedCredentials: (settings) => (settings?.asteriskCredentials ? { basic: settings.asteriskCredentials } : undefined),
+  storedCredentials: (settings) => {
+    const basic = asteriskCredentials.read(settings).asteriskCredentials;
+    return basic ? { basic } : undefined;
+  },
   async dial(options, { credentials, query, peerOptions, needAccount }) {
     const url = ws(options.baseUrl, `/v1/telephony/asterisk/media/${needAccount()}${query}`);
     // Asterisk's channel ids look like 1732445112.42.
@@ -158,7 +175,10 @@ const audiosocket: SimulatedSide = {
 };
 
 const plivo: SimulatedSide = {
-  storedCredentials: (settings) => (settings?.plivoAuthToken ? { plivoAuthToken: settings.plivoAuthToken } : undefined),
+  storedCredentials: (settings) => {
+    const { plivoAuthToken } = plivoCredentials.read(settings);
+    return plivoAuthToken ? { plivoAuthToken } : undefined;
+  },
   async dial(options, { credentials, query, publicUrl, peerOptions, needAccount }) {
     const path = `/v1/telephony/plivo/answer/${needAccount()}${query}`;
     const answer = await fetchPlivoAnswer({ url: `${options.baseUrl}${path}`, signedUrl: `${publicUrl}${path}`, ...(credentials.plivoAuthToken ? { authToken: credentials.plivoAuthToken } : {}) });

@@ -55,7 +55,7 @@ import {
   type UsageRecord,
 } from './store.js';
 import { DAY_MS, DEFAULT_USAGE_RETENTION_DAYS } from '../config.js';
-import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
+import { assertStoredTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
 import { KEY_HASH_PATTERN, admissionLeaseMs, assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
 
 export interface RedisStoreOptions {
@@ -393,7 +393,7 @@ export class RedisStore implements Store {
 
   async putTelephonySettings(settings: TelephonySettings): Promise<void> {
     this.assertOpen();
-    assertTelephonySettings(settings);
+    assertStoredTelephonySettings(settings);
     await this.requireAccount(settings.accountId);
     await this.redis.set(this.keys.forAccount(settings.accountId).telephony, JSON.stringify(settings));
   }

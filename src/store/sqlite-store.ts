@@ -32,7 +32,7 @@ import {
   type UsageRecord,
 } from './store.js';
 import { DAY_MS, DEFAULT_USAGE_RETENTION_DAYS } from '../config.js';
-import { assertTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
+import { assertStoredTelephonySettings, parseTelephonySettings } from './telephony-settings.js';
 import { assertCount, assertCustomVoice, assertKeyHash, assertPositive, assertSettlement, assertTimeRange } from './validation.js';
 
 export interface SqliteStoreOptions {
@@ -317,7 +317,7 @@ export class SqliteStore implements Store {
 
   async putTelephonySettings(settings: TelephonySettings): Promise<void> {
     this.assertOpen();
-    assertTelephonySettings(settings);
+    assertStoredTelephonySettings(settings);
     this.db.transaction(() => {
       this.requireAccount(settings.accountId);
       this.sql.putTelephony.run(settings.accountId, JSON.stringify(settings));

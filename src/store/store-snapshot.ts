@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACCOUNT_ID_PATTERN } from './store.js';
-import { TelephonySettingsSchema } from './telephony-settings.js';
+import { StoredTelephonySettingsSchema } from './telephony-settings.js';
 
 const PlanSchema = z.enum(['free', 'developer', 'growth']);
 const AccountIdSchema = z.string().regex(ACCOUNT_ID_PATTERN);
@@ -38,8 +38,8 @@ export const StoreSnapshotSchema = z.object({
       createdAtMs: z.number().int(),
     }),
   ),
-  /** Optional so files written before telephony existed still load. */
-  telephony: z.array(TelephonySettingsSchema).optional(),
+  /** Optional so files written before telephony existed still load; records from before the credentials map are migrated. */
+  telephony: z.array(StoredTelephonySettingsSchema).optional(),
 });
 
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;

@@ -4,7 +4,7 @@
 // the usage ledger stay behind: they belong to the store that served the requests.
 
 import { parseSnapshot, type StoreSnapshot } from './store-snapshot.js';
-import type { Store } from './store.js';
+import type { Store, TelephonySettings } from './store.js';
 
 export async function exportStore(store: Store): Promise<StoreSnapshot> {
   const snapshot: StoreSnapshot = { version: 1, accounts: [], keys: [], voices: [], telephony: [] };
@@ -37,17 +37,34 @@ export class ImportConflictError extends Error {
   }
 }
 
+export interface ImportOptions {
+  readonly skipExisting?: boolean;
+  /**
+   * Throws for telephony settings the providers would refuse (the CLI passes telephony/'s check: the store knows only
+   * the credentials' generic shape). Run on every record before anything is written.
+   */
+  readonly checkTelephony?: (settings: TelephonySettings) => void;
+}
+
 /**
  * Imports a document: every account it holds must be new to the store (checked before anything is written), unless
  * `skipExisting`, which leaves existing accounts and everything of theirs untouched. Keys are added before they are
- * revoked, so a revoked key is never live in the target for longer than the import of its account.
+ * revoked, so a revoked key is never live in the target for longer than the import of its account. Telephony settings
+ * from before the credentials map are imported in the new shape.
  */
-export async function importStore(store: Store, text: string, options: { skipExisting?: boolean } = {}): Promise<ImportResult> {
+export async function importStore(store: Store, text: string, options: ImportOptions = {}): Promise<ImportResult> {
   let snapshot: StoreSnapshot;
   try {
     snapshot = parseSnapshot(text);
   } catch (error) {
     throw new Error(`that is not a Raaga store export: ${(error as Error).message}`);
+  }
+  for (const settings of snapshot.telephony ?? []) {
+    try {
+      options.checkTelephony?.(settings);
+    } catch (error) {
+      throw new Error(`the telephony settings of ${settings.accountId} are invalid (${(error as Error).message.replace(/^invalid telephony settings: /, '')}); nothing was imported`);
+    }
   }
   const existing: string[] = [];
   for (const account of snapshot.accounts) if (await store.getAccount(account.id)) existing.push(account.id);

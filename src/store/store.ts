@@ -142,33 +142,17 @@ export interface KeyHashRecord {
 }
 
 /**
- * An account's phone settings. The Twilio auth token is stored as given, not hashed: validating X-Twilio-Signature
- * is an HMAC keyed with it. Stores keep it like key hashes (0600 file, or Redis behind its ACL); it is never logged.
+ * An account's phone settings: the account-wide rules and defaults, and its providers' credentials as one map. The
+ * store keeps credentials as opaque strings under the names the provider modules give them
+ * (src/telephony/<provider>/, e.g. `twilioAuthToken`); what each must look like, and which go together, is the
+ * module's to say (telephony/telephony-settings-check.ts). Secrets are stored as given, not hashed (validating
+ * X-Twilio-Signature is an HMAC keyed with the auth token): stores keep them like key hashes (0600 file, or Redis
+ * behind its ACL); they are never logged.
  */
 export interface TelephonySettings {
   readonly accountId: string;
-  /** Validates X-Twilio-Signature on webhooks and the media upgrade; with the account SID, also REST auth. */
-  readonly twilioAuthToken?: string;
-  /** Twilio project (AC…): needed for REST hangup/transfer. */
-  readonly twilioAccountSid?: string;
-  /** Twilio API key (SK…) and secret: preferred REST credentials (revocable, unlike the auth token). */
-  readonly twilioApiKey?: string;
-  readonly twilioApiSecret?: string;
-  /** Exotel cannot sign: the `user:secret` the operator puts in the Voicebot applet's wss URL (sent as Basic auth). */
-  readonly exotelCredentials?: string;
-  /** Plivo (or Vobiz) auth id and token: X-Plivo-Signature-V3 on the answer URL and the stream; REST hangup. */
-  readonly plivoAuthId?: string;
-  readonly plivoAuthToken?: string;
-  /** Where Twilio REST calls go (default https://api.twilio.com): a regional edge, a proxy, or a local stand-in. */
-  readonly twilioApiBaseUrl?: string;
-  /** Where Plivo REST calls go (default https://api.plivo.com; Vobiz and other Plivo-compatible hosts). */
-  readonly plivoApiBaseUrl?: string;
-  /** Exotel REST (placing calls): the API key and token (Basic auth), the account SID in the path, the regional host. */
-  readonly exotelApiKey?: string;
-  readonly exotelApiToken?: string;
-  readonly exotelAccountSid?: string;
-  /** Where Exotel REST calls go (default https://api.exotel.com; https://api.in.exotel.com for the Mumbai cluster). */
-  readonly exotelApiBaseUrl?: string;
+  /** Each provider's credentials by field name (`twilioAuthToken`, `plivoAuthId`, …); absent when none is stored. */
+  readonly credentials?: Readonly<Record<string, string>>;
   /** Keys the `Raaga-Signature` of this account's call status webhooks (HMAC-SHA256); required to set a webhook. */
   readonly webhookSecret?: string;
   /** Comma-separated E.164 numbers POST /v1/calls may use as `from`; unset: any (the provider still checks). */
@@ -181,10 +165,6 @@ export interface TelephonySettings {
   readonly dncWebhookUrl?: string;
   /** Calls this account may place per second through each provider (default: the provider's own default rate). */
   readonly dialCallsPerSecond?: string;
-  /** The `user:secret` of Asterisk's websocket_client.conf (sent as Basic auth by chan_websocket). */
-  readonly asteriskCredentials?: string;
-  /** The secret path segment of the account's Smartflo stream URL (Smartflo neither signs nor sends credentials). */
-  readonly smartfloToken?: string;
   /**
    * Accept this account's webhooks and media streams without provider credentials (local development only):
    * without it, an account with no credentials for a provider refuses that provider's requests.

@@ -86,7 +86,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-function providerSettings(provider: Provider): Partial<TelephonySettings> {
+/** The provider's credentials (TelephonySettings.credentials), its REST host pointed at the stand-in APIs. */
+function providerCredentials(provider: Provider): Record<string, string> {
   switch (provider) {
     case 'twilio':
       return { twilioAccountSid: ACCOUNTS.twilio.accountSid, twilioAuthToken: ACCOUNTS.twilio.authToken, twilioApiBaseUrl: apis.baseUrl };
@@ -97,9 +98,9 @@ function providerSettings(provider: Provider): Partial<TelephonySettings> {
   }
 }
 
-async function account(provider: Provider, extra: Partial<TelephonySettings> = {}) {
+async function account(provider: Provider, extra: Partial<TelephonySettings> = {}, credentials: Record<string, string> = {}) {
   const created = await server.account('growth', 1_000_000);
-  await server.deps.store.putTelephonySettings({ accountId: created.id, ...providerSettings(provider), webhookSecret: WEBHOOK_SECRET, ...extra, updatedAtMs: SETTINGS_UPDATED_AT_MS });
+  await server.deps.store.putTelephonySettings({ accountId: created.id, credentials: { ...providerCredentials(provider), ...credentials }, webhookSecret: WEBHOOK_SECRET, ...extra, updatedAtMs: SETTINGS_UPDATED_AT_MS });
   return { id: created.id, key: created.keys[0] as string };
 }
 
@@ -221,7 +222,7 @@ describe.each(PROVIDERS)('%s', (provider) => {
     expect(hangs.status).toBe(503);
     expect(hangs.json.error).toMatchObject({ code: 'provider_unavailable' });
     expect(hangs.json.error.message).toMatch(provider === 'twilio' ? /could not be reached \(timeout/ : /did not answer within 3000 ms/);
-    const badCredentials = await account(provider, provider === 'twilio' ? { twilioAuthToken: 'wrong-token-wrong-token-wrong-tok' } : provider === 'exotel' ? { exotelApiToken: 'wrong-exotel-token' } : { plivoAuthToken: 'wrong-plivo-token-00' });
+    const badCredentials = await account(provider, {}, provider === 'twilio' ? { twilioAuthToken: 'wrong-token-wrong-token-wrong-tok' } : provider === 'exotel' ? { exotelApiToken: 'wrong-exotel-token' } : { plivoAuthToken: 'wrong-plivo-token-00' });
     const auth = await placeCall(badCredentials.key, { provider, to: '+919812345678', from: FROM[provider], greeting: 'नमस्ते' });
     expect(auth.json.error).toMatchObject({ status_code: 422, code: 'provider_auth_failed' });
     // The failure is on record too, with the same error, under the call id the message names.
@@ -293,7 +294,7 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
     const early = await startTestServer({ TTS_WORKERS: '1' }, { vad: null, wallClock: () => at0830Ist, store: await SqliteStore.open({ now: () => at0830Ist }) });
     try {
       const created = await early.account('growth', 1000);
-      await early.deps.store.putTelephonySettings({ accountId: created.id, ...providerSettings('exotel'), callingHours: '09:00-21:00', callingTimeZone: 'Asia/Kolkata', updatedAtMs: 1 });
+      await early.deps.store.putTelephonySettings({ accountId: created.id, credentials: providerCredentials('exotel'), callingHours: '09:00-21:00', callingTimeZone: 'Asia/Kolkata', updatedAtMs: 1 });
       const closed = await placeCall(created.keys[0] as string, { provider: 'exotel', to: '+919812345678', from: FROM.exotel }, early.url);
       expect(closed.status).toBe(422);
       expect(closed.json.error).toMatchObject({ code: 'outside_calling_hours' });
@@ -451,7 +452,7 @@ describe('status webhooks survive the instance', () => {
     let second: TestServer | undefined;
     try {
       const created = await first.account('growth', 100_000);
-      await first.deps.store.putTelephonySettings({ accountId: created.id, ...providerSettings('plivo'), plivoApiBaseUrl: firstApis.baseUrl, webhookSecret: WEBHOOK_SECRET, updatedAtMs: 1 });
+      await first.deps.store.putTelephonySettings({ accountId: created.id, credentials: { ...providerCredentials('plivo'), plivoApiBaseUrl: firstApis.baseUrl }, webhookSecret: WEBHOOK_SECRET, updatedAtMs: 1 });
       down.add('/outage');
       const placed = await placeCall(created.keys[0] as string, { provider: 'plivo', to: '+919812300701', from: FROM.plivo, greeting: 'नमस्ते', hangup_after_greeting: true, status_webhook: `${receiverUrl}/outage` }, first.url);
       expect(placed.status).toBe(202);

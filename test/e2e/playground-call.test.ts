@@ -67,7 +67,7 @@ describe('call simulator endpoint', () => {
     const refused = await simulate({ provider: 'exotel', voice: 'meera', language: 'hi-IN', greeting: GREETING }, other);
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'validation_error', message: expect.stringMatching(/no exotel credentials.*raaga telephony set/) });
-    await server.deps.store.putTelephonySettings({ accountId: created.id, exotelCredentials: 'exo-user:exo-secret-123', updatedAtMs: SETTINGS_UPDATED_AT_MS });
+    await server.deps.store.putTelephonySettings({ accountId: created.id, credentials: { exotelCredentials: 'exo-user:exo-secret-123' }, updatedAtMs: SETTINGS_UPDATED_AT_MS });
     const response = await simulate({ provider: 'exotel', voice: 'meera', language: 'hi-IN', greeting: GREETING, caller_text: 'रुकिए, मुझे कुछ पूछना है', caller_at_ms: 1500, duration_ms: 3500 }, other);
     expect(response.status).toBe(200);
     const call = CallSimResultSchema.parse(await response.json());

@@ -54,7 +54,7 @@ describe('M2: a live call id is its account\'s', () => {
 describe('M3 and L8: replayed credentials open nothing', () => {
   it('a signed upgrade of the account path without the call token is refused, however often it is replayed', async () => {
     const acct = await tenant();
-    await server.deps.store.putTelephonySettings({ accountId: acct.id, twilioAuthToken: AUTH_TOKEN, updatedAtMs: SETTINGS_UPDATED_AT_MS });
+    await server.deps.store.putTelephonySettings({ accountId: acct.id, credentials: { twilioAuthToken: AUTH_TOKEN }, updatedAtMs: SETTINGS_UPDATED_AT_MS });
     const url = `${wsBase()}/v1/telephony/twilio/media/${acct.id}`;
     // The one signature over this URL: the same on every call.
     for (const callSid of [`CA${'a'.repeat(32)}`, `CA${'b'.repeat(32)}`]) {
@@ -83,7 +83,7 @@ describe('M3 and L8: replayed credentials open nothing', () => {
 
   it('a Plivo request whose nonce was seen before is refused (403), a fresh one answered', async () => {
     const acct = await tenant();
-    await server.deps.store.putTelephonySettings({ accountId: acct.id, plivoAuthId: 'MAZDQ1ZJIYMDY5NDE0MZ', plivoAuthToken: PLIVO_TOKEN, updatedAtMs: SETTINGS_UPDATED_AT_MS });
+    await server.deps.store.putTelephonySettings({ accountId: acct.id, credentials: { plivoAuthId: 'MAZDQ1ZJIYMDY5NDE0MZ', plivoAuthToken: PLIVO_TOKEN }, updatedAtMs: SETTINGS_UPDATED_AT_MS });
     const url = `${server.url}/v1/telephony/plivo/answer/${acct.id}`;
     const params = { CallUUID: '0f5a7e66-3c47-4a8e-9f6c-5a6f2f7d8e91', From: '+919800000001', To: '+918000000002' };
     const send = (nonce: string) =>

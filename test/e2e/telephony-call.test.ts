@@ -44,9 +44,11 @@ async function signedAccount(extra: { rest?: boolean } = {}) {
   const acct = await account();
   await server.deps.store.putTelephonySettings({
     accountId: acct.id,
-    twilioAuthToken: AUTH_TOKEN,
-    // REST credentials, and the account's API host pointed at the loopback stand-in for api.twilio.com.
-    ...(extra.rest ? { twilioAccountSid: TWILIO_ACCOUNT, twilioApiBaseUrl: api.baseUrl } : {}),
+    credentials: {
+      twilioAuthToken: AUTH_TOKEN,
+      // REST credentials, and the account's API host pointed at the loopback stand-in for api.twilio.com.
+      ...(extra.rest ? { twilioAccountSid: TWILIO_ACCOUNT, twilioApiBaseUrl: api.baseUrl } : {}),
+    },
     updatedAtMs: SETTINGS_UPDATED_AT_MS,
   });
   return acct;

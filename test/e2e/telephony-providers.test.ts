@@ -19,11 +19,11 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 
 const SECRETS = {
-  twilio: { settings: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' }, credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } },
-  smartflo: { settings: { smartfloToken: 'sf_0123456789abcdefghijklmn' }, credentials: { smartfloToken: 'sf_0123456789abcdefghijklmn' } },
-  exotel: { settings: { exotelCredentials: 'exo-user:exo-secret-123' }, credentials: { basic: 'exo-user:exo-secret-123' } },
-  plivo: { settings: { plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX', plivoAuthToken: 'plivo-token-0123456789' }, credentials: { plivoAuthToken: 'plivo-token-0123456789' } },
-  asterisk: { settings: { asteriskCredentials: 'asterisk:ast-secret-99' }, credentials: { basic: 'asterisk:ast-secret-99' } },
+  twilio: { settings: { credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } }, credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } },
+  smartflo: { settings: { credentials: { smartfloToken: 'sf_0123456789abcdefghijklmn' } }, credentials: { smartfloToken: 'sf_0123456789abcdefghijklmn' } },
+  exotel: { settings: { credentials: { exotelCredentials: 'exo-user:exo-secret-123' } }, credentials: { basic: 'exo-user:exo-secret-123' } },
+  plivo: { settings: { credentials: { plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX', plivoAuthToken: 'plivo-token-0123456789' } }, credentials: { plivoAuthToken: 'plivo-token-0123456789' } },
+  asterisk: { settings: { credentials: { asteriskCredentials: 'asterisk:ast-secret-99' } }, credentials: { basic: 'asterisk:ast-secret-99' } },
   // AudioSocket has no credentials: the listener's allowed networks (loopback here) are the check.
   audiosocket: { settings: {}, credentials: {} },
 } satisfies Record<SimulatedProvider, { settings: Partial<TelephonySettings>; credentials: ProviderCredentials }>;
@@ -105,8 +105,9 @@ async function providerAccount(provider: SimulatedProvider) {
     return { id: AUDIOSOCKET_ACCOUNT, key: audioSocketKey, balance: async () => 1_000_000 - (atStart - (await credits())) };
   }
   const created = await server.account('growth', 1_000_000);
-  const apiHost = provider === 'plivo' ? { plivoApiBaseUrl } : {};
-  await server.deps.store.putTelephonySettings({ accountId: created.id, ...SECRETS[provider].settings, ...apiHost, updatedAtMs: SETTINGS_UPDATED_AT_MS });
+  const settings: Partial<TelephonySettings> = SECRETS[provider].settings;
+  const apiHost: Record<string, string> = provider === 'plivo' ? { plivoApiBaseUrl } : {};
+  await server.deps.store.putTelephonySettings({ accountId: created.id, credentials: { ...settings.credentials, ...apiHost }, updatedAtMs: SETTINGS_UPDATED_AT_MS });
   return { id: created.id, key: created.keys[0] as string, balance: async () => (await server.deps.store.getAccount(created.id))!.credits };
 }
 

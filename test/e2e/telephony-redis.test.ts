@@ -107,10 +107,7 @@ describe.skipIf(!redis.url)('outbound calls across instances through Redis', () 
     const acct = await unsignedAccount(a, 'growth', 100_000);
     await a.deps.store.putTelephonySettings({
       accountId: acct.id,
-      exotelApiKey: exotel.apiKey,
-      exotelApiToken: exotel.apiToken,
-      exotelAccountSid: exotel.accountSid,
-      exotelApiBaseUrl: apis.baseUrl,
+      credentials: { exotelApiKey: exotel.apiKey, exotelApiToken: exotel.apiToken, exotelAccountSid: exotel.accountSid, exotelApiBaseUrl: apis.baseUrl },
       ...extra,
       updatedAtMs: 1,
     });

@@ -10,6 +10,7 @@ import {
   type AdmissionResult,
   type Plan,
   type Store,
+  type TelephonySettings,
   type UsageDetails,
 } from '../../src/store/store.js';
 import { summarizeOutboundCall, type OutboundCall } from '../../src/store/outbound-call.js';
@@ -46,6 +47,46 @@ export const TEST_USAGE: UsageDetails = {
 };
 
 const hash = (n: number) => n.toString(16).padStart(64, '0');
+
+/**
+ * Telephony settings as stores wrote them before the credentials map (every provider's fields at the top level), and
+ * the same record as it must read back now: each store's migration-on-read test writes the first raw and expects the second.
+ */
+export const OLD_SHAPED_TELEPHONY = {
+  accountId: 'acct_old',
+  twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
+  twilioAccountSid: 'AC' + 'a'.repeat(32),
+  exotelCredentials: 'exo-user:exo-secret-123',
+  plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX',
+  plivoAuthToken: 'plivo-token-0123456789',
+  plivoApiBaseUrl: 'https://api.vobiz.example/plivo',
+  asteriskCredentials: 'asterisk:ast-secret-99',
+  smartfloToken: 'sf_0123456789abcdefghijklmn',
+  webhookSecret: 'whsec-0123456789abcdef',
+  callingHours: '09:00-21:00',
+  allowUnsigned: false,
+  defaults: { voice: 'meera' },
+  updatedAtMs: 1_700_000_000_000,
+} as const;
+
+export const OLD_SHAPED_TELEPHONY_READ_BACK: TelephonySettings = {
+  accountId: 'acct_old',
+  credentials: {
+    twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
+    twilioAccountSid: 'AC' + 'a'.repeat(32),
+    exotelCredentials: 'exo-user:exo-secret-123',
+    plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX',
+    plivoAuthToken: 'plivo-token-0123456789',
+    plivoApiBaseUrl: 'https://api.vobiz.example/plivo',
+    asteriskCredentials: 'asterisk:ast-secret-99',
+    smartfloToken: 'sf_0123456789abcdefghijklmn',
+  },
+  webhookSecret: 'whsec-0123456789abcdef',
+  callingHours: '09:00-21:00',
+  allowUnsigned: false,
+  defaults: { voice: 'meera' },
+  updatedAtMs: 1_700_000_000_000,
+};
 
 export function runStoreContract(name: string, makeStore: () => Promise<StoreUnderTest>): void {
   describe(`Store contract: ${name}`, () => {
@@ -549,19 +590,22 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
     });
 
     describe('telephony settings', () => {
-      it('stores an account\'s Twilio settings whole (the auth token as given), replaces and reads them back', async () => {
+      it('stores an account\'s settings whole (provider credentials as given, in their map), replaces and reads them back', async () => {
         current = await makeStore();
         const { store } = current;
         await store.createAccount({ id: 'acct_t', plan: 'growth', credits: 1 });
         expect(await store.getTelephonySettings('acct_t')).toBeNull();
         const settings = {
           accountId: 'acct_t',
-          twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
-          twilioAccountSid: 'AC' + 'a'.repeat(32),
-          twilioApiKey: 'SK' + 'b'.repeat(32),
-          twilioApiSecret: 'secret-secret-secret',
-          twilioApiBaseUrl: 'https://api.sydney.au1.twilio.com',
-          plivoApiBaseUrl: 'http://127.0.0.1:8099/plivo',
+          credentials: {
+            twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
+            twilioAccountSid: 'AC' + 'a'.repeat(32),
+            twilioApiKey: 'SK' + 'b'.repeat(32),
+            twilioApiSecret: 'secret-secret-secret',
+            twilioApiBaseUrl: 'https://api.sydney.au1.twilio.com',
+            plivoApiBaseUrl: 'http://127.0.0.1:8099/plivo',
+          },
+          webhookSecret: 'whsec-0123456789abcdef',
           defaults: { voice: 'meera', agent_url: 'wss://agent.example/x' },
           updatedAtMs: 1_700_000_000_000,
         };
@@ -571,8 +615,15 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(await store.getTelephonySettings('acct_t')).toEqual({ accountId: 'acct_t', updatedAtMs: 1_700_000_000_001 });
         expect(await store.getTelephonySettings('acct_none')).toBeNull();
         await expect(store.putTelephonySettings({ accountId: 'acct_none', updatedAtMs: 1 })).rejects.toThrow(AccountNotFoundError);
-        await expect(store.putTelephonySettings({ accountId: 'acct_t', twilioApiKey: 'SK' + 'b'.repeat(32), updatedAtMs: 1 })).rejects.toThrow(/go together/);
-        await expect(store.putTelephonySettings({ accountId: 'acct_t', twilioAccountSid: 'nope', updatedAtMs: 1 })).rejects.toThrow(/twilioAccountSid/);
+        // The store checks the account-wide fields and the credentials' generic shape; each provider's own rules are
+        // telephony/telephony-settings-check.ts's (test/unit/telephony/telephony-settings-check.test.ts).
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', credentials: { 'not a name': 'x' }, updatedAtMs: 1 })).rejects.toThrow(/invalid telephony settings: credentials/);
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', credentials: { twilioAuthToken: 'line\nbreak' }, updatedAtMs: 1 })).rejects.toThrow(
+          /credentials\.twilioAuthToken must be 1-1024 printable characters/,
+        );
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', credentials: { twilioAuthToken: 'x'.repeat(1025) }, updatedAtMs: 1 })).rejects.toThrow(/credentials\.twilioAuthToken/);
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', twilioAuthToken: 'top-level-token', updatedAtMs: 1 } as TelephonySettings)).rejects.toThrow(/invalid telephony settings/);
+        await expect(store.putTelephonySettings({ accountId: 'acct_t', webhookSecret: 'short', updatedAtMs: 1 })).rejects.toThrow(/webhookSecret must be 16-256/);
       });
     });
   });

@@ -4,6 +4,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { exportStore, importStore } from '../../store/store-transfer.js';
+import { assertTelephonySettings } from '../../telephony/telephony-settings-check.js';
 import { optionalString, parseCommandArgs } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
@@ -46,7 +47,7 @@ already has untouched and imports the rest. Pass '-' to read the export from std
     const source = parsed.positionals[0];
     if (source === undefined) throw new UsageError('give the export file to import (or - for stdin)');
     const text = source === '-' ? await ctx.readStdin() : await readFile(source, 'utf8');
-    const result = await withStore(ctx, (store) => importStore(store, text, { skipExisting: parsed.values['skip-existing'] === true }));
+    const result = await withStore(ctx, (store) => importStore(store, text, { skipExisting: parsed.values['skip-existing'] === true, checkTelephony: assertTelephonySettings }));
     if (parsed.values.json) {
       ctx.out(json(result));
       return;

@@ -6,15 +6,21 @@
 import { SETTING_NAMES } from '../../telephony/call-parameters.js';
 import type { CredentialField } from '../../telephony/provider-credentials.js';
 import { PROVIDERS } from '../../telephony/providers.js';
+import { assertTelephonySettings } from '../../telephony/telephony-settings-check.js';
 import { AccountNotFoundError, type TelephonySettings } from '../../store/store.js';
-import { assertTelephonySettings } from '../../store/telephony-settings.js';
 import { optionalString, parseCommandArgs, repeatedStrings, requireString } from '../arg-parsing.js';
 import { commandGroup, UsageError, withStore, type CliContext, type Subcommand } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json } from '../render.js';
 
-/** The outbound-call rules, whatever the provider (POST /v1/calls). */
-const CALL_RULES: readonly CredentialField[] = [
+/** The account-wide string settings: top-level fields of the stored record, not a provider's credentials. */
+type AccountField = 'webhookSecret' | 'allowedCallerIds' | 'callingHours' | 'callingTimeZone' | 'dncWebhookUrl' | 'dialCallsPerSecond';
+
+/** A `raaga telephony set` option: a provider's credential (its module's), or an account-wide rule. */
+type SettingOption = Omit<CredentialField, 'field' | 'format'> & { readonly read: (settings: TelephonySettings | null) => string | undefined; readonly name: string };
+
+/** The outbound-call rules, whatever the provider (POST /v1/calls); their formats are the store's. */
+const CALL_RULES: readonly (Omit<CredentialField, 'field' | 'format'> & { readonly field: AccountField })[] = [
   { field: 'webhookSecret', option: 'webhook-secret', value: '<s|->', secret: true, help: 'signs the status webhooks (Raaga-Signature); 16+ characters' },
   { field: 'allowedCallerIds', option: 'allowed-caller-ids', value: '<+91…,…>', help: 'the only numbers POST /v1/calls may use as from' },
   { field: 'callingHours', option: 'calling-hours', value: 'HH:MM-HH:MM', help: 'calls are placed only inside this window (with --calling-time-zone, default\nAsia/Kolkata)' },
@@ -29,12 +35,16 @@ const CALL_RULES: readonly CredentialField[] = [
 ];
 
 const PROVIDER_FIELDS: readonly CredentialField[] = PROVIDERS.flatMap((module) => module.credentials.fields);
-/** Every string setting, with its option. */
-const FIELDS: readonly CredentialField[] = [...PROVIDER_FIELDS, ...CALL_RULES];
+/** Every string setting, with its option and where the stored record keeps it. */
+const FIELDS: readonly SettingOption[] = [
+  ...PROVIDERS.flatMap(({ credentials }) => credentials.fields.map((field) => ({ ...field, name: field.field, read: (settings: TelephonySettings | null) => credentials.read(settings)[field.field] }))),
+  ...CALL_RULES.map(({ field, ...option }) => ({ ...option, name: field, read: (settings: TelephonySettings | null) => settings?.[field] })),
+];
+const CREDENTIAL_NAMES: ReadonlySet<string> = new Set(PROVIDER_FIELDS.map((field) => field.field));
 
 const HELP_COLUMN = 32;
 
-function optionHelp(field: CredentialField): string {
+function optionHelp(field: Omit<CredentialField, 'field' | 'format'>): string {
   const [first = '', ...more] = field.help.split('\n');
   const usage = `  --${field.option} ${field.value}`;
   const head = usage.length < HELP_COLUMN ? `${usage.padEnd(HELP_COLUMN)}${first}` : `${usage}  ${first}`;
@@ -48,7 +58,8 @@ function mask(secret: string | undefined): string | null {
 function masked(settings: TelephonySettings): Record<string, unknown> {
   return {
     accountId: settings.accountId,
-    ...Object.fromEntries(FIELDS.map(({ field, secret }) => [field, secret ? mask(settings[field]) : (settings[field] ?? null)])),
+    // Flat, as before the credentials map: one key per option, whoever owns it.
+    ...Object.fromEntries(FIELDS.map(({ name, secret, read }) => [name, secret ? mask(read(settings)) : (read(settings) ?? null)])),
     allowUnsigned: settings.allowUnsigned === true,
     defaults: settings.defaults ?? {},
     updatedAt: isoTime(settings.updatedAtMs),
@@ -112,9 +123,15 @@ Secrets given as '-' are read from stdin (one option at a time).`,
         if (value === '') delete defaults[name];
         else defaults[name] = value;
       }
+      const values = FIELDS.flatMap(({ option, name, read }) => {
+        const value = pick(option, read(current));
+        return value === undefined ? [] : [[name, value] as const];
+      });
+      const credentials = Object.fromEntries(values.filter(([name]) => CREDENTIAL_NAMES.has(name)));
       const next: TelephonySettings = {
         accountId,
-        ...Object.assign({}, ...FIELDS.map(({ option, field }) => optionalField(field, pick(option, current?.[field])))),
+        ...(Object.keys(credentials).length > 0 ? { credentials } : {}),
+        ...Object.fromEntries(values.filter(([name]) => !CREDENTIAL_NAMES.has(name))),
         ...((allowUnsignedRaw ?? String(current?.allowUnsigned === true)) === 'true' ? { allowUnsigned: true } : {}),
         ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
         updatedAtMs: Date.now(),
@@ -172,9 +189,5 @@ Removes the account's provider credentials and call defaults: its provider reque
     ctx.out(`Telephony settings of ${accountId} cleared.`);
   },
 };
-
-function optionalField<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
-}
 
 export const telephonyCommand = commandGroup('telephony', COMMAND_SUMMARIES.telephony, [set, show, clear]);

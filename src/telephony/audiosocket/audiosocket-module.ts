@@ -3,6 +3,7 @@
 // AudioSocket is TCP, not HTTP: no media paths or webhooks; its listener (api/audiosocket-listener.ts, AUDIOSOCKET_*)
 // admits by the peer's network, bills one account, and carries no credentials, so nothing is ever "unconfigured".
 
+import { defineCredentials } from '../provider-credentials.js';
 import type { ProviderModule } from '../provider-module.js';
 import { ACCEPTED } from '../provider-request.js';
 import { streamEndingControl } from '../stream-provider.js';
@@ -13,7 +14,7 @@ export const audioSocketModule = {
   playback: 'self-paced',
   createCodec: () => new AudioSocketCodec(),
   callControl: ({ hangupStream }) => streamEndingControl(hangupStream),
-  credentials: { fields: [], configured: () => true },
+  credentials: defineCredentials({ fields: [], configured: () => true }),
   authenticate: () => ACCEPTED,
   mediaPaths: [],
 } as const satisfies ProviderModule<'audiosocket'>;

@@ -8,6 +8,7 @@
 
 import type { NewOutboundCallEvent, OutboundCall } from '../../store/outbound-call.js';
 import type { TelephonySettings } from '../../store/store.js';
+import { exotelCredentials } from './exotel-credentials.js';
 import { basicAuthorization, DialError, failureOfStatus, providerRequest, seconds, type DialUrls, type ProviderDialer } from '../outbound/dialer.js';
 
 export const EXOTEL_API_BASE_URL = 'https://api.exotel.com';
@@ -22,14 +23,16 @@ export const exotelDialer: ProviderDialer = {
     return amd.mode === 'off' ? undefined : "Field 'amd': Exotel has no answering-machine detection on streamed calls; send amd.mode off.";
   },
   missingCredentials(settings) {
-    return settings?.exotelApiKey && settings.exotelApiToken && settings.exotelAccountSid
+    const { exotelApiKey, exotelApiToken, exotelAccountSid } = exotelCredentials.read(settings);
+    return exotelApiKey && exotelApiToken && exotelAccountSid
       ? undefined
       : 'the account has no Exotel REST credentials: raaga telephony set --exotel-api-key … --exotel-api-token … --exotel-account-sid …';
   },
 
   async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls, timeoutMs: number): Promise<string> {
     if (urls.stream.length > EXOTEL_STREAM_URL_MAX) throw new DialError('rejected', `the stream URL is ${urls.stream.length} characters, over Exotel's ${EXOTEL_STREAM_URL_MAX}: use a shorter PUBLIC_URL`);
-    const base = settings.exotelApiBaseUrl ?? EXOTEL_API_BASE_URL;
+    const { exotelApiKey, exotelApiToken, exotelAccountSid, exotelApiBaseUrl } = exotelCredentials.read(settings);
+    const base = exotelApiBaseUrl ?? EXOTEL_API_BASE_URL;
     const form = new URLSearchParams({
       From: call.to,
       CallerId: call.from,
@@ -42,8 +45,8 @@ export const exotelDialer: ProviderDialer = {
       CustomField: call.id,
     });
     for (const [i, event] of ['ringing', 'answered', 'terminal'].entries()) form.append(`StatusCallbackEvents[${i}]`, event);
-    const url = `${base}/v1/Accounts/${encodeURIComponent(settings.exotelAccountSid!)}/Calls/connect.json`;
-    const { status, body } = await providerRequest('Exotel', url, { authorization: basicAuthorization(settings.exotelApiKey!, settings.exotelApiToken!), body: form, timeoutMs });
+    const url = `${base}/v1/Accounts/${encodeURIComponent(exotelAccountSid!)}/Calls/connect.json`;
+    const { status, body } = await providerRequest('Exotel', url, { authorization: basicAuthorization(exotelApiKey!, exotelApiToken!), body: form, timeoutMs });
     const sid = (body as { Call?: { Sid?: unknown } } | null)?.Call?.Sid;
     if (status >= 200 && status < 300 && typeof sid === 'string') return sid;
     const exception = (body as { RestException?: { Message?: unknown } } | null)?.RestException;

@@ -5,6 +5,7 @@
 
 import type { CallControlPort } from '../../session/call-events.js';
 import type { CallControlContext } from '../stream-provider.js';
+import { plivoCredentials } from './plivo-credentials.js';
 
 export const PLIVO_API_BASE_URL = 'https://api.plivo.com';
 /** Where Plivo fetches a transferred call's XML: `${origin}${PLIVO_TRANSFER_PATH}/{account}?to=…`. */
@@ -12,10 +13,9 @@ export const PLIVO_TRANSFER_PATH = '/v1/telephony/plivo/transfer';
 const REST_TIMEOUT_MS = 5000;
 
 export function plivoCallControl({ settings, start, origin, closeStream }: CallControlContext): CallControlPort {
-  const authId = settings?.plivoAuthId;
-  const authToken = settings?.plivoAuthToken;
+  const { plivoAuthId: authId, plivoAuthToken: authToken, plivoApiBaseUrl } = plivoCredentials.read(settings);
   // The account's own host when it set one (Vobiz, a proxy), else Plivo's.
-  const base = settings?.plivoApiBaseUrl ?? PLIVO_API_BASE_URL;
+  const base = plivoApiBaseUrl ?? PLIVO_API_BASE_URL;
   const call = async (method: 'DELETE' | 'POST', body?: URLSearchParams): Promise<Response> => {
     const url = `${base}/v1/Account/${encodeURIComponent(authId!)}/Call/${encodeURIComponent(start.callId)}/`;
     const headers: Record<string, string> = { authorization: `Basic ${Buffer.from(`${authId}:${authToken}`).toString('base64')}` };

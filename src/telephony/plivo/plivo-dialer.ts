@@ -7,6 +7,7 @@
 import type { NewOutboundCallEvent, OutboundCall } from '../../store/outbound-call.js';
 import type { TelephonySettings } from '../../store/store.js';
 import { PLIVO_API_BASE_URL } from './plivo-call-control.js';
+import { plivoCredentials } from './plivo-credentials.js';
 import { basicAuthorization, DialError, failureOfStatus, providerRequest, seconds, type DialUrls, type ProviderDialer } from '../outbound/dialer.js';
 
 const digits = (e164: string) => e164.replace(/^\+/, '');
@@ -21,11 +22,13 @@ export const plivoDialer: ProviderDialer = {
       : undefined;
   },
   missingCredentials(settings) {
-    return settings?.plivoAuthId && settings.plivoAuthToken ? undefined : 'the account has no Plivo credentials: raaga telephony set --plivo-auth-id … --plivo-auth-token …';
+    const { plivoAuthId, plivoAuthToken } = plivoCredentials.read(settings);
+    return plivoAuthId && plivoAuthToken ? undefined : 'the account has no Plivo credentials: raaga telephony set --plivo-auth-id … --plivo-auth-token …';
   },
 
   async place(call: OutboundCall, settings: TelephonySettings, urls: DialUrls, timeoutMs: number): Promise<string> {
-    const base = settings.plivoApiBaseUrl ?? PLIVO_API_BASE_URL;
+    const { plivoAuthId, plivoAuthToken, plivoApiBaseUrl } = plivoCredentials.read(settings);
+    const base = plivoApiBaseUrl ?? PLIVO_API_BASE_URL;
     const body = {
       from: digits(call.from),
       to: digits(call.to),
@@ -39,8 +42,8 @@ export const plivoDialer: ProviderDialer = {
       time_limit: call.timeLimitS,
       ...(call.amd.mode === 'off' ? {} : { machine_detection: 'hangup' }),
     };
-    const url = `${base}/v1/Account/${encodeURIComponent(settings.plivoAuthId!)}/Call/`;
-    const { status, body: reply } = await providerRequest('Plivo', url, { authorization: basicAuthorization(settings.plivoAuthId!, settings.plivoAuthToken!), body: JSON.stringify(body), json: true, timeoutMs });
+    const url = `${base}/v1/Account/${encodeURIComponent(plivoAuthId!)}/Call/`;
+    const { status, body: reply } = await providerRequest('Plivo', url, { authorization: basicAuthorization(plivoAuthId!, plivoAuthToken!), body: JSON.stringify(body), json: true, timeoutMs });
     const requestUuid = (reply as { request_uuid?: unknown } | null)?.request_uuid;
     if (status >= 200 && status < 300 && typeof requestUuid === 'string') return requestUuid;
     const error = (reply as { error?: unknown } | null)?.error;

@@ -3,29 +3,20 @@
 // instance, for PLIVO_NONCE_WINDOW_MS); the media path with the call token in it; its webhooks; its outbound dialer.
 
 import type { TelephonySettings } from '../../store/store.js';
-import type { ProviderCredentials } from '../provider-credentials.js';
 import type { ProviderModule } from '../provider-module.js';
 import { ACCEPTED, singleHeader, type Authentication, type ProviderRequest } from '../provider-request.js';
 import { plivoCallControl } from './plivo-call-control.js';
 import { PlivoCodec } from './plivo-codec.js';
+import { plivoCredentials } from './plivo-credentials.js';
 import { plivoDialer } from './plivo-dialer.js';
 import { isValidPlivoSignature, PLIVO_NONCE_WINDOW_MS } from './plivo-signature.js';
 import { PLIVO_MEDIA_PATH, plivoWebhooks } from './plivo-webhooks.js';
 
 const INVALID: Authentication = { ok: false, status: 403, reason: 'invalid X-Plivo-Signature-V3' };
 
-const plivoCredentials: ProviderCredentials = {
-  fields: [
-    { field: 'plivoAuthId', option: 'plivo-auth-id', value: 'MA…', help: 'with --plivo-auth-token <t|->: X-Plivo-Signature-V3 on the answer URL and\nthe stream; REST hangup, transfer and placing calls' },
-    { field: 'plivoAuthToken', option: 'plivo-auth-token', value: '<t|->', secret: true, help: "the auth id's token" },
-    { field: 'plivoApiBaseUrl', option: 'plivo-api-base-url', value: '<url>', help: "where Plivo REST calls go (default https://api.plivo.com; a Plivo-compatible\nhost such as Vobiz's)" },
-  ],
-  configured: (settings) => settings?.plivoAuthToken !== undefined,
-};
-
 /** With the account's auth token stored, Plivo's signature over the URL it requested (and a POST's form fields). */
 export function authenticatePlivo(request: ProviderRequest, settings: TelephonySettings | null): Authentication {
-  const authToken = settings?.plivoAuthToken;
+  const authToken = plivoCredentials.read(settings).plivoAuthToken;
   if (authToken === undefined) return ACCEPTED;
   const header = request.headers['x-plivo-signature-v3'] ?? request.headers['x-plivo-signature-ma-v3'];
   const nonce = singleHeader(request, 'x-plivo-signature-v3-nonce') ?? '';

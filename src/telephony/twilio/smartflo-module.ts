@@ -4,7 +4,8 @@
 // Smartflo flow goes on.
 
 import type { TelephonySettings } from '../../store/store.js';
-import { constantTimeEqual, type ProviderCredentials } from '../provider-credentials.js';
+import { z } from 'zod';
+import { constantTimeEqual, defineCredentials } from '../provider-credentials.js';
 import type { ProviderModule } from '../provider-module.js';
 import { ACCEPTED, type Authentication, type ProviderRequest } from '../provider-request.js';
 import { streamEndingControl } from '../stream-provider.js';
@@ -12,13 +13,22 @@ import { TwilioCodec } from './twilio-codec.js';
 
 export const SMARTFLO_MEDIA_PATH = '/v1/telephony/smartflo/media';
 
-const smartfloCredentials: ProviderCredentials = {
-  fields: [{ field: 'smartfloToken', option: 'smartflo-token', value: '<t|->', secret: true, help: 'the secret path segment of the Smartflo stream URL (24-128 of A-Z a-z 0-9 _ -)' }],
-  configured: (settings) => settings?.smartfloToken !== undefined,
-};
+export const smartfloCredentials = defineCredentials({
+  fields: [
+    {
+      field: 'smartfloToken',
+      format: z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24-128 letters, digits, - or _ (it is a URL path segment)'),
+      option: 'smartflo-token',
+      value: '<t|->',
+      secret: true,
+      help: 'the secret path segment of the Smartflo stream URL (24-128 of A-Z a-z 0-9 _ -)',
+    },
+  ],
+  configured: (values) => values.smartfloToken !== undefined,
+});
 
 function authenticateSmartflo(request: ProviderRequest, settings: TelephonySettings | null): Authentication {
-  const expected = settings?.smartfloToken;
+  const expected = smartfloCredentials.read(settings).smartfloToken;
   if (expected === undefined || constantTimeEqual(request.params.secret ?? '', expected)) return ACCEPTED;
   return { ok: false, status: 403, reason: 'wrong stream secret' };
 }

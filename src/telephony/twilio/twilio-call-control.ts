@@ -5,6 +5,7 @@
 import twilio from 'twilio';
 import type { CallControlPort } from '../../session/call-events.js';
 import type { TelephonySettings } from '../../store/store.js';
+import { twilioCredentials } from './twilio-credentials.js';
 import { TWILIO_DIAL_ACTION_PATH } from './twilio-paths.js';
 import { dialTwiml } from './twiml.js';
 
@@ -49,12 +50,13 @@ class RebasedRequestClient extends twilio.RequestClient {
 
 /** A REST client for the account, or undefined when its settings have no usable credentials. */
 export function twilioRestClient(settings: TelephonySettings | null, timeoutMs = REST_TIMEOUT_MS): twilio.Twilio | undefined {
-  if (!settings?.twilioAccountSid) return undefined;
-  const httpClient = settings.twilioApiBaseUrl ? new RebasedRequestClient(settings.twilioApiBaseUrl, timeoutMs) : undefined;
-  const opts = { accountSid: settings.twilioAccountSid, autoRetry: false, timeout: timeoutMs, ...(httpClient ? { httpClient } : {}) };
+  const { twilioAccountSid, twilioApiBaseUrl, twilioApiKey, twilioApiSecret, twilioAuthToken } = twilioCredentials.read(settings);
+  if (!twilioAccountSid) return undefined;
+  const httpClient = twilioApiBaseUrl ? new RebasedRequestClient(twilioApiBaseUrl, timeoutMs) : undefined;
+  const opts = { accountSid: twilioAccountSid, autoRetry: false, timeout: timeoutMs, ...(httpClient ? { httpClient } : {}) };
   // An API key is preferred (revocable, scoped); the auth token also works for REST.
-  if (settings.twilioApiKey && settings.twilioApiSecret) return twilio(settings.twilioApiKey, settings.twilioApiSecret, opts);
-  if (settings.twilioAuthToken) return twilio(settings.twilioAccountSid, settings.twilioAuthToken, opts);
+  if (twilioApiKey && twilioApiSecret) return twilio(twilioApiKey, twilioApiSecret, opts);
+  if (twilioAuthToken) return twilio(twilioAccountSid, twilioAuthToken, opts);
   return undefined;
 }
 

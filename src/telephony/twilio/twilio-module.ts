@@ -23,7 +23,7 @@ const INVALID: Authentication = { ok: false, status: 403, reason: 'invalid X-Twi
  * cannot be Twilio's).
  */
 export function authenticateTwilio(request: ProviderRequest, settings: TelephonySettings | null): Authentication {
-  const authToken = settings?.twilioAuthToken;
+  const authToken = twilioCredentials.read(settings).twilioAuthToken;
   if (!authToken) return ACCEPTED;
   const signature = singleHeader(request, 'x-twilio-signature');
   if (!request.media) return isValidTwilioSignature(authToken, signature, request.origin() + request.url, request.form) ? ACCEPTED : INVALID;

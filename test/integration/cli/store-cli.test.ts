@@ -135,7 +135,7 @@ describe.skipIf(!redis.url)('raaga store export | import between SQLite and Redi
     await store.revokeKeyHash(hash(2));
     await store.addKeyHash('acct_small', hash(3));
     await store.putCustomVoice({ id: 'vc_warm', accountId: 'acct_big', name: 'Warm, "soft"', baseVoice: 'arjun', pitchShiftSemitones: -2.5, rateMultiplier: 0.95, createdAtMs: 5 });
-    await store.putTelephonySettings({ accountId: 'acct_small', exotelCredentials: 'user:secret-secret', defaults: { voice: 'meera' }, updatedAtMs: 9 });
+    await store.putTelephonySettings({ accountId: 'acct_small', credentials: { exotelCredentials: 'user:secret-secret' }, defaults: { voice: 'meera' }, updatedAtMs: 9 });
     await store.close();
 
     const file = join(dir, 'export.json');
@@ -153,7 +153,7 @@ describe.skipIf(!redis.url)('raaga store export | import between SQLite and Redi
       expect(await live.findAccountByKeyHash(hash(2))).toBeNull();
       expect(await live.getKeyHashRecord(hash(2))).toEqual({ accountId: 'acct_big', revoked: true });
       expect((await live.getCustomVoice('vc_warm'))?.name).toBe('Warm, "soft"');
-      expect(await live.getTelephonySettings('acct_small')).toEqual({ accountId: 'acct_small', exotelCredentials: 'user:secret-secret', defaults: { voice: 'meera' }, updatedAtMs: 9 });
+      expect(await live.getTelephonySettings('acct_small')).toEqual({ accountId: 'acct_small', credentials: { exotelCredentials: 'user:secret-secret' }, defaults: { voice: 'meera' }, updatedAtMs: 9 });
     } finally {
       await live.close();
     }
@@ -172,6 +172,28 @@ describe.skipIf(!redis.url)('raaga store export | import between SQLite and Redi
     expect(JSON.parse(roundTrip.stdout)).toEqual(JSON.parse(await readFile(file, 'utf8')));
     const skipped = await raaga(sqlite(back), ['store', 'import', '-', '--skip-existing', '--json'], fromRedis.stdout);
     expect(JSON.parse(skipped.stdout)).toEqual({ accounts: 0, keys: 0, voices: 0, skipped: ['acct_big', 'acct_small'] });
+  });
+
+  it('imports an export from before the credentials map in the new shape, and refuses credentials their provider would', async () => {
+    const account = { id: 'acct_old', plan: 'free', credits: 5, createdAtMs: 1_600_000_000_000 };
+    const old = (settings: object) => JSON.stringify({ version: 1, accounts: [account], keys: [], voices: [], telephony: [{ accountId: 'acct_old', ...settings, updatedAtMs: 4 }] });
+    const target = join(dir, 'old-export');
+    const imported = await raaga(sqlite(target), ['store', 'import', '-'], old({ twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed', plivoApiBaseUrl: 'https://api.vobiz.example/plivo', callingHours: '09:00-21:00' }));
+    expect(imported).toMatchObject({ code: 0, stdout: 'Imported 1 account, 0 keys and 0 voices.\n' });
+    const store = await SqliteStore.open({ dataDir: target });
+    try {
+      expect(await store.getTelephonySettings('acct_old')).toEqual({
+        accountId: 'acct_old',
+        credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed', plivoApiBaseUrl: 'https://api.vobiz.example/plivo' },
+        callingHours: '09:00-21:00',
+        updatedAtMs: 4,
+      });
+    } finally {
+      await store.close();
+    }
+    const refused = await raaga(sqlite(join(dir, 'old-export-bad')), ['store', 'import', '-'], old({ twilioAccountSid: 'nope' }));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the telephony settings of acct_old are invalid \(twilioAccountSid must be AC followed by 32 hex digits\); nothing was imported/);
   });
 
   it('refuses a file that is not an export, naming the problem', async () => {

@@ -50,7 +50,7 @@ describe('raaga telephony', () => {
     expect(shown.stdout).not.toContain(TOKEN);
     expect(JSON.parse(shown.stdout)).toMatchObject({ twilioAuthToken: '********6789', twilioAccountSid: 'AC' + 'a'.repeat(32), defaults: { voice: 'meera', language: 'ta-IN' } });
     const store = await SqliteStore.open({ dataDir: dir });
-    expect((await store.getTelephonySettings('acct_t'))?.twilioAuthToken).toBe(TOKEN);
+    expect((await store.getTelephonySettings('acct_t'))?.credentials?.twilioAuthToken).toBe(TOKEN);
     await store.close();
     expect((await raaga(['telephony', 'set', '--account', 'acct_t', '--twilio-api-key', 'SK' + 'b'.repeat(32)])).stderr).toMatch(/go together/);
     expect((await raaga(['telephony', 'set', '--account', 'acct_none', '--twilio-auth-token', TOKEN])).code).toBe(1);

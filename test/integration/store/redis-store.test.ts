@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis-store.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
 import { deleteKeys, freePort, rawClient, uniquePrefix, useTestRedis } from '../../helpers/redis-server.js';
-import { TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
+import { OLD_SHAPED_TELEPHONY, OLD_SHAPED_TELEPHONY_READ_BACK, TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
 
 const redis = await useTestRedis('RedisStore');
 const url = redis.url ?? '';
@@ -107,6 +107,22 @@ describe.skipIf(!redis.url)('RedisStore on a real Redis', () => {
       await sleep(300);
       expect(await raw.exists(`${prefix}{acct_tag}:leases`, `${prefix}{acct_tag}:reservations`, `${prefix}{acct_tag}:reserved-credits`)).toBe(0);
       raw.disconnect();
+    });
+
+    it('reads telephony settings stored before the credentials map (provider fields at the top level) in the new shape', async () => {
+      const store = await open();
+      await store.createAccount({ id: 'acct_old', plan: 'growth', credits: 1 });
+      const key = `${store.keyPrefix}{acct_old}:telephony`;
+      const raw = await rawClient(url);
+      try {
+        await raw.set(key, JSON.stringify(OLD_SHAPED_TELEPHONY));
+        expect(await store.getTelephonySettings('acct_old')).toEqual(OLD_SHAPED_TELEPHONY_READ_BACK);
+        // Written back, it is stored in the new shape.
+        await store.putTelephonySettings((await store.getTelephonySettings('acct_old'))!);
+        expect(JSON.parse((await raw.get(key))!)).toEqual(OLD_SHAPED_TELEPHONY_READ_BACK);
+      } finally {
+        raw.disconnect();
+      }
     });
 
     it('data written by one instance is seen by another at once (no per-process copy)', async () => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/store/sqlite-store.js';
 import { StoreFileError } from '../../../src/store/store-snapshot.js';
 import { PLAN_LIMITS } from '../../../src/store/store.js';
-import { ALL_TIME, TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
+import { ALL_TIME, OLD_SHAPED_TELEPHONY, OLD_SHAPED_TELEPHONY_READ_BACK, TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
 import Database from 'better-sqlite3';
 
 const dirs: string[] = [];
@@ -51,7 +51,7 @@ describe('SqliteStore on disk', () => {
       rateMultiplier: 0.9,
       createdAtMs: 5,
     });
-    await store.putTelephonySettings({ accountId: 'acct_1', twilioAuthToken: 'token-token-token', defaults: { voice: 'meera' }, updatedAtMs: 7 });
+    await store.putTelephonySettings({ accountId: 'acct_1', credentials: { twilioAuthToken: 'token-token-token' }, defaults: { voice: 'meera' }, updatedAtMs: 7 });
     expect((await store.admit({ accountId: 'acct_1', limits: PLAN_LIMITS.growth, countRate: true, reservation: { id: 'r', credits: 40, ttlMs: 60_000 } })).ok).toBe(true);
     expect(await store.settle('acct_1', 'r', 25, TEST_USAGE)).toBe(75);
     await store.close();
@@ -62,8 +62,27 @@ describe('SqliteStore on disk', () => {
     expect(await reopened.findAccountByKeyHash(keyHash(2))).toBeNull();
     expect(await reopened.getKeyHashRecord(keyHash(2))).toEqual({ accountId: 'acct_1', revoked: true });
     expect((await reopened.getCustomVoice('vc_1'))?.pitchShiftSemitones).toBe(-3);
-    expect(await reopened.getTelephonySettings('acct_1')).toEqual({ accountId: 'acct_1', twilioAuthToken: 'token-token-token', defaults: { voice: 'meera' }, updatedAtMs: 7 });
+    expect(await reopened.getTelephonySettings('acct_1')).toEqual({ accountId: 'acct_1', credentials: { twilioAuthToken: 'token-token-token' }, defaults: { voice: 'meera' }, updatedAtMs: 7 });
     await reopened.close();
+  });
+
+  it('reads telephony settings stored before the credentials map (provider fields at the top level) in the new shape', async () => {
+    const dataDir = await tempDir();
+    const store = await SqliteStore.open({ dataDir });
+    await store.createAccount({ id: 'acct_old', plan: 'growth', credits: 1 });
+    await store.close();
+    const db = new Database(join(dataDir, 'raaga.db'));
+    db.prepare('INSERT INTO telephony_settings (account_id, json) VALUES (?, ?)').run('acct_old', JSON.stringify(OLD_SHAPED_TELEPHONY));
+    db.close();
+    const reopened = await SqliteStore.open({ dataDir });
+    expect(await reopened.getTelephonySettings('acct_old')).toEqual(OLD_SHAPED_TELEPHONY_READ_BACK);
+    // Written back, it is stored in the new shape.
+    await reopened.putTelephonySettings((await reopened.getTelephonySettings('acct_old'))!);
+    await reopened.close();
+    const check = new Database(join(dataDir, 'raaga.db'), { readonly: true });
+    const row = check.prepare('SELECT json FROM telephony_settings WHERE account_id = ?').get('acct_old') as { json: string };
+    check.close();
+    expect(JSON.parse(row.json)).toEqual(OLD_SHAPED_TELEPHONY_READ_BACK);
   });
 
   it('two handles on one file (the server and the CLI) see each other\'s writes at once', async () => {
@@ -251,7 +270,8 @@ describe('SqliteStore: importing store.json (the JSON-file store before SQLite)'
     expect(await store.getKeyHashRecord(keyHash(2))).toEqual({ accountId: 'acct_a', revoked: true });
     expect(await store.findAccountByKeyHash(keyHash(2))).toBeNull();
     expect(await store.getCustomVoice('vc_a')).toEqual(snapshot.voices[0]);
-    expect(await store.getTelephonySettings('acct_b')).toEqual(snapshot.telephony[0]);
+    // store.json predates the credentials map: its provider fields are read back in the map.
+    expect(await store.getTelephonySettings('acct_b')).toEqual({ accountId: 'acct_b', credentials: { exotelCredentials: 'user:secret-secret' }, updatedAtMs: 3 });
     await store.close();
     expect(JSON.parse(await readFile(join(dataDir, 'store.json.imported'), 'utf8'))).toEqual(snapshot);
     expect((await readdir(dataDir)).includes('store.json')).toBe(false);

@@ -1,5 +1,5 @@
-// The provider registry holds together: names, paths and stored credential fields are each one provider's; every
-// stored field of the telephony settings is some provider's or an outbound-call rule; each derived list is what the
+// The provider registry holds together: names, paths and stored credential fields are each one provider's, named so
+// the store keeps them (its credentials map) and never as an account-wide field; each derived list is what the
 // modules declare; an account without a provider's credentials passes its authenticator (the gate before it refuses);
 // and the simulator plays every registered provider.
 
@@ -9,8 +9,6 @@ import { TelephonySettingsSchema } from '../../../src/store/telephony-settings.j
 import type { ProviderRequest } from '../../../src/telephony/provider-request.js';
 import { OUTBOUND_PROVIDERS, PLAYGROUND_PROVIDERS, PROVIDER_NAMES, PROVIDERS, providerModule } from '../../../src/telephony/providers.js';
 
-/** Stored settings that are no provider's: the account, the dev opt-in, call defaults, and POST /v1/calls' rules. */
-const NOT_CREDENTIALS = ['accountId', 'allowUnsigned', 'defaults', 'updatedAtMs', 'webhookSecret', 'allowedCallerIds', 'callingHours', 'callingTimeZone', 'dncWebhookUrl', 'dialCallsPerSecond'];
 
 function request(overrides: Partial<ProviderRequest>): ProviderRequest {
   return { method: 'POST', url: '/x', media: false, upgrade: false, headers: {}, params: { accountId: 'acct_x' }, form: {}, origin: () => 'https://raaga.example', ...overrides };
@@ -32,12 +30,30 @@ describe('provider registry', () => {
     for (const { provider, route } of routes) expect(route).toMatch(new RegExp(`^(GET|POST) /v1/telephony/${provider}/`));
   });
 
-  it("keeps each stored credential field in one provider's module, and every stored field is someone's", () => {
+  it("keeps each credential field in one provider's module, under a name the store's credentials map takes", () => {
     const fields = PROVIDERS.flatMap((module) => module.credentials.fields.map((field) => field.field));
     expect(new Set(fields).size).toBe(fields.length);
     const options = PROVIDERS.flatMap((module) => module.credentials.fields.map((field) => field.option));
     expect(new Set(options).size).toBe(options.length);
-    expect([...fields, ...NOT_CREDENTIALS].sort()).toEqual(Object.keys(TelephonySettingsSchema.shape).sort());
+    for (const module of PROVIDERS) {
+      for (const { field } of module.credentials.fields) {
+        // Prefixed with its provider (no two providers' names can meet), and never an account-wide field's name.
+        expect(field, module.name).toMatch(new RegExp(`^${module.name}[A-Z][A-Za-z0-9]*$`));
+        expect(Object.keys(TelephonySettingsSchema.shape)).not.toContain(field);
+      }
+      for (const group of module.credentials.together) for (const field of group) expect(fields, module.name).toContain(field);
+    }
+  });
+
+  it("reads a provider's values from the stored map, and only its own", () => {
+    const settings = { accountId: 'acct_x', credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed', plivoAuthToken: 'plivo-token-0123456789' }, updatedAtMs: 1 };
+    expect(providerModule('twilio')!.credentials.read(settings)).toEqual({ twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' });
+    expect(providerModule('plivo')!.credentials.read(settings)).toEqual({ plivoAuthToken: 'plivo-token-0123456789' });
+    expect(providerModule('exotel')!.credentials.read(settings)).toEqual({});
+    expect(providerModule('exotel')!.credentials.read(null)).toEqual({});
+    expect(providerModule('twilio')!.credentials.configured(settings)).toBe(true);
+    expect(providerModule('exotel')!.credentials.configured(settings)).toBe(false);
+    expect(providerModule('twilio')!.credentials.configured(null)).toBe(false);
   });
 
   it('derives the outbound and playground lists from what the modules declare, in registry order', () => {
@@ -53,12 +69,14 @@ describe('provider registry', () => {
     }
     const configured = {
       ...bare,
-      twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
-      smartfloToken: 'sf_0123456789abcdefghijklmn',
-      exotelCredentials: 'exo-user:exo-secret-123',
-      plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX',
-      plivoAuthToken: 'plivo-token-0123456789',
-      asteriskCredentials: 'asterisk:ast-secret-99',
+      credentials: {
+        twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed',
+        smartfloToken: 'sf_0123456789abcdefghijklmn',
+        exotelCredentials: 'exo-user:exo-secret-123',
+        plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX',
+        plivoAuthToken: 'plivo-token-0123456789',
+        asteriskCredentials: 'asterisk:ast-secret-99',
+      },
     };
     const unsigned = request({ media: true, method: 'GET', params: { accountId: 'acct_x', secret: 'sf_wrongwrongwrongwrongwrong' } });
     for (const module of PROVIDERS) {
