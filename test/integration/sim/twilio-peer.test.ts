@@ -1,6 +1,7 @@
 // The simulated Twilio peer against a tiny local WebSocket server on port 0 that plays a scripted Raaga: the peer's
 // opening, 20 ms framing, signature, DTMF and stop; playout with mark echoes, clear and underruns on an injected
-// clock; abrupt drops; and the voice webhook round trip. The bridge's own tests use this peer against the real server.
+// clock; abrupt drops and half-open vanishing; and the voice webhook round trip. The bridge's own tests use this peer
+// against the real server.
 
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
