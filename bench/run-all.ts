@@ -1,5 +1,6 @@
 // `npm run bench`: runs every bench script in turn (each prints one summary line and writes bench/results/*.json),
-// then combines every result file into bench/results/latest.json. BENCH_ONLY=latency,peer-tts runs only those.
+// then combines every result file into bench/results/latest.json. BENCH_ONLY=latency,peer-tts runs only those; the
+// soak (30 minutes by default) runs only when BENCH_ONLY names it.
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,10 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { createProgress, items } from '../src/cli/progress.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
+/** Benches too long for every run. */
+const ON_REQUEST = ['soak.ts'];
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim().replace(/\.ts$/, ''));
 const scripts = readdirSync(dir)
   .filter((file) => file.endsWith('.ts') && file !== 'run-all.ts')
-  .filter((file) => only === undefined || only.includes(file.replace(/\.ts$/, '')))
+  .filter((file) => (only === undefined ? !ON_REQUEST.includes(file) : only.includes(file.replace(/\.ts$/, ''))))
   .sort();
 let failed = 0;
 const startedAt = new Date();

@@ -18,7 +18,7 @@ import { withMetrics } from './engine/metered-engine.js';
 import { buildEngineRegistry } from './engine/build-engine-registry.js';
 import type { TtsEngine } from './engine/tts-engine.js';
 import type { Metrics } from './metrics/metrics.js';
-import { PrometheusMetrics, type VadLoad } from './metrics/prometheus-metrics.js';
+import { PrometheusMetrics, type AdmissionHeldCounts, type VadLoad } from './metrics/prometheus-metrics.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import type { TelephonyContext } from './api/context.js';
@@ -27,6 +27,7 @@ import type { VoiceActivityDetectorFactory } from './session/barge-in/barge-in-c
 import { BargeInDetectorFactory } from './session/barge-in/barge-in-detector.js';
 import { SileroBatcher } from './engine/vad/silero-batcher.js';
 import { SileroVad } from './engine/vad/silero-vad.js';
+import { pendingClockTimers } from './session/clock.js';
 import { InProcessCallControlBus, type CallControlBus } from './store/call-control-bus.js';
 import { RedisCallControlBus } from './store/redis/call-control-bus.js';
 import { loadCallTokenSecret } from './telephony/call-token.js';
@@ -184,7 +185,17 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
   setMaxListeners(0, shutdownController.signal);
   const [telephonyParts, vadLoad] = await buildTelephony(config, logger, store, overrides);
-  const metrics = new PrometheusMetrics({ engineLoad: () => engine.load(), vadLoad, processMetrics: true });
+  const metrics = new PrometheusMetrics({
+    engineLoad: () => engine.load(),
+    vadLoad,
+    processMetrics: true,
+    // Read at scrape time, once both admissions below exist.
+    admissionHeld: (): AdmissionHeldCounts => {
+      const held = services.admission.held();
+      return { callSlots: callAdmission.liveCalls, concurrencySlots: held.slots, creditReservations: held.reservations };
+    },
+    clockTimers: pendingClockTimers,
+  });
   const lagMonitor = overrides.eventLoopLag === undefined ? new EventLoopLagMonitor() : undefined;
   const callAdmission = new CallAdmission({
     config: config.telephony.admission,

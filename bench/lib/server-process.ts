@@ -18,6 +18,8 @@ const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 export interface ServerProcess {
   readonly base: string;
   readonly pid: number;
+  /** The server's RAAGA_DATA_DIR (its embedded store; another SqliteStore may open it to read, as the CLI does). */
+  readonly dataDir: string;
   readonly accounts: readonly { id: string; key: string }[];
   /** The AudioSocket listener, when the env set AUDIOSOCKET_PORT. */
   readonly audioSocket: { readonly host: string; readonly port: number } | undefined;
@@ -81,6 +83,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     base,
     audioSocket,
     pid: child.pid!,
+    dataDir: join(dir, 'data'),
     accounts,
     metrics: async () => (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(),
     cpuSeconds: () => processCpuSeconds(child.pid!),

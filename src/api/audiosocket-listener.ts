@@ -81,15 +81,16 @@ export class AudioSocketListener {
     const slot = this.#admission.tryAdmit('audiosocket');
     if (!slot.ok) {
       // AudioSocket's own refusal, before any audio: the hangup packet, then the close; the dialplan after
-      // AudioSocket() runs (a queue, another server).
-      const refused = audioSocketStream(socket);
+      // AudioSocket() runs (a queue, another server). The stream reads and drops what the peer still sends, so its FIN
+      // is seen, and drops a peer that never closes (audiosocket-stream.ts): the descriptor goes with the call.
+      const refused = audioSocketStream(socket, { clock: deps.clock });
       for (const packet of audioSocketModule.createCodec().hangup()) refused.send(packet);
       refused.close(1000, 'server busy');
       return;
     }
     socket.once('close', slot.release);
     const admission = { accountId: this.#config.accountId, accountVerified: true, callToken: undefined, query: {} };
-    const stream = new MediaStream(deps, audioSocketStream(socket), audioSocketModule, admission, this.#log.child({ remote }));
+    const stream = new MediaStream(deps, audioSocketStream(socket, { clock: deps.clock }), audioSocketModule, admission, this.#log.child({ remote }));
     this.#streams.add(stream);
     void stream.done.then(() => {
       this.#streams.delete(stream);

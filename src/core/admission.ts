@@ -31,6 +31,15 @@ export type UsageSource = Pick<UsageDetails, 'keyId' | 'endpoint' | 'callId' | '
 /** The part of a usage record known when the utterance ends. */
 export type UsageReport = Pick<UsageDetails, 'engine' | 'audioSeconds' | 'outcome'>;
 
+/**
+ * What this process's tickets hold now: slot leases not yet released and credit reservations not yet settled. Each
+ * call or session gives its own back as it ends, so with nothing in flight both are zero (raaga_admission_held).
+ */
+export interface AdmissionHeld {
+  slots: number;
+  reservations: number;
+}
+
 /** What an admitted caller holds: a slot lease (renewed in the background) and/or a credit reservation. */
 export class Ticket {
   /** The slot lease holder id when the ticket holds a slot. */
@@ -53,12 +62,15 @@ export class Ticket {
     leaseMs: number,
     private readonly onCreditsDebited?: (credits: number) => void,
     private readonly usage?: UsageSource,
+    private readonly held: AdmissionHeld = { slots: 0, reservations: 0 },
   ) {
     this.id = slotHolderId ?? randomUUID();
     this.holdsSlot = slotHolderId !== undefined;
     this.rate = rate;
     this.lost = this.#lostController.signal;
+    if (reservationId !== undefined) held.reservations++;
     if (this.holdsSlot) {
+      held.slots++;
       // Renew at a third of the lease so two missed beats still leave the lease alive.
       this.#heartbeat = setInterval(() => void this.#renew(leaseMs), Math.max(250, Math.floor(leaseMs / 3)));
       this.#heartbeat.unref();
@@ -83,6 +95,7 @@ export class Ticket {
   async settle(usedCredits: number, report: UsageReport | null): Promise<void> {
     if (this.#settled || this.reservationId === undefined) return;
     this.#settled = true;
+    this.held.reservations--;
     const reservationId = this.reservationId;
     const usage = report && this.usage ? { ...this.usage, ...report } : null;
     await storeCall(() => this.store.settle(this.account.id, reservationId, usedCredits, usage));
@@ -94,6 +107,7 @@ export class Ticket {
     if (this.#released) return;
     this.#released = true;
     if (this.#heartbeat) clearInterval(this.#heartbeat);
+    if (this.holdsSlot) this.held.slots--;
     if (this.holdsSlot) await storeCall(() => this.store.releaseSlot(this.account.id, this.id));
   }
 
@@ -108,10 +122,17 @@ export class Ticket {
 }
 
 export class Admission {
+  readonly #held: AdmissionHeld = { slots: 0, reservations: 0 };
+
   constructor(
     private readonly store: AdmissionLedger,
     private readonly options: AdmissionOptions,
   ) {}
+
+  /** Slots and reservations this process's tickets hold now (a leak shows as a count that stays up when idle). */
+  held(): Readonly<AdmissionHeld> {
+    return { ...this.#held };
+  }
 
   async admit(request: AdmitRequest): Promise<Ticket> {
     const { account } = request;
@@ -131,7 +152,7 @@ export class Admission {
       }),
     );
     if (result.ok) {
-      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs, this.options.onCreditsDebited, request.usage);
+      return new Ticket(this.store, account, result.rate, slotHolderId, reservationId, this.options.slotLeaseMs, this.options.onCreditsDebited, request.usage, this.#held);
     }
     switch (result.reason) {
       case 'rate_limited': {

@@ -16,6 +16,16 @@ export interface VadLoad {
   readonly windows: number;
 }
 
+/** What this process holds of admission now (see raaga_admission_held). */
+export interface AdmissionHeldCounts {
+  /** Its own calls against TELEPHONY_MAX_CALLS. */
+  readonly callSlots: number;
+  /** Store concurrency slot leases of live requests, sessions and calls. */
+  readonly concurrencySlots: number;
+  /** Credit reservations not yet settled. */
+  readonly creditReservations: number;
+}
+
 export interface PrometheusMetricsOptions {
   /** Read at each scrape (the engine's `load()`), so queue depth is never stale. */
   readonly engineLoad?: () => EngineLoad;
@@ -23,6 +33,10 @@ export interface PrometheusMetricsOptions {
   readonly vadLoad?: () => VadLoad | undefined;
   /** Node process metrics (CPU, memory, event loop lag, GC) under their standard names. */
   readonly processMetrics?: boolean;
+  /** Read at each scrape: what admission holds now (call slots, concurrency slots, credit reservations). */
+  readonly admissionHeld?: () => AdmissionHeldCounts;
+  /** Read at each scrape: timers pending on the server's clocks. */
+  readonly clockTimers?: () => number;
 }
 
 // Seconds: telephony wants first audio well under 300 ms, so the buckets are dense below a second.
@@ -142,6 +156,33 @@ export class PrometheusMetrics implements Metrics {
     if (vad) {
       new Counter({ name: 'raaga_vad_inferences_total', help: 'Voice activity model runs, each over one window of every call that had one waiting.', registers, collect() { this.reset(); this.inc(vad()?.batches ?? 0); } });
       new Counter({ name: 'raaga_vad_windows_total', help: 'Caller audio windows (32 ms) scored by the voice activity model.', registers, collect() { this.reset(); this.inc(vad()?.windows ?? 0); } });
+    }
+    const held = options.admissionHeld;
+    if (held) {
+      new Gauge({
+        name: 'raaga_admission_held',
+        help:
+          'What this process holds of admission now: kind="call_slot" (its calls against TELEPHONY_MAX_CALLS), "concurrency_slot" (store slot leases of live requests, sessions and calls), "credit_reservation" (credit reservations not yet settled). Zero with nothing in flight: a count that stays up is a leak.',
+        labelNames: ['kind'],
+        registers,
+        collect() {
+          const now = held();
+          this.set({ kind: 'call_slot' }, now.callSlots);
+          this.set({ kind: 'concurrency_slot' }, now.concurrencySlots);
+          this.set({ kind: 'credit_reservation' }, now.creditReservations);
+        },
+      });
+    }
+    const timers = options.clockTimers;
+    if (timers) {
+      new Gauge({
+        name: 'raaga_clock_timers_pending',
+        help: "Timers pending on the server's clocks (call pacing, stream watchdogs, barge-in deadlines, idle timeouts): back to its idle level once calls end.",
+        registers,
+        collect() {
+          this.set(timers());
+        },
+      });
     }
     const load = options.engineLoad;
     if (load) {

@@ -12,16 +12,32 @@ export interface Clock {
   clearTimeout(timer: ClockTimer): void;
 }
 
+/**
+ * Timers set on systemClock or monotonicClock and not yet fired nor cleared. Unref'd timers are invisible to the
+ * process's active handles, so this is how /metrics shows them (raaga_clock_timers_pending): with no call up it
+ * stays at its idle level, and a count that grows with calls ended is a leak.
+ */
+const pendingTimers = new Set<NodeJS.Timeout>();
+
+export function pendingClockTimers(): number {
+  return pendingTimers.size;
+}
+
 /** Wall-clock timers; unref'd so a forgotten session timer never holds the process open. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(callback, ms) {
-    const handle = setTimeout(callback, ms);
+    const handle = setTimeout(() => {
+      pendingTimers.delete(handle);
+      callback();
+    }, ms);
     handle.unref();
+    pendingTimers.add(handle);
     return handle as unknown as ClockTimer;
   },
   clearTimeout(timer) {
     clearTimeout(timer as unknown as NodeJS.Timeout);
+    pendingTimers.delete(timer as unknown as NodeJS.Timeout);
   },
 };
 

@@ -39,6 +39,7 @@ export type TimelineKind =
   | 'bad_message'
   | 'stop_sent'
   | 'dropped'
+  | 'vanished'
   | 'closed';
 
 export interface TimelineEvent {
@@ -151,6 +152,7 @@ export class CallPeer {
   private closeCode: number | undefined;
   private timer: ClockTimer | undefined;
   private stopped = false;
+  private vanished = false;
   private readonly pendingDtmf: { digit: string; atMs: number }[];
   private readonly pendingOnsets: { atMs: number; label: string }[];
   private readonly waiters = new Set<() => void>();
@@ -273,6 +275,18 @@ export class CallPeer {
     await this.closed;
   }
 
+  /**
+   * Goes away half-open (a provider whose side died without closing the connection): sends nothing more, no stop,
+   * no close, no acknowledgement, and ignores what arrives, but leaves the connection up for the server to end (its
+   * stream watchdog); `closed` resolves when it does.
+   */
+  vanish(): void {
+    if (this.closeCode !== undefined || this.vanished) return;
+    this.record('vanished');
+    this.halt();
+    this.vanished = true;
+  }
+
   /** What the caller heard from time zero until now, as 8 kHz mu-law. */
   heardMulaw(untilMs = this.elapsedMs()): Uint8Array {
     return this.playout.heard(untilMs);
@@ -387,6 +401,7 @@ export class CallPeer {
   }
 
   private onMessage(data: Uint8Array, isBinary: boolean): void {
+    if (this.vanished) return;
     const elapsed = this.elapsedMs();
     const message = this.dialect.read(data, isBinary);
     switch (message.event) {
@@ -452,6 +467,7 @@ export class CallPeer {
   }
 
   private send(frame: WireFrame): void {
+    if (this.vanished) return;
     if (this.outbound) this.outbound.carry(() => this.socket.open && this.socket.send(frame));
     else this.socket.send(frame);
   }

@@ -1,6 +1,7 @@
 // The simulated Twilio peer against a tiny local WebSocket server on port 0 that plays a scripted Raaga: the peer's
 // opening, 20 ms framing, signature, DTMF and stop; playout with mark echoes, clear and underruns on an injected
-// clock; abrupt drops; and the voice webhook round trip. The bridge's own tests use this peer against the real server.
+// clock; abrupt drops and half-open vanishing; and the voice webhook round trip. The bridge's own tests use this peer
+// against the real server.
 
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -262,6 +263,32 @@ describe('CallPeer', () => {
     expect(await connection.closed).toBe(1006);
     expect(connection.received.some((r) => r.message.event === 'stop')).toBe(false);
     expect(peer.timeline.map((e) => e.kind)).toContain('dropped');
+  });
+
+  it('can vanish half-open: sends and acknowledges nothing more, and keeps the connection until the server ends it', async () => {
+    const server = await scriptedServer(() => undefined);
+    const clock = new FakeClock(0);
+    const peer = await CallPeer.connect({ url: server.url, clock });
+    await vi.waitFor(() => expect(server.connections).toHaveLength(1));
+    const connection = server.connections[0]!;
+    await connection.next('start');
+    await clock.advance(100);
+    await connection.next('media');
+    peer.vanish();
+    const receivedAtVanish = connection.received.length;
+    // A mark with nothing buffered is echoed at once by a live peer; the pong (answered by the socket itself) comes
+    // after the peer has read it.
+    connection.send({ event: 'mark', streamSid: 'MZ', mark: { name: 'ignored' } });
+    const pong = once(connection.socket, 'pong');
+    connection.socket.ping();
+    await pong;
+    await clock.advance(1000);
+    expect(connection.received.length).toBe(receivedAtVanish);
+    connection.socket.close(1000, 'stream timeout');
+    expect(await peer.closed).toBe(1000);
+    const kinds = peer.timeline.map((e) => e.kind);
+    expect(kinds.slice(-2)).toEqual(['vanished', 'closed']);
+    expect(kinds).not.toContain('mark_echoed');
   });
 
   it('fails to connect when the server refuses the upgrade', async () => {
