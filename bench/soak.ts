@@ -53,14 +53,14 @@ const REPLY = 'ठीक है, मैं आपकी मदद करता �
 
 // ---- providers, accounts and their credentials ------------------------------------------------------------------
 
-/** Each provider's stored credentials and what its simulated side presents. */
-const CREDENTIALS: Record<SimulatedProvider, { settings: Partial<TelephonySettings>; credentials: ProviderCredentials }> = {
-  twilio: { settings: { twilioAuthToken: 'soak-twilio-auth-token-0123456789' }, credentials: { twilioAuthToken: 'soak-twilio-auth-token-0123456789' } },
-  exotel: { settings: { exotelCredentials: 'soak:exotel-secret-0123' }, credentials: { basic: 'soak:exotel-secret-0123' } },
-  plivo: { settings: { plivoAuthId: 'MASOAKSOAKSOAKSOAK01', plivoAuthToken: 'soak-plivo-token-0123456789' }, credentials: { plivoAuthToken: 'soak-plivo-token-0123456789' } },
-  smartflo: { settings: { smartfloToken: 'sf_soak_0123456789abcdefghij' }, credentials: { smartfloToken: 'sf_soak_0123456789abcdefghij' } },
-  asterisk: { settings: { asteriskCredentials: 'asterisk:soak-secret-0123' }, credentials: { basic: 'asterisk:soak-secret-0123' } },
-  audiosocket: { settings: {}, credentials: {} },
+/** Each provider's stored credentials (the settings' `credentials` map) and what its simulated side presents. */
+const CREDENTIALS: Record<SimulatedProvider, { stored: Readonly<Record<string, string>>; credentials: ProviderCredentials }> = {
+  twilio: { stored: { twilioAuthToken: 'soak-twilio-auth-token-0123456789' }, credentials: { twilioAuthToken: 'soak-twilio-auth-token-0123456789' } },
+  exotel: { stored: { exotelCredentials: 'soak:exotel-secret-0123' }, credentials: { basic: 'soak:exotel-secret-0123' } },
+  plivo: { stored: { plivoAuthId: 'MASOAKSOAKSOAKSOAK01', plivoAuthToken: 'soak-plivo-token-0123456789' }, credentials: { plivoAuthToken: 'soak-plivo-token-0123456789' } },
+  smartflo: { stored: { smartfloToken: 'sf_soak_0123456789abcdefghij' }, credentials: { smartfloToken: 'sf_soak_0123456789abcdefghij' } },
+  asterisk: { stored: { asteriskCredentials: 'asterisk:soak-secret-0123' }, credentials: { basic: 'asterisk:soak-secret-0123' } },
+  audiosocket: { stored: {}, credentials: {} },
 };
 const VOBIZ = { authId: 'MAVOBIZSOAKVOBIZ0001', authToken: 'soak-vobiz-token-0123456789' };
 
@@ -76,16 +76,16 @@ const LANES: readonly Lane[] = [
   { name: 'vobiz', provider: 'plivo', accountId: 'acct_soak_vobiz', credentials: { plivoAuthToken: VOBIZ.authToken } },
 ];
 
-const rest = await startFakePlivoRest({ plivo: { authId: CREDENTIALS.plivo.settings.plivoAuthId!, authToken: CREDENTIALS.plivo.credentials.plivoAuthToken! }, vobiz: VOBIZ });
+const rest = await startFakePlivoRest({ plivo: { authId: CREDENTIALS.plivo.stored.plivoAuthId!, authToken: CREDENTIALS.plivo.credentials.plivoAuthToken! }, vobiz: VOBIZ });
 const agent = await startRecordingAgent();
 const CALL_SETTINGS = { agent_url: agent.url, barge_in: 'speech', language: 'hi-IN', fallback_message: 'माफ़ कीजिए, अभी कोई उपलब्ध नहीं है।' };
 
 function storedSettings(lane: Lane): Partial<TelephonySettings> {
-  if (lane.name === 'vobiz') return { plivoAuthId: VOBIZ.authId, plivoAuthToken: VOBIZ.authToken, plivoApiBaseUrl: `${rest.url}/vobiz` };
-  if (lane.provider === 'plivo') return { ...CREDENTIALS.plivo.settings, plivoApiBaseUrl: `${rest.url}/plivo` };
+  if (lane.name === 'vobiz') return { credentials: { plivoAuthId: VOBIZ.authId, plivoAuthToken: VOBIZ.authToken, plivoApiBaseUrl: `${rest.url}/vobiz` } };
+  if (lane.provider === 'plivo') return { credentials: { ...CREDENTIALS.plivo.stored, plivoApiBaseUrl: `${rest.url}/plivo` } };
   // AudioSocket carries no parameters: its calls take the account's defaults.
   if (lane.provider === 'audiosocket') return { defaults: CALL_SETTINGS };
-  return CREDENTIALS[lane.provider].settings;
+  return { credentials: CREDENTIALS[lane.provider].stored };
 }
 
 const audioSocketLane = LANES.find((lane) => lane.provider === 'audiosocket')!;
