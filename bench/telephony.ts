@@ -215,6 +215,8 @@ try {
         speakingCalls: round(speakingCalls, 1),
         cpuPerSpeakingCallPercentOfCore: round(serverCpuPercent / speakingCalls, 2),
         vadWindowsPerInference: round((vadAfter.windows - vadBefore.windows) / (vadAfter.inferences - vadBefore.inferences), 1),
+        // Silero windows run per call and second of the window (31.25 per stream while the caller makes sound).
+        vadWindowsPerCallSecond: round((vadAfter.windows - vadBefore.windows) / calls / (MEASURE_MS / 1000), 1),
         loadAverage1m: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? 0, 2) },
         ok,
       });

@@ -1,5 +1,7 @@
 // Shared by the JSON-over-WebSocket providers' codecs (Exotel, Plivo, Asterisk's JSON control messages): reading
-// one text frame as an object with a discriminating field, and base64 payloads checked strictly.
+// one text frame as an object with a discriminating field, and base64 payloads checked strictly. The `media`
+// message (50 a second per call) may skip zod: a hand check of its few fields gives what the schema would, and
+// anything else about it goes to the schema, which words the errors.
 
 import type { z } from 'zod';
 import { readTypedJson } from '../util/typed-json.js';
@@ -10,21 +12,91 @@ export function frameText(data: Uint8Array): string {
   return Buffer.from(data.buffer, data.byteOffset, data.length).toString('utf8');
 }
 
+/** How a JSON provider's inbound frames are read (decodeJsonFrame). */
+export interface JsonFrameFormat<T> {
+  readonly sender: string;
+  readonly field: string;
+  readonly kinds: ReadonlySet<string>;
+  readonly schema: z.ZodType<T>;
+  /** The `media` kind read without the schema (mediaFastPath): the schema's own result, or undefined to ask it. */
+  readonly media?: ((value: Readonly<Record<string, unknown>>) => T | undefined) | undefined;
+}
+
 /**
  * One inbound text frame of a JSON provider, read whole: binary frames refused (`sender` names who sent it in the
- * problem), the discriminating `field` checked against `kinds`, then the schema.
+ * problem), the discriminating `field` checked against `kinds`, then the schema (or, for a plain `media` message,
+ * the format's fast path).
  */
-export function decodeJsonFrame<T>(
-  data: Uint8Array,
-  isBinary: boolean,
-  frame: { readonly sender: string; readonly field: string; readonly kinds: ReadonlySet<string>; readonly schema: z.ZodType<T> },
-): { ok: true; message: T } | Extract<DecodeResult, { ok: false }> {
+export function decodeJsonFrame<T>(data: Uint8Array, isBinary: boolean, frame: JsonFrameFormat<T>): { ok: true; message: T } | Extract<DecodeResult, { ok: false }> {
   if (isBinary) return { ok: false, problem: 'binary-frame', detail: `${frame.sender} sends JSON text frames only` };
   const read = readKind(frameText(data), frame.field, frame.kinds);
   if (!read.ok) return read;
+  if (read.kind === 'media' && frame.media !== undefined) {
+    const message = frame.media(read.value as Readonly<Record<string, unknown>>);
+    if (message !== undefined) return { ok: true, message };
+  }
   const parsed = frame.schema.safeParse(read.value);
   if (!parsed.success) return shapeProblem(read.kind, parsed.error.issues);
   return { ok: true, message: parsed.data };
+}
+
+/** A field as a fast path reads it: its value as the schema gives it, or NOT_PLAIN when it is not certainly valid. */
+export type FieldReader = (value: unknown) => unknown;
+/** A field value the fast path leaves to the schema (absent optional fields are `undefined`, and stay absent). */
+export const NOT_PLAIN: unique symbol = Symbol('not plain');
+
+const DIGITS = /^\d{1,15}$/;
+
+/**
+ * The providers' counts (zod: `^\d{1,15}$` as a string, or a non-negative integer, as a number): a number, or
+ * NOT_PLAIN. zod's `.int()` takes safe integers only, so a larger number is left to it (and refused there).
+ */
+export const countField: FieldReader = (value) => {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : NOT_PLAIN;
+  return typeof value === 'string' && DIGITS.test(value) ? Number(value) : NOT_PLAIN;
+};
+
+/** A string of `min`–`max` UTF-16 units (zod's `.min()`/`.max()`). */
+export function stringField(min = 0, max = Infinity): FieldReader {
+  return (value) => (typeof value === 'string' && value.length >= min && value.length <= max ? value : NOT_PLAIN);
+}
+
+/**
+ * A reading of the `media` message without zod, for a schema of the form `{ event: 'media', <optional fields>,
+ * media: { <optional fields>, payload: string } }` (zod's objects drop unknown keys and leave absent optional ones
+ * out, and so does this). It gives the schema's exact result for a frame whose fields all read plainly, else
+ * undefined: then the schema reads the frame and words its error. `message` and `media` list the optional fields in
+ * the schema's order, each with the reader that checks it as the schema does (or more strictly, never less).
+ */
+export function mediaFastPath<T>(fields: { readonly message: Readonly<Record<string, FieldReader>>; readonly media: Readonly<Record<string, FieldReader>> }): (value: Readonly<Record<string, unknown>>) => T | undefined {
+  const messageFields = Object.entries(fields.message);
+  const mediaFields = Object.entries(fields.media);
+  return (value) => {
+    const media = value.media;
+    if (typeof media !== 'object' || media === null || Array.isArray(media)) return undefined;
+    const inner = media as Readonly<Record<string, unknown>>;
+    const payload = inner.payload;
+    if (typeof payload !== 'string') return undefined;
+    const message: Record<string, unknown> = { event: 'media' };
+    if (!readFields(value, messageFields, message)) return undefined;
+    const out: Record<string, unknown> = {};
+    if (!readFields(inner, mediaFields, out)) return undefined;
+    out.payload = payload;
+    message.media = out;
+    return message as T;
+  };
+}
+
+/** Copies the optional fields present in `from` into `to`, read; false when one does not read plainly. */
+function readFields(from: Readonly<Record<string, unknown>>, fields: readonly (readonly [string, FieldReader])[], to: Record<string, unknown>): boolean {
+  for (const [name, read] of fields) {
+    const raw = from[name];
+    if (raw === undefined) continue;
+    const value = read(raw);
+    if (value === NOT_PLAIN) return false;
+    to[name] = value;
+  }
+  return true;
 }
 
 /** Parses `text` as an object whose `field` is one of `kinds`; a DecodeResult problem otherwise. */

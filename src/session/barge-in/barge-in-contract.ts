@@ -49,6 +49,11 @@ export interface DetectorSettings {
   readonly minSpeechMs: number;
   /** Set: the suspect layer runs (a second Silero stream staggered by half a window, the suspect_* events). */
   readonly longSpeechMs?: number | undefined;
+  /**
+   * With the suspect layer: whether a suspect would do anything now (hold the bot, or go on with a hold). While it
+   * would not, the staggered stream does not run the model (barge-in-detector.ts, huntThreshold). Absent: always.
+   */
+  readonly onsetMatters?: (() => boolean) | undefined;
 }
 
 export interface VoiceActivityDetector {

@@ -178,6 +178,14 @@ export class BargeInController {
     this.actions.hold(next);
   }
 
+  /**
+   * Whether a suspect starting now would do anything: go on with the hold, or begin one (not while backing off, when
+   * only confirmed speech holds). The detector hunts onsets with its second stream only while this is true.
+   */
+  get listening(): boolean {
+    return this.#held !== undefined || (!this.backingOff && this.actions.canHold());
+  }
+
   /** The VAD confirmed the held sound as speech (speech_started): what `ambiguous_default=speech` waits for. */
   speechConfirmed(): void {
     if (this.#held) this.#held.confirmed = true;

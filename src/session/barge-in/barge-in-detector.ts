@@ -2,7 +2,9 @@
 // out (barge-in-contract.ts). Frames are cut into the model's 32 ms windows; an energy gate skips near-silent windows,
 // a speech probability with hysteresis marks speech, and speech only counts after DEFAULT_MIN_SPEECH_MS of it.
 // With `longSpeechMs` a second, faster layer runs beside it for holds (barge-in-controller.ts): a stream staggered by
-// half a window, and `suspect_*` spans that open on one window at a lower threshold.
+// half a window, and `suspect_*` spans that open on one window at a lower threshold. The staggered stream only sees
+// an onset half a window sooner and refines a span's edges, which matter only while a suspect can hold the bot: it
+// runs the model only then (the listener's `onsetMatters`), and the rest of the time each call costs one stream.
 // Windows are judged in the order they were spoken, whatever order the model answers them in, and the listener learns
 // how far the caller's audio has been judged (barge-in's clock, caller-audio-clock.ts): the same audio gives the same
 // events at the same points of the audio, however its frames arrived.
@@ -49,6 +51,16 @@ export interface BargeInDetectorTuning {
   readonly suspectEndMs: number;
   /** The second stream's windows start this many samples later: half a window halves the onset's grid error. */
   readonly staggerSamples: number;
+  /**
+   * The staggered stream runs the model on demand: its window n, judged right after the main stream's window n,
+   * runs only if, when main window n is judged, an onset matters (the listener's `onsetMatters`: a suspect could
+   * hold the bot, or one is held) and either a span is open or main window n scored at least this. A window not run
+   * says nothing (a gated one still counts as silence). 0: every window while an onset matters. Higher values would
+   * also skip the windows after quiet main ones, but a staggered window that opens a span often follows a main one
+   * at 0 (gated) or under 0.1, so any threshold moved about one hold in five by half a window on Silero and turned
+   * some around (bench/vad-hunt.ts, docs/performance.md "CPU per speaking call").
+   */
+  readonly huntThreshold: number;
 }
 
 export const DEFAULT_BARGE_IN_TUNING: BargeInDetectorTuning = {
@@ -64,6 +76,7 @@ export const DEFAULT_BARGE_IN_TUNING: BargeInDetectorTuning = {
   suspectThreshold: 0.3,
   suspectEndMs: 128,
   staggerSamples: 128,
+  huntThreshold: 0,
 };
 
 export interface DetectorStats {
@@ -73,6 +86,11 @@ export interface DetectorStats {
   readonly inferred: number;
   /** Windows skipped by the energy gate. */
   readonly gated: number;
+}
+
+/** The staggered stream's windows: also those it did not run because no onset was hunted. */
+export interface StaggeredStats extends DetectorStats {
+  readonly unheard: number;
 }
 
 const WINDOW_EPSILON_MS = 1e-6;
@@ -85,11 +103,11 @@ type Phase =
 /** A suspect span: from the first window at the suspect threshold to the end of the last one (either stream). */
 type Span = { readonly onsetMs: number; lastSpeechEndMs: number; longSent: boolean } | undefined;
 
-/** A window the model has answered, waiting for its turn to be judged. */
+/** A window the model has answered, waiting for its turn to be judged (null: a staggered window not run). */
 interface AnsweredWindow {
   readonly startMs: number;
   readonly atMs: number;
-  readonly probability: number;
+  readonly probability: number | null;
 }
 
 export class BargeInDetector implements VoiceActivityDetector {
@@ -106,6 +124,8 @@ export class BargeInDetector implements VoiceActivityDetector {
   /** Arrival times (ms on the call clock) of frames some of whose windows are not judged yet. */
   readonly #frames: number[] = [];
   #draining = false;
+  /** reset() calls so far: a reset during a window's judgment leaves the streams' pairing to start over. */
+  #resets = 0;
   /** A frame is going into the streams: until both have cut its windows, it is not judged even if nothing waits. */
   #pushing = false;
 
@@ -122,6 +142,8 @@ export class BargeInDetector implements VoiceActivityDetector {
     longSpeechMs?: number,
     /** Told, between events, that every window of the audio up to a frame's time has been judged. */
     private readonly onJudged?: (atMs: number) => void,
+    /** Whether a suspect would matter now (see huntThreshold); absent: always. */
+    private readonly onsetMatters: () => boolean = () => true,
   ) {
     if (!(minSpeechMs >= 0)) throw new RangeError(`minSpeechMs must be >= 0, got ${minSpeechMs}`);
     if (longSpeechMs !== undefined && !(longSpeechMs > 0)) throw new RangeError(`longSpeechMs must be > 0, got ${longSpeechMs}`);
@@ -130,12 +152,18 @@ export class BargeInDetector implements VoiceActivityDetector {
     this.#staggered =
       longSpeechMs === undefined
         ? undefined
-        : new VadWindowStream(model, (start, at, p) => this.#answer(1, start, at, p), { ...geometry, offsetSamples: tuning.staggerSamples }, tuning);
+        : new VadWindowStream(model, (start, at, p) => this.#answer(1, start, at, p), { ...geometry, offsetSamples: tuning.staggerSamples }, tuning, true);
   }
 
   /** The main stream's windows (the staggered stream's are extra inferences while the caller makes sound). */
   get stats(): DetectorStats {
-    return { ...this.#main.counts };
+    const { windows, inferred, gated } = this.#main.counts;
+    return { windows, inferred, gated };
+  }
+
+  /** The staggered stream's windows (undefined without the suspect layer). */
+  get staggeredStats(): StaggeredStats | undefined {
+    return this.#staggered ? { ...this.#staggered.counts } : undefined;
   }
 
   /** True between `speech_started` and `speech_stopped`. */
@@ -167,6 +195,7 @@ export class BargeInDetector implements VoiceActivityDetector {
   }
 
   reset(): void {
+    this.#resets++;
     this.#phase = { kind: 'idle' };
     this.#span = undefined;
     this.#main.reset();
@@ -188,7 +217,7 @@ export class BargeInDetector implements VoiceActivityDetector {
     if (event && !this.#closed) this.onEvent(event);
   }
 
-  #answer(stream: 0 | 1, startMs: number, atMs: number, probability: number): void {
+  #answer(stream: 0 | 1, startMs: number, atMs: number, probability: number | null): void {
     this.#answered[stream].push({ startMs, atMs, probability });
     this.#drain();
   }
@@ -207,14 +236,26 @@ export class BargeInDetector implements VoiceActivityDetector {
         const window = this.#answered[this.#turn].shift();
         if (window === undefined) break;
         this.#tickBefore(window.atMs);
-        if (this.#turn === 0) this.#judgeMain(window.startMs, window.atMs, window.probability);
-        else this.#judgeSpan(window.startMs, window.atMs, window.probability);
+        const resets = this.#resets;
+        // The main stream never leaves a window unheard; a staggered window not run says nothing.
+        if (this.#turn === 0) this.#judgeMain(window.startMs, window.atMs, window.probability!);
+        else if (window.probability !== null) this.#judgeSpan(window.startMs, window.atMs, window.probability);
+        // A listener that reset the detector on this window's event started both streams over.
+        if (resets !== this.#resets) continue;
+        // The staggered window that follows this main one runs the model only while an onset is hunted.
+        if (this.#turn === 0) this.#staggered?.decide(this.#hunting(window.probability!));
         if (this.#staggered !== undefined) this.#turn = this.#turn === 0 ? 1 : 0;
       }
       if (!this.#pushing && this.pendingWindows === 0) this.#tickBefore(Infinity);
     } finally {
       this.#draining = false;
     }
+  }
+
+  /** After main window n (probability `p`) is judged: whether staggered window n runs the model (huntThreshold). */
+  #hunting(p: number): boolean {
+    if (this.#closed || (this.#span === undefined && p < this.tuning.huntThreshold)) return false;
+    return this.onsetMatters();
   }
 
   /** Tells the listener the audio of every frame that arrived before `atMs` is judged. */
@@ -326,6 +367,6 @@ export class BargeInDetectorFactory implements VoiceActivityDetectorFactory {
   }
 
   create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void, onJudged?: (atMs: number) => void): BargeInDetector {
-    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry, settings.longSpeechMs, onJudged);
+    return new BargeInDetector(onEvent, () => this.model, settings.minSpeechMs, this.tuning, this.geometry, settings.longSpeechMs, onJudged, settings.onsetMatters);
   }
 }

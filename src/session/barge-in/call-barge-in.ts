@@ -104,7 +104,12 @@ export class CallBargeIn {
     );
     // VAD runs when something listens to it: barge-in by speech, or an agent that wants speech events.
     this.#detector = deps.vad?.create(
-      { minSpeechMs: deps.settings.minSpeechMs, longSpeechMs: deps.settings.policy.longMinMs },
+      {
+        minSpeechMs: deps.settings.minSpeechMs,
+        longSpeechMs: deps.settings.policy.longMinMs,
+        // A suspect acts only on a hold or when it may begin one (canHold: holds possible, bot audio interruptible).
+        onsetMatters: () => this.#controller.listening,
+      },
       (event) => this.#voiceActivity(event),
       (atMs) => {
         if (!port.ended) this.#axis.advanceTo(atMs);

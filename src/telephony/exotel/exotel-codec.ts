@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { PHONE_FRAME_MS } from '../../audio/mulaw.js';
 import { concatBytes } from '../../audio/bytes.js';
-import { audioEvent, decodeJsonFrame, toBase64 } from '../json-frames.js';
+import { audioEvent, countField, decodeJsonFrame, mediaFastPath, toBase64, type JsonFrameFormat } from '../json-frames.js';
 import type { DecodeResult, StreamCodec, WireFrame } from '../stream-events.js';
 import { OutboundTranscoder } from '../wire-audio.js';
 
@@ -37,7 +37,15 @@ const Mark = z.object({ event: z.literal('mark'), mark: z.object({ name: z.strin
 const Stop = z.object({ event: z.literal('stop'), stop: z.object({ reason: z.string().max(64).optional() }).optional() });
 const Inbound = z.discriminatedUnion('event', [Start, Media, Dtmf, Mark, Stop, z.object({ event: z.literal('connected') })]);
 const EVENTS = new Set(['connected', 'start', 'media', 'dtmf', 'mark', 'stop']);
-const INBOUND_FRAME = { sender: 'Exotel', field: 'event', kinds: EVENTS, schema: Inbound };
+type ExotelInbound = z.infer<typeof Inbound>;
+/** How Exotel's frames are read; `media` skips zod when plain (json-frames.ts). */
+export const EXOTEL_INBOUND: JsonFrameFormat<ExotelInbound> = {
+  sender: 'Exotel',
+  field: 'event',
+  kinds: EVENTS,
+  schema: Inbound,
+  media: mediaFastPath<ExotelInbound>({ message: {}, media: { chunk: countField, timestamp: countField } }),
+};
 
 export class ExotelCodec implements StreamCodec {
   #streamSid = '';
@@ -48,7 +56,7 @@ export class ExotelCodec implements StreamCodec {
   #marksAfterHeld: string[] = [];
 
   decode(data: Uint8Array, isBinary: boolean): DecodeResult {
-    const decoded = decodeJsonFrame(data, isBinary, INBOUND_FRAME);
+    const decoded = decodeJsonFrame(data, isBinary, EXOTEL_INBOUND);
     if (!decoded.ok) return decoded;
     const { message } = decoded;
     switch (message.event) {

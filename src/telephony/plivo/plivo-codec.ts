@@ -5,7 +5,7 @@
 // https://www.plivo.com/docs/voice-agents/audio-streaming/concepts/audio-streaming-reference
 
 import { z } from 'zod';
-import { audioEvent, decodeJsonFrame, toBase64 } from '../json-frames.js';
+import { audioEvent, countField, decodeJsonFrame, mediaFastPath, stringField, toBase64, type JsonFrameFormat } from '../json-frames.js';
 import type { DecodeResult, StreamCodec, WireEncoding, WireFrame } from '../stream-events.js';
 import { OutboundTranscoder } from '../wire-audio.js';
 
@@ -30,7 +30,15 @@ const Notice = z.object({ event: z.enum(['clearedAudio', 'connected']) });
 const Stop = z.object({ event: z.literal('stop') });
 const Inbound = z.union([Start, Media, Dtmf, Played, Notice, Stop]);
 const EVENTS = new Set(['start', 'media', 'dtmf', 'playedStream', 'played', 'clearedAudio', 'connected', 'stop']);
-const INBOUND_FRAME = { sender: 'Plivo', field: 'event', kinds: EVENTS, schema: Inbound };
+type PlivoInbound = z.infer<typeof Inbound>;
+/** How Plivo's frames are read; `media` skips zod when plain (json-frames.ts). */
+export const PLIVO_INBOUND: JsonFrameFormat<PlivoInbound> = {
+  sender: 'Plivo',
+  field: 'event',
+  kinds: EVENTS,
+  schema: Inbound,
+  media: mediaFastPath<PlivoInbound>({ message: {}, media: { track: stringField(), timestamp: countField, chunk: countField } }),
+};
 
 /** Plivo's contentType names: audio/x-mulaw (8 kHz) and audio/x-l16 (8 or 16 kHz). */
 export const PLIVO_CONTENT_TYPES: Readonly<Record<WireEncoding, string>> = { mulaw: 'audio/x-mulaw', pcm16: 'audio/x-l16' };
@@ -43,7 +51,7 @@ export class PlivoCodec implements StreamCodec {
   #out = new OutboundTranscoder({ encoding: 'mulaw', sampleRateHz: 8000 });
 
   decode(data: Uint8Array, isBinary: boolean): DecodeResult {
-    const decoded = decodeJsonFrame(data, isBinary, INBOUND_FRAME);
+    const decoded = decodeJsonFrame(data, isBinary, PLIVO_INBOUND);
     if (!decoded.ok) return decoded;
     const { message } = decoded;
     switch (message.event) {

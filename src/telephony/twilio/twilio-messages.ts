@@ -5,6 +5,7 @@
 // https://docs.smartflo.tatatelebusiness.com/docs/bi-directional-audio-streaming-integration-document
 
 import { z } from 'zod';
+import { countField, mediaFastPath, stringField, type JsonFrameFormat } from '../json-frames.js';
 
 /** "1", "20" or 20: Twilio's examples send sequence numbers, chunks and timestamps as strings. */
 const Count = z.union([z.string().regex(/^\d{1,15}$/), z.number().int().nonnegative()]).transform(Number);
@@ -68,12 +69,16 @@ export const TwilioInboundSchema = z.discriminatedUnion('event', [ConnectedSchem
 export type TwilioInbound = z.infer<typeof TwilioInboundSchema>;
 export type TwilioStart = z.infer<typeof StartSchema>;
 
-/** How the JSON frame reader tells Twilio's messages apart (see json-frames.ts). */
+/** How the JSON frame reader tells Twilio's messages apart (see json-frames.ts); `media` skips zod when plain. */
 export const TWILIO_INBOUND = {
   field: 'event',
   kinds: new Set(['connected', 'start', 'media', 'dtmf', 'mark', 'stop']),
   schema: TwilioInboundSchema,
-} as const;
+  media: mediaFastPath<TwilioInbound>({
+    message: { sequenceNumber: countField, streamSid: stringField(1, 64) },
+    media: { track: stringField(), chunk: countField, timestamp: countField },
+  }),
+} as const satisfies Omit<JsonFrameFormat<TwilioInbound>, 'sender'>;
 
 // ---- what we send -------------------------------------------------------------------------------------
 

@@ -214,6 +214,195 @@ describe('BargeInDetector suspect layer (longSpeechMs set)', () => {
   });
 });
 
+describe('BargeInDetector: the staggered stream runs only while an onset matters', () => {
+  /** A LoudnessModel that counts each stream's runs and resets apart (stream 1 is the staggered one). */
+  class CountingModel implements SpeechProbabilityModel {
+    readonly windowSamples = 256;
+    readonly sampleRateHz = 8000;
+    readonly calls: number[] = [];
+    readonly resets: number[] = [];
+    readonly waiting: (() => void)[] = [];
+    /** `lateStreams`: streams (by creation order) whose answers wait for release(). */
+    constructor(private readonly lateStreams: ReadonlySet<number> = new Set()) {}
+    createStream(): SpeechProbabilityStream {
+      const index = this.calls.push(0) - 1;
+      this.resets.push(0);
+      return {
+        score: (window, answer) => {
+          this.calls[index]!++;
+          const p = loudness(window);
+          if (this.lateStreams.has(index)) this.waiting.push(() => answer(p));
+          else answer(p);
+        },
+        skip: () => undefined,
+        reset: () => void this.resets[index]!++,
+      };
+    }
+    release(): void {
+      for (const answer of this.waiting.splice(0)) answer();
+    }
+  }
+
+  async function hunting(options: { huntThreshold?: number; onsetMatters?: (events: readonly VoiceActivityEvent[]) => boolean; model?: CountingModel } = {}) {
+    const model = options.model ?? new CountingModel();
+    const factory = new BargeInDetectorFactory(model, options.huntThreshold === undefined ? {} : { huntThreshold: options.huntThreshold });
+    await factory.ready();
+    const events: VoiceActivityEvent[] = [];
+    const matters = options.onsetMatters;
+    const detector = factory.create({ minSpeechMs: 250, longSpeechMs: 500, onsetMatters: matters && (() => matters(events)) }, (event) => events.push(event));
+    let atMs = 0;
+    /** Plays `pattern` on from where the last one ended; `each` runs after every frame. */
+    const play = (pattern: string, each?: (frame: number) => void) => {
+      const bytes = audio(pattern);
+      for (let offset = 0; offset < bytes.length; offset += 160) {
+        atMs += 20;
+        detector.pushMulaw(bytes.subarray(offset, offset + 160), atMs);
+        each?.(offset / 160);
+      }
+    };
+    return { model, detector, events, play };
+  }
+
+  // Audible non-speech ('.', 0.1), then speech, then silence.
+  const NOISE_THEN_SPEECH = `${'.'.repeat(10)}${'#'.repeat(10)}${'_'.repeat(12)}`;
+
+  it('by default (an onset always matters): every audible staggered window runs, as before', async () => {
+    const { model, detector, events, play } = await hunting();
+    play(NOISE_THEN_SPEECH);
+    // The staggered window 304-336 ms (half noise, half speech) opens the span half a window before the main one.
+    expect(events[0]).toEqual({ type: 'suspect_started', onsetMs: 304, atMs: 340 });
+    expect(detector.staggeredStats).toMatchObject({ inferred: 20, unheard: 0 });
+    expect(model.calls).toEqual([20, 20]);
+  });
+
+  it('runs nothing while no onset matters; the main stream still gives every event it gives', async () => {
+    const pattern = `..${'#'.repeat(10)}${'_'.repeat(12)}`;
+    const off = await hunting({ onsetMatters: () => false });
+    off.play(pattern);
+    expect(off.model.calls[1]).toBe(0);
+    expect(off.detector.staggeredStats).toMatchObject({ inferred: 0, unheard: 12 });
+    // Spans open and end on main windows only (multiples of 32 ms); confirmed speech is the main stream's alone.
+    expect(off.events).toEqual([
+      { type: 'suspect_started', onsetMs: 64, atMs: 100 },
+      { type: 'speech_started', onsetMs: 64, atMs: 320 },
+      { type: 'suspect_ended', atMs: 520, extentMs: 320 },
+      { type: 'speech_stopped', atMs: 720, durationMs: 320 },
+    ]);
+    const always = await hunting();
+    always.play(pattern);
+    expect(off.events.filter((e) => e.type.startsWith('speech'))).toEqual(always.events.filter((e) => e.type.startsWith('speech')));
+  });
+
+  it('runs again once an onset matters, from a fresh state: the model missed what came between', async () => {
+    // Speech while nothing may be held (unheard), quiet noise, then the bot may be held and the caller speaks again.
+    let matters = false;
+    const rule = await hunting({ onsetMatters: () => matters });
+    rule.play(`${'#'.repeat(3)}${'.'.repeat(8)}`);
+    matters = true;
+    rule.play(`${'.'.repeat(2)}${'#'.repeat(3)}${'_'.repeat(12)}`);
+    expect(rule.detector.staggeredStats).toMatchObject({ unheard: 11, inferred: 5 });
+    expect(rule.model.resets[1]).toBe(1);
+    // Always on, nothing was missed and no gated stretch was long: no reset.
+    const always = await hunting();
+    always.play(`${'#'.repeat(3)}${'.'.repeat(10)}${'#'.repeat(3)}${'_'.repeat(12)}`);
+    expect(always.model.resets[1]).toBe(0);
+  });
+
+  it('decides each staggered window when the main window before it is judged, however late the main stream answers', async () => {
+    // An onset matters from the end of the first span on (a listener whose state moves with the events, as a call's).
+    const onsetMatters = (events: readonly VoiceActivityEvent[]) => events.some((e) => e.type === 'suspect_ended');
+    const pattern = `${'.'.repeat(6)}${'#'.repeat(4)}${'.'.repeat(9)}${'#'.repeat(9)}${'_'.repeat(12)}`;
+    const immediate = await hunting({ onsetMatters });
+    immediate.play(pattern);
+    // The main stream answers only every 7 frames: staggered windows are cut before their decision is known.
+    const late = await hunting({ onsetMatters, model: new CountingModel(new Set([0])) });
+    late.play(pattern, (frame) => {
+      if (frame % 7 === 6) late.model.release();
+    });
+    late.model.release();
+    expect(immediate.events.filter((e) => e.type === 'suspect_started')).toHaveLength(2);
+    expect(immediate.detector.staggeredStats!.unheard).toBeGreaterThan(0);
+    expect(immediate.detector.staggeredStats!.inferred).toBeGreaterThan(0);
+    expect(late.events).toEqual(immediate.events);
+    expect(late.detector.staggeredStats).toEqual(immediate.detector.staggeredStats);
+    expect(late.model.calls).toEqual(immediate.model.calls);
+    expect(late.model.resets).toEqual(immediate.model.resets);
+  });
+
+  it('reset() forgets decisions not yet used: windows pair again from the start', async () => {
+    const late = await hunting({ onsetMatters: () => true, model: new CountingModel(new Set([0])) });
+    // Five windows (160 ms): the staggered windows cut wait for decisions that the reset drops.
+    late.play('..###');
+    expect(late.model.waiting.length).toBeGreaterThan(0);
+    late.detector.reset();
+    late.model.release();
+    const fresh = await hunting({ onsetMatters: () => true });
+    // Both go on from a call time of 160 ms, so that the windows' times agree.
+    fresh.play('_____');
+    late.play(NOISE_THEN_SPEECH);
+    late.model.release();
+    fresh.play(NOISE_THEN_SPEECH);
+    expect(late.events).toEqual(fresh.events);
+    expect(late.detector.staggeredStats).toMatchObject({ unheard: 0 });
+  });
+
+  it('a listener that resets the detector on an event starts both streams over, paired from their first windows', async () => {
+    // The main stream answers late, so the event (and the reset) comes between frames, as a batch's answers do.
+    const model = new CountingModel(new Set([0]));
+    const factory = new BargeInDetectorFactory(model);
+    await factory.ready();
+    const events: VoiceActivityEvent[] = [];
+    let resetOnce = true;
+    // Says no right after the reset: a decision made for the window before it must not reach the new windows.
+    let matters = true;
+    const detector = factory.create({ minSpeechMs: 250, longSpeechMs: 500, onsetMatters: () => matters }, (event) => {
+      events.push(event);
+      if (event.type === 'suspect_started' && resetOnce) {
+        resetOnce = false;
+        detector.reset();
+        matters = false;
+      }
+    });
+    const first = audio('###..');
+    for (let offset = 0; offset < first.length; offset += 160) detector.pushMulaw(first.subarray(offset, offset + 160), (offset + 160) / 8);
+    model.release();
+    matters = true;
+    expect(events.map((e) => e.type)).toEqual(['suspect_started']);
+    // A detector that hears only what comes after the reset.
+    const freshFactory = new BargeInDetectorFactory(new CountingModel());
+    await freshFactory.ready();
+    const freshEvents: VoiceActivityEvent[] = [];
+    const heard = freshFactory.create({ minSpeechMs: 250, longSpeechMs: 500, onsetMatters: () => true }, (event) => freshEvents.push(event));
+    const rest = audio(NOISE_THEN_SPEECH);
+    for (let offset = 0; offset < rest.length; offset += 160) {
+      detector.pushMulaw(rest.subarray(offset, offset + 160), 160 + (offset + 160) / 8);
+      model.release();
+      heard.pushMulaw(rest.subarray(offset, offset + 160), 160 + (offset + 160) / 8);
+    }
+    expect(freshEvents.length).toBeGreaterThan(2);
+    expect(events.slice(1)).toEqual(freshEvents);
+    expect(detector.staggeredStats).toMatchObject({ unheard: 0, inferred: heard.staggeredStats!.inferred });
+  });
+
+  it('huntThreshold (off by default) also skips the windows after quiet main ones, unless a span is open', async () => {
+    const { model, detector, events, play } = await hunting({ huntThreshold: 0.2 });
+    play(NOISE_THEN_SPEECH);
+    // Main windows of noise score 0.1: the staggered windows after them are unheard, the one over the onset too, so
+    // the main stream sees the onset half a window later than always on.
+    expect(events[0]).toEqual({ type: 'suspect_started', onsetMs: 320, atMs: 360 });
+    expect(detector.staggeredStats).toMatchObject({ inferred: 10, unheard: 10 });
+    expect(model.calls).toEqual([20, 10]);
+    // The span keeps it running to the span's end: speech, a dip between thresholds, quiet noise.
+    const pattern = `${'#'.repeat(6)}+${'.'.repeat(10)}${'_'.repeat(12)}`;
+    const rule = await hunting({ huntThreshold: 0.2 });
+    rule.play(pattern);
+    const always = await hunting();
+    always.play(pattern);
+    expect(rule.events).toEqual(always.events);
+    expect(rule.detector.staggeredStats!.unheard).toBeGreaterThan(0);
+  });
+});
+
 describe('BargeInDetector with a model that answers later', () => {
   it('judges windows in order once their answers come, with the same events and times as an immediate model', async () => {
     const pattern = `..${'#'.repeat(8)}${'_'.repeat(4)}${'#'.repeat(2)}${'_'.repeat(16)}`;
@@ -272,7 +461,11 @@ describe('BargeInDetector with a model that answers later', () => {
         };
       },
     };
-    const late = await run(staggeredLate, () => held.splice(0).forEach((answer) => answer()));
+    // Released as the batcher answers: round after round until nothing waits (a staggered window is asked for only
+    // once the main window before it is judged, which an answer may bring).
+    const late = await run(staggeredLate, () => {
+      while (held.length > 0) held.splice(0).forEach((answer) => answer());
+    });
     expect(immediate.log.length).toBeGreaterThan(2);
     expect(late).toEqual(immediate);
     expect(late.judged).toBe(audio(pattern).length / 8);

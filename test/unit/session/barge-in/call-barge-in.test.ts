@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MULAW_SILENCE, PHONE_FRAME_MS } from '../../../../src/audio/mulaw.js';
 import { isApiError } from '../../../../src/errors.js';
-import type { BargeInSettings, VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../../src/session/barge-in/barge-in-contract.js';
+import type { BargeInSettings, DetectorSettings, VoiceActivityDetectorFactory, VoiceActivityEvent } from '../../../../src/session/barge-in/barge-in-contract.js';
 import { CONTINUATION_MS, DEFAULT_BARGE_IN_POLICY } from '../../../../src/session/barge-in/barge-in-controller.js';
 import { CallBargeIn, type BargeInPort, type BotAudio } from '../../../../src/session/barge-in/call-barge-in.js';
 import type { CallEvent } from '../../../../src/session/call-events.js';
@@ -14,7 +14,9 @@ import { FakeClock } from '../../../helpers/fake-clock.js';
 /** Says what the test tells it to on the next frame, then that the frame is judged. */
 class ScriptedVad implements VoiceActivityDetectorFactory {
   readonly next: VoiceActivityEvent[] = [];
-  create(_settings: unknown, onEvent: (event: VoiceActivityEvent) => void, onJudged?: (atMs: number) => void) {
+  settings: DetectorSettings | undefined;
+  create(settings: DetectorSettings, onEvent: (event: VoiceActivityEvent) => void, onJudged?: (atMs: number) => void) {
+    this.settings = settings;
     return {
       pushPcm: (_pcm: Int16Array, atMs: number) => {
         this.next.splice(0).forEach(onEvent);
@@ -173,6 +175,55 @@ describe('CallBargeIn', () => {
     bargeIn.turnAudible();
     await Promise.resolve();
     expect(call.did).toEqual(['stop speech null']);
+  });
+
+  it('tells the detector an onset matters only while a suspect could hold the bot or one is held', async () => {
+    const vad = new ScriptedVad();
+    const { bargeIn, call, hear, quiet } = setup(HOLDS, vad);
+    const matters = () => vad.settings!.onsetMatters!();
+    expect(matters()).toBe(true);
+    call.audio = 'protected';
+    expect(matters()).toBe(false);
+    call.audio = 'none';
+    expect(matters()).toBe(false);
+    call.audio = 'interruptible';
+    hear(1010, { type: 'suspect_started', onsetMs: 1000, atMs: 1010 });
+    expect(call.did).toEqual(['hold']);
+    // Held: the span goes on deciding the hold, whatever the bot's audio says meanwhile.
+    call.audio = 'none';
+    expect(matters()).toBe(true);
+    call.audio = 'interruptible';
+    await quiet(1010, 190);
+    hear(1200, { type: 'suspect_ended', atMs: 1200, extentMs: 160 });
+    await quiet(1200, CONTINUATION_MS);
+    expect(call.did).toEqual(['hold', 'resume']);
+    expect(matters()).toBe(true);
+    // Holds off (one decision): only confirmed speech cuts, the staggered stream is never needed.
+    bargeIn.configure({ suspect: 'off' });
+    expect(matters()).toBe(false);
+    const oneDecision = new ScriptedVad();
+    setup(ONE_DECISION, oneDecision);
+    expect(oneDecision.settings!.onsetMatters!()).toBe(false);
+  });
+
+  it('while a noisy line makes it back off, an onset does not matter until a hold begins', async () => {
+    const vad = new ScriptedVad();
+    const { call, hear, quiet } = setup(HOLDS, vad);
+    let atMs = 0;
+    // Three short sounds that resume within the back-off window.
+    for (let i = 0; i < 3; i++) {
+      hear(atMs + 10, { type: 'suspect_started', onsetMs: atMs, atMs: atMs + 10 });
+      await quiet(atMs + 10, 100);
+      hear(atMs + 120, { type: 'suspect_ended', atMs: atMs + 120, extentMs: 60 });
+      await quiet(atMs + 120, CONTINUATION_MS);
+      atMs += 120 + CONTINUATION_MS;
+    }
+    expect(call.did).toEqual(['hold', 'resume', 'hold', 'resume', 'hold', 'resume']);
+    expect(vad.settings!.onsetMatters!()).toBe(false);
+    // Confirmed speech still holds, and then the span matters again.
+    hear(atMs + 300, { type: 'speech_started', onsetMs: atMs, atMs: atMs + 300 });
+    expect(call.did.at(-1)).toBe('hold');
+    expect(vad.settings!.onsetMatters!()).toBe(true);
   });
 
   it('without a VAD it hears nothing and gives the playback no echo gate; keys still cut', () => {
