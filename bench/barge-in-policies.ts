@@ -32,6 +32,7 @@ import { wavToMulaw } from '../src/sim/caller-audio.js';
 import { cutAfter, livekitVad, pipecatDefault, raagaHold, scoreTrack, type Policy, type PolicyOutcome } from './lib/barge-in-policies.js';
 import { atLevel, breath, cough, echoOf, hum, lineNoise, mixInto, noiseBurst, RATE_HZ, ringback, seeded } from './lib/line-signals.js';
 import { round, summary, writeResult } from './lib/stats.js';
+import { COMMANDS, FILLERS } from './lib/caller-phrases.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -58,26 +59,6 @@ interface CorpusEvent {
   readonly echo?: { readonly delayMs: number; readonly erlDb: number; readonly taps: number };
 }
 
-const COMMANDS: Record<LanguageCode, readonly string[]> = {
-  'hi-IN': ['रुको', 'नहीं', 'एक मिनट'],
-  'en-IN': ['stop', 'wait', 'no no'],
-  'ta-IN': ['நில்லுங்க', 'வேண்டாம்'],
-  'te-IN': ['ఆగండి', 'వద్దు'],
-  'kn-IN': ['ನಿಲ್ಲಿ', 'ಬೇಡ'],
-  'mr-IN': ['थांबा', 'नको'],
-  'gu-IN': ['થોભો', 'ના'],
-  'bn-IN': ['থামুন', 'না'],
-};
-const FILLERS: Record<LanguageCode, readonly string[]> = {
-  'hi-IN': ['हाँ', 'हाँ जी', 'अच्छा', 'हम्म'],
-  'en-IN': ['ok', 'hmm', 'right', 'uh-huh'],
-  'ta-IN': ['ம்ம்', 'சரி', 'ஆமா'],
-  'te-IN': ['ఆ', 'సరే', 'అవును'],
-  'kn-IN': ['ಹೂಂ', 'ಸರಿ', 'ಹೌದು'],
-  'mr-IN': ['हो', 'बरं', 'हं'],
-  'gu-IN': ['હા', 'હં', 'બરાબર'],
-  'bn-IN': ['হ্যাঁ', 'আচ্ছা', 'হুঁ'],
-};
 const ESPEAK_IDS: Record<LanguageCode, string> = { 'en-IN': 'en', 'hi-IN': 'hi', 'ta-IN': 'ta', 'te-IN': 'te', 'kn-IN': 'kn', 'mr-IN': 'mr', 'gu-IN': 'gu', 'bn-IN': 'bn' };
 const LANGUAGES = Object.keys(COMMANDS) as LanguageCode[];
 

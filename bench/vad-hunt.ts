@@ -27,6 +27,7 @@ import type { LanguageCode } from '../src/languages.js';
 import { CallerVoice } from '../src/sim/caller-speech.js';
 import { FakeClock } from '../test/helpers/fake-clock.js';
 import { atLevel, breath, cough, lineNoise, mixInto, noiseBurst, RATE_HZ, seeded } from './lib/line-signals.js';
+import { COMMANDS, FILLERS } from './lib/caller-phrases.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
@@ -40,26 +41,6 @@ const TAIL_MS = 2500;
 const FRAME_BYTES = 160;
 const FRAME_MS = 20;
 
-const COMMANDS: Record<LanguageCode, readonly string[]> = {
-  'hi-IN': ['रुको', 'नहीं', 'एक मिनट'],
-  'en-IN': ['stop', 'wait', 'no no'],
-  'ta-IN': ['நில்லுங்க', 'வேண்டாம்'],
-  'te-IN': ['ఆగండి', 'వద్దు'],
-  'kn-IN': ['ನಿಲ್ಲಿ', 'ಬೇಡ'],
-  'mr-IN': ['थांबा', 'नको'],
-  'gu-IN': ['થોભો', 'ના'],
-  'bn-IN': ['থামুন', 'না'],
-};
-const FILLERS: Record<LanguageCode, readonly string[]> = {
-  'hi-IN': ['हाँ', 'हाँ जी', 'अच्छा', 'हम्म'],
-  'en-IN': ['ok', 'hmm', 'right', 'uh-huh'],
-  'ta-IN': ['ம்ம்', 'சரி', 'ஆமா'],
-  'te-IN': ['ఆ', 'సరే', 'అవును'],
-  'kn-IN': ['ಹೂಂ', 'ಸರಿ', 'ಹೌದು'],
-  'mr-IN': ['हो', 'बरं', 'हं'],
-  'gu-IN': ['હા', 'હં', 'બરાબર'],
-  'bn-IN': ['হ্যাঁ', 'আচ্ছা', 'হুঁ'],
-};
 const CONTINUING: Partial<Record<LanguageCode, string>> = { 'en-IN': 'Stop. I want to talk to an agent.', 'hi-IN': 'रुको। मुझे किसी से बात करनी है।' };
 const LANGUAGES = Object.keys(COMMANDS) as LanguageCode[];
 
