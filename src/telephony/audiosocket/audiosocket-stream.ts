@@ -24,14 +24,17 @@ export function audioSocketStream(socket: Socket, options: AudioSocketStreamOpti
   const clock = options.clock ?? monotonicClock;
   const splitter = new PacketSplitter();
   const handlers: ((data: Uint8Array, isBinary: boolean) => void)[] = [];
+  /** Packets read before the first handler came (the simulator's peer attaches after an await); none once closing. */
+  let early: Uint8Array[] | undefined = [];
   let closeTimer: ClockTimer | undefined;
   socket.on('error', () => undefined);
   // Always read, whether or not anyone wants the frames (a refused connection's never does): a socket nobody reads
-  // never sees the peer's FIN, so it never closes and its descriptor outlives the call. Frames are dropped until
-  // the first handler (a media stream attaches it at once).
+  // never sees the peer's FIN, so it never closes and its descriptor outlives the call. Packets that come before the
+  // first handler are kept for it; once we close with nobody listening, they are read and dropped.
   socket.on('data', (chunk: Buffer) => {
-    if (handlers.length === 0) return;
-    for (const packet of splitter.push(chunk)) for (const handler of handlers) handler(packet, true);
+    const packets = splitter.push(chunk);
+    if (handlers.length === 0) early?.push(...packets);
+    else for (const packet of packets) for (const handler of handlers) handler(packet, true);
   });
   socket.once('close', () => {
     if (closeTimer !== undefined) clock.clearTimeout(closeTimer);
@@ -50,6 +53,7 @@ export function audioSocketStream(socket: Socket, options: AudioSocketStreamOpti
     bufferedBytes: () => socket.writableLength,
     close: () => {
       if (socket.destroyed) return;
+      early = undefined;
       socket.end();
       closeTimer ??= clock.setTimeout(() => {
         closeTimer = undefined;
@@ -59,6 +63,10 @@ export function audioSocketStream(socket: Socket, options: AudioSocketStreamOpti
     terminate: () => socket.destroy(),
     onFrame(handler) {
       handlers.push(handler);
+      const kept = early ?? [];
+      early = undefined;
+      // Delivered before any later packet: the next 'data' event needs another turn of the event loop.
+      if (kept.length > 0) queueMicrotask(() => kept.forEach((packet) => handler(packet, true)));
     },
     onClose(handler) {
       if (socket.destroyed) queueMicrotask(() => handler(1000));

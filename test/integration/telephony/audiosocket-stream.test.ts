@@ -91,3 +91,23 @@ describe('audioSocketStream closed from our side', () => {
     expect(frames.map((frame) => [...frame])).toEqual([[...uuid], [...audio]]);
   });
 });
+
+describe('audioSocketStream read before anyone listens', () => {
+  it('keeps the packets that came before the first frame handler for it, in order', async () => {
+    const { accepted, peer } = await connection();
+    const stream = audioSocketStream(accepted);
+    const sent = [encodePacket(AUDIOSOCKET_TYPE.uuid, new Uint8Array(16).fill(7)), encodePacket(AUDIOSOCKET_TYPE.slin8k, new Uint8Array(320).fill(1))];
+    const bytes = sent.reduce((total, packet) => total + packet.length, 0);
+    // Wait until the server side has read every byte (its reader is always on), then attach, as a late caller would.
+    const allRead = new Promise<void>((resolve) => {
+      const check = () => (accepted.bytesRead >= bytes ? resolve() : accepted.once('data', check));
+      accepted.once('data', check);
+    });
+    for (const packet of sent) peer.write(packet);
+    await allRead;
+    const received: Uint8Array[] = [];
+    const both = new Promise<void>((resolve) => stream.onFrame((packet) => (received.push(packet), received.length === 2 && resolve())));
+    await both;
+    expect(received.map((packet) => Buffer.from(packet))).toEqual(sent.map((packet) => Buffer.from(packet)));
+  });
+});
