@@ -2,7 +2,7 @@
 // second's p99, reported as the median of the last three seconds, so that one GC pause or one noisy second neither
 // starts nor ends shedding on its own.
 
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** The event loop's recent lag p99 in ms; tests inject a fixed or settable one. */
 export interface EventLoopLag {
@@ -32,17 +32,42 @@ export class LagWindow {
   }
 }
 
+/** What the monitor reads: Node's native delay histogram, or a test's. Delays in nanoseconds. */
+export interface DelayHistogram {
+  readonly count: number;
+  percentile(percentile: number): number;
+  reset(): void;
+  disable(): void;
+}
+
+export interface EventLoopLagMonitorOptions {
+  /** Default: Node's native monitor (perf_hooks) sampling every RESOLUTION_MS. */
+  readonly histogram?: DelayHistogram;
+  /** Calls `slice` once a second until the returned stop is called. Default: an unref'd interval timer. */
+  readonly everySlice?: (slice: () => void) => () => void;
+}
+
+function nativeHistogram(): DelayHistogram {
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  histogram.enable();
+  return histogram;
+}
+
+function everySecond(slice: () => void): () => void {
+  const timer = setInterval(slice, SLICE_MS);
+  // A monitor never keeps the process alive.
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export class EventLoopLagMonitor implements EventLoopLag {
-  readonly #histogram: IntervalHistogram;
-  readonly #timer: NodeJS.Timeout;
+  readonly #histogram: DelayHistogram;
+  readonly #stop: () => void;
   readonly #window = new LagWindow();
 
-  constructor() {
-    this.#histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    this.#histogram.enable();
-    this.#timer = setInterval(() => this.#slice(), SLICE_MS);
-    // A monitor never keeps the process alive.
-    this.#timer.unref();
+  constructor(options: EventLoopLagMonitorOptions = {}) {
+    this.#histogram = options.histogram ?? nativeHistogram();
+    this.#stop = (options.everySlice ?? everySecond)(() => this.#slice());
   }
 
   p99Ms(): number {
@@ -50,7 +75,7 @@ export class EventLoopLagMonitor implements EventLoopLag {
   }
 
   close(): void {
-    clearInterval(this.#timer);
+    this.#stop();
     this.#histogram.disable();
   }
 

@@ -110,8 +110,10 @@ afterAll(async () => {
   await server?.close();
   await rm(dir, { recursive: true, force: true });
 });
+let testNumber = 0;
 beforeEach(async () => {
-  modelsDir = join(dir, `models-${Date.now()}`);
+  // A models directory of its own per test.
+  modelsDir = join(dir, `models-${++testNumber}`);
   await mkdir(join(modelsDir, 'raaga-v1'), { recursive: true });
   await cp(REPO_MANIFEST, manifestFile());
   server.requests.length = 0;
