@@ -2,7 +2,7 @@
 // x language pair (the registry asks it last), mapping a job to an eSpeak request: language id, the catalog voice's
 // variant (its parameters are this engine's, by voice name), rate.
 
-import { createRequire } from 'node:module';
+import { ESPEAK_PACKAGE_VERSION } from './espeak/espeak-build.js';
 import type { LanguageCode } from '../languages.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
 import type { EspeakJob, EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
@@ -41,8 +41,6 @@ const FALLBACK_VOICE: EmbeddedVoiceParams = {
   wordsPerMinute: 175,
 };
 
-/** The eSpeak NG build that speaks: a new package version may sound different, so cached audio keys on it. */
-const ESPEAK_PACKAGE_VERSION = (createRequire(import.meta.url)('@echogarden/espeak-ng-emscripten/package.json') as { version: string }).version;
 
 export const ESPEAK_ENGINE_KIND = 'espeak';
 

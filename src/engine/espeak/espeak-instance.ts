@@ -1,7 +1,8 @@
 // One eSpeak NG WASM module and its worker, shared setup of the embedded synth and the Piper phonemizer, with the
 // loaded voice cached. eSpeak keeps global state: one instance per worker thread, never shared across threads.
 
-import init, { type ESpeakNGModule, type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import type { ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import { createEspeakModule } from './espeak-build.js';
 
 export class EspeakInstance {
   #voice = '';
@@ -12,7 +13,7 @@ export class EspeakInstance {
   ) {}
 
   static async create(): Promise<EspeakInstance> {
-    const module = await init();
+    const module = await createEspeakModule();
     return new EspeakInstance(module, new module.eSpeakNGWorker());
   }
 

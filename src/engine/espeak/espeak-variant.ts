@@ -39,8 +39,10 @@ export function variantFileText(name: string, params: EmbeddedVoiceParams, pitch
     lines.push(`formant ${index} ${Math.round(frequencyPercent)} ${Math.round(strengthPercent)} 100`);
   });
   const breath = Math.round(params.breath);
-  // Breath noise goes on F1..F7; none on the low nasal formant F0, as in eSpeak's own female variants.
-  lines.push(`breath 0 ${Array.from({ length: 7 }, () => breath).join(' ')}`);
+  // Breath noise goes on F1..F7; none on the low nasal formant F0, as in eSpeak's own female variants. A `breath` line
+  // turns eSpeak's breath stage on for every sample even when all its amounts are 0, at a third of the synthesis time
+  // and nothing in the samples (the same bytes with the clock fixed: test/integration/engine/espeak-build.test.ts).
+  if (breath !== 0) lines.push(`breath 0 ${Array.from({ length: 7 }, () => breath).join(' ')}`);
   lines.push(`roughness ${Math.round(params.roughness)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -40,6 +40,13 @@ describe('variantFileText', () => {
     ]);
   });
 
+  it('writes no breath line for a voice without breath (the line alone costs synthesis time)', () => {
+    const lines = variantFileText('raaga_1', { ...voice, breath: 0.4 }, 0).split('\n');
+    expect(lines.filter((line) => line.startsWith('breath'))).toEqual([]);
+    expect(lines).toContain('roughness 2');
+    expect(variantFileText('raaga_2', { ...voice, breath: 0.6 }, 0)).toContain('breath 0 1 1 1 1 1 1 1\n');
+  });
+
   it('scales pitch by 2^(st/12) around eSpeak’s 9 Hz offset', () => {
     expect(shiftedPitch(voice, 0)).toEqual({ base: 100, max: 140 });
     const up = shiftedPitch(voice, 12);

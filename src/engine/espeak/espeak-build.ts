@@ -1,0 +1,84 @@
+// The one home of the eSpeak NG build (@echogarden/espeak-ng-emscripten, GPL-3.0): its version, and loading it with
+// one of its helpers made fast.
+//
+// The build is C compiled to plain JavaScript (wasm2js), so C's 64-bit arithmetic runs as emulation routines. eSpeak's
+// random numbers (espeak_rand, which drives the breath noise of every sample of a voice with `breath`) take a 64-bit
+// remainder by 2^31 - 1, and the emulated unsigned 64-bit division behind it walks the dividend bit by bit: measured
+// here, about a quarter of the synthesis time of a voice with breath. The loader rewrites that one call site into the
+// same remainder computed exactly in doubles, and imports the rewritten text instead of the package's file. Nothing
+// else changes: with the clock fixed, both builds give the same samples, byte for byte
+// (test/integration/engine/espeak-build.test.ts). If a new version of the package no longer has the call site in
+// the expected form, the package's own file loads unchanged (`remainderFastPath` says which).
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { ESpeakNGModule } from '@echogarden/espeak-ng-emscripten';
+
+const require = createRequire(import.meta.url);
+const PACKAGE = '@echogarden/espeak-ng-emscripten';
+
+/** The eSpeak NG build that speaks: a new package version may sound different, so cached audio keys on it. */
+export const ESPEAK_PACKAGE_VERSION = (require(`${PACKAGE}/package.json`) as { version: string }).version;
+
+type Init = (moduleArg?: object) => Promise<ESpeakNGModule>;
+
+/**
+ * The remainder helper as wasm2js emits it: `function F(a,b){D(a,b,2147483647);H=R;return L}`, where D is the unsigned
+ * 64-bit divide-with-remainder routine (dividend low/high words a and b, 32-bit divisor), which leaves the remainder's
+ * low and high words in the globals L and R; the helper returns the low word and hands the high word back in H.
+ */
+const REMAINDER_BY_2P31M1 = /function ([\w$]+)\(([\w$]+),([\w$]+)\)\{([\w$]+)\(\2,\3,2147483647\);([\w$]+)=([\w$]+);return ([\w$]+)\}/g;
+
+/**
+ * The same helper without the division: 2^31 ≡ 1 (mod 2^31 - 1), so 2^32 ≡ 2 and high·2^32 + low ≡ 2·high + low,
+ * which is below 2^34 and exact in a double. The remainder is below 2^31: its high word is 0.
+ */
+export function fastRemainderHelper(name: string, low: string, high: string, returnedHigh: string, remainderLow: string, remainderHigh: string): string {
+  return (
+    `function ${name}(${low},${high}){var r=((${high}>>>0)*2+(${low}>>>0))%2147483647;` +
+    `${remainderLow}=r;${remainderHigh}=0;${returnedHigh}=0;return r}`
+  );
+}
+
+/** The build's source with the remainder helper replaced, or undefined unless it occurs exactly once. */
+export function rewriteRandomRemainder(source: string): string | undefined {
+  const sites = [...source.matchAll(REMAINDER_BY_2P31M1)];
+  if (sites.length !== 1) return undefined;
+  const site = sites[0]!;
+  const [text, name, low, high, , returnedHigh, remainderHigh, remainderLow] = site as unknown as readonly string[];
+  const helper = fastRemainderHelper(name!, low!, high!, returnedHigh!, remainderLow!, remainderHigh!);
+  return source.slice(0, site.index) + helper + source.slice(site.index + text!.length);
+}
+
+interface LoadedBuild {
+  readonly init: Init;
+  readonly remainderFastPath: boolean;
+}
+
+let loaded: Promise<LoadedBuild> | undefined;
+
+async function loadBuild(): Promise<LoadedBuild> {
+  const file = require.resolve(PACKAGE);
+  const rewritten = rewriteRandomRemainder(readFileSync(file, 'utf8'));
+  if (rewritten === undefined) {
+    return { init: ((await import(PACKAGE)) as { default: Init }).default, remainderFastPath: false };
+  }
+  // Imported from a data: URL, the text still finds its data file next to the package's own (import.meta.url is
+  // its file's URL) and shows in stack traces and profiles under that file's name.
+  const url = pathToFileURL(file).href;
+  const text = `${rewritten.replaceAll('import.meta.url', JSON.stringify(url))}\n//# sourceURL=${url}\n`;
+  const module = (await import(`data:text/javascript;base64,${Buffer.from(text).toString('base64')}`)) as { default: Init };
+  return { init: module.default, remainderFastPath: true };
+}
+
+/** A new eSpeak NG instance (its own heap and global state) of the build, rewritten when the rewrite applies. */
+export async function createEspeakModule(): Promise<ESpeakNGModule> {
+  const { init } = await (loaded ??= loadBuild());
+  return init();
+}
+
+/** Whether the loaded build runs the fast remainder (false: the package's own text, unchanged). */
+export async function espeakRemainderFastPath(): Promise<boolean> {
+  return (await (loaded ??= loadBuild())).remainderFastPath;
+}
