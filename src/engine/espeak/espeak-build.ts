@@ -5,17 +5,18 @@
 // random numbers (espeak_rand, which drives the breath noise of every sample of a voice with `breath`) take a 64-bit
 // remainder by 2^31 - 1, and the emulated unsigned 64-bit division behind it walks the dividend bit by bit: measured
 // here, about a quarter of the synthesis time of a voice with breath. The loader rewrites that one call site into the
-// same remainder computed exactly in doubles, and imports the rewritten text instead of the package's file. Nothing
+// same remainder computed exactly in doubles, and runs the rewritten text instead of the package's file. Nothing
 // else changes: with the clock fixed, both builds give the same samples, byte for byte
 // (test/integration/engine/espeak-build.test.ts). If a new version of the package no longer has the call site in
 // the expected form, the package's own file loads unchanged (`remainderFastPath` says which).
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { runInThisContext } from 'node:vm';
 import type { ESpeakNGModule } from '@echogarden/espeak-ng-emscripten';
 
-const require = createRequire(import.meta.url);
+const require = nodeModule.createRequire(import.meta.url);
 const PACKAGE = '@echogarden/espeak-ng-emscripten';
 
 /** The eSpeak NG build that speaks: a new package version may sound different, so cached audio keys on it. */
@@ -56,20 +57,32 @@ interface LoadedBuild {
   readonly remainderFastPath: boolean;
 }
 
+/**
+ * The build's ES module text as a function of its two outside references, run as a script named after the package's
+ * file: stack traces and CPU profiles show that file, and the build still finds its data file next to it. Undefined
+ * unless each of the module's own constructs occurs as expected.
+ */
+export function moduleAsFunction(source: string): string | undefined {
+  const once = (text: string, part: string) => text.split(part).length === 2;
+  const dynamicImport = 'await import("module")';
+  const defaultExport = 'export default Module;';
+  if (!once(source, dynamicImport) || !once(source, defaultExport)) return undefined;
+  const body = source.replace(dynamicImport, '__nodeModule').replace(defaultExport, 'return Module;').replaceAll('import.meta.url', '__importMetaUrl');
+  // Modules are strict code; so is this.
+  return `(function (__importMetaUrl, __nodeModule) {'use strict';${body}\n})`;
+}
+
 let loaded: Promise<LoadedBuild> | undefined;
 
 async function loadBuild(): Promise<LoadedBuild> {
   const file = require.resolve(PACKAGE);
   const rewritten = rewriteRandomRemainder(readFileSync(file, 'utf8'));
-  if (rewritten === undefined) {
+  const script = rewritten === undefined ? undefined : moduleAsFunction(rewritten);
+  if (script === undefined) {
     return { init: ((await import(PACKAGE)) as { default: Init }).default, remainderFastPath: false };
   }
-  // Imported from a data: URL, the text still finds its data file next to the package's own (import.meta.url is
-  // its file's URL) and shows in stack traces and profiles under that file's name.
-  const url = pathToFileURL(file).href;
-  const text = `${rewritten.replaceAll('import.meta.url', JSON.stringify(url))}\n//# sourceURL=${url}\n`;
-  const module = (await import(`data:text/javascript;base64,${Buffer.from(text).toString('base64')}`)) as { default: Init };
-  return { init: module.default, remainderFastPath: true };
+  const factory = runInThisContext(script, { filename: file }) as (importMetaUrl: string, node: typeof nodeModule) => Init;
+  return { init: factory(pathToFileURL(file).href, nodeModule), remainderFastPath: true };
 }
 
 /** A new eSpeak NG instance (its own heap and global state) of the build, rewritten when the rewrite applies. */

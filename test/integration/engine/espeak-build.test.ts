@@ -11,6 +11,7 @@ import {
   createEspeakModule,
   espeakRemainderFastPath,
   fastRemainderHelper,
+  moduleAsFunction,
   rewriteRandomRemainder,
 } from '../../../src/engine/espeak/espeak-build.js';
 import { variantFileText } from '../../../src/engine/espeak/espeak-variant.js';
@@ -103,6 +104,29 @@ describe('the remainder helper', () => {
       // wasm2js passes words as signed 32-bit integers.
       expect(remainder(low | 0, high | 0)).toEqual([expected, 0, expected, 0]);
     }
+  });
+});
+
+describe('the module as a script', () => {
+  it('needs the one dynamic import and the one default export the build has', () => {
+    const source = readFileSync(PACKAGE_FILE, 'utf8');
+    expect(moduleAsFunction(source)).toMatch(/^\(function \(__importMetaUrl, __nodeModule\) \{'use strict';/);
+    expect(moduleAsFunction(source)).not.toContain('import.meta.url');
+    expect(moduleAsFunction(source.replace('export default Module;', 'export { Module };'))).toBeUndefined();
+    expect(moduleAsFunction(`${source}\nawait import("module");`)).toBeUndefined();
+  });
+
+  it('runs under the package file’s name, so stack traces and profiles show it (not a data URL)', async () => {
+    const module = await createEspeakModule();
+    const worker = new module.eSpeakNGWorker();
+    expect(worker.set_voice('en')).toBe(0);
+    const stacks: string[] = [];
+    worker.synthesize('Hello.', () => {
+      stacks.push(new Error('where').stack ?? '');
+    });
+    expect(stacks.length).toBeGreaterThan(0);
+    expect(stacks[0]).toContain(PACKAGE_FILE);
+    expect(stacks[0]).not.toContain('data:');
   });
 });
 
