@@ -40,8 +40,8 @@ export function variantFileText(name: string, params: EmbeddedVoiceParams, pitch
   });
   const breath = Math.round(params.breath);
   // Breath noise goes on F1..F7; none on the low nasal formant F0, as in eSpeak's own female variants. A `breath` line
-  // turns eSpeak's breath stage on for every sample even when all its amounts are 0, at a third of the synthesis time
-  // and nothing in the samples (the same bytes with the clock fixed: test/integration/engine/espeak-build.test.ts).
+  // turns eSpeak's breath stage (a random number per sample) on even when all its amounts are 0: synthesis time for
+  // nothing in the samples (the same bytes with the clock fixed: test/integration/engine/espeak-build.test.ts).
   if (breath !== 0) lines.push(`breath 0 ${Array.from({ length: 7 }, () => breath).join(' ')}`);
   lines.push(`roughness ${Math.round(params.roughness)}`);
   return `${lines.join('\n')}\n`;
