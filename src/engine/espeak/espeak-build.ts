@@ -3,12 +3,13 @@
 //
 // The build is C compiled to plain JavaScript (wasm2js), so C's 64-bit arithmetic runs as emulation routines. eSpeak's
 // random numbers (espeak_rand, which drives the breath noise of every sample of a voice with `breath`) take a 64-bit
-// remainder by 2^31 - 1, and the emulated unsigned 64-bit division behind it walks the dividend bit by bit: measured
-// here, about a quarter of the synthesis time of a voice with breath. The loader rewrites that one call site into the
+// remainder by 2^31 - 1, and the emulated unsigned 64-bit division behind it walks the dividend bit by bit: 27 % of
+// the engine thread's profile; without it a voice with breath costs 0.6 of the CPU per audio second
+// (bench/espeak-build.ts, docs/performance.md). The loader rewrites that one call site into the
 // same remainder computed exactly in doubles, and runs the rewritten text instead of the package's file. Nothing
 // else changes: with the clock fixed, both builds give the same samples, byte for byte
 // (test/integration/engine/espeak-build.test.ts). If a new version of the package no longer has the call site in
-// the expected form, the package's own file loads unchanged (`remainderFastPath` says which).
+// the expected form, the package's own file loads unchanged (`espeakRemainderFastPath` says which).
 
 import { readFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';

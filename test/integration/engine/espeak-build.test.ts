@@ -54,13 +54,7 @@ function speakAll(module: ESpeakNGModule, language: string, variant: string, tex
     worker.synthesize(text, (samples) => {
       chunks.push(samples);
     });
-    const all = new Int16Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-    let offset = 0;
-    for (const chunk of chunks) {
-      all.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return all;
+    return Int16Array.from(chunks.flatMap((chunk) => Array.from(chunk)));
   });
 }
 
