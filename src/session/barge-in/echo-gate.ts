@@ -16,6 +16,7 @@ const SLOT_MS = 10;
 const SAMPLES_PER_MS = 8;
 /** Longest echo path considered: acoustic and line round trip plus both network legs. */
 const MAX_DELAY_MS = 400;
+const MAX_LAG_SLOTS = MAX_DELAY_MS / SLOT_MS;
 /** History kept per envelope (slots): more than the estimation window plus the longest delay. */
 const RING = 512;
 /** The estimate is refreshed this often from the last ESTIMATE_WINDOW_SLOTS of inbound audio. */
@@ -146,12 +147,11 @@ export class EchoGate {
 
   /** The lag (among those `allowed`) at which the sound over [startedAtMs, endedAtMs] follows the bot as an echo. */
   #bestLocalLag(startedAtMs: number, endedAtMs: number, allowed: (lag: number) => boolean): number | undefined {
-    const first = Math.round(startedAtMs / SLOT_MS);
-    const last = Math.round(endedAtMs / SLOT_MS);
+    const window = this.#window(Math.round(startedAtMs / SLOT_MS), Math.round(endedAtMs / SLOT_MS));
     let best: { lag: number; correlation: number } | undefined;
-    for (let lag = 1; lag <= MAX_DELAY_MS / SLOT_MS; lag++) {
+    for (let lag = 1; lag <= MAX_LAG_SLOTS; lag++) {
       if (!allowed(lag)) continue;
-      const { n, correlation, slope, meanRatioDb } = this.#correlate(first, last, lag);
+      const { n, correlation, slope, meanRatioDb } = correlate(window, lag);
       if (n < LOCAL_MIN_SLOTS || !echoLike(slope, meanRatioDb)) continue;
       if (correlation >= LOCAL_CORRELATION && (!best || correlation > best.correlation)) best = { lag, correlation };
     }
@@ -186,40 +186,23 @@ export class EchoGate {
   }
 
   /**
-   * The log envelopes over slots first..last, inbound against bot audio `lag` slots earlier: their Pearson
-   * correlation, the slope of inbound on bot (1 for a fixed loss), and the mean level difference in dB.
+   * The log envelopes over slots first..last, read once for every delay to be tried: inbound where a caller slot was
+   * recorded, and bot audio from MAX_LAG_SLOTS before `first` where it was loud enough to say anything; NaN elsewhere.
    */
-  #correlate(first: number, last: number, lag: number): { n: number; correlation: number; slope: number; meanRatioDb: number } {
-    let n = 0;
-    let sx = 0;
-    let sy = 0;
-    let sxx = 0;
-    let syy = 0;
-    let sxy = 0;
-    for (let t = first; t <= last; t++) {
-      if (this.#inSlot[t % RING] !== t) continue;
-      const out = this.#outAt(t - lag);
-      if (out === undefined || out < ACTIVE_POWER) continue;
-      const x = this.#outLog[(t - lag) % RING]!;
-      const y = this.#inLog[t % RING]!;
-      n++;
-      sx += x;
-      sy += y;
-      sxx += x * x;
-      syy += y * y;
-      sxy += x * y;
+  #window(first: number, last: number): EnvelopeWindow {
+    const length = Math.max(0, last - first + 1);
+    const inbound = new Float64Array(length).fill(NaN);
+    const bot = new Float64Array(length + MAX_LAG_SLOTS).fill(NaN);
+    for (let i = 0; i < length; i++) {
+      const t = first + i;
+      if (this.#inSlot[t % RING] === t) inbound[i] = this.#inLog[t % RING]!;
     }
-    const vx = sxx - (sx * sx) / n;
-    const vy = syy - (sy * sy) / n;
-    const cov = sxy - (sx * sy) / n;
-    const usable = n > 1 && vx > 0 && vy > 0;
-    return {
-      n,
-      correlation: usable ? cov / Math.sqrt(vx * vy) : 0,
-      slope: usable ? cov / vx : 0,
-      // Envelopes are log10 of power: ×10 for dB.
-      meanRatioDb: n > 0 ? (10 * (sy - sx)) / n : 0,
-    };
+    for (let j = 0; j < bot.length; j++) {
+      const slot = first - MAX_LAG_SLOTS + j;
+      const out = this.#outAt(slot);
+      if (out !== undefined && out >= ACTIVE_POWER) bot[j] = this.#outLog[slot % RING]!;
+    }
+    return { inbound, bot };
   }
 
   /** Cross-correlates the log envelopes over every delay up to MAX_DELAY_MS; keeps the best if believable. */
@@ -229,10 +212,10 @@ export class EchoGate {
     let loudest = 0;
     for (let t = first; t <= lastSlot; t++) if (this.#inSlot[t % RING] === t) loudest = Math.max(loudest, this.#in[t % RING]!);
     if (loudest < AUDIBLE_POWER) return;
-    const maxLag = MAX_DELAY_MS / SLOT_MS;
+    const window = this.#window(first, lastSlot);
     let best: { delaySlots: number; correlation: number } | undefined;
-    for (let lag = 0; lag <= maxLag; lag++) {
-      const { n, correlation, slope, meanRatioDb } = this.#correlate(first, lastSlot, lag);
+    for (let lag = 0; lag <= MAX_LAG_SLOTS; lag++) {
+      const { n, correlation, slope, meanRatioDb } = correlate(window, lag);
       // An echo is the bot's audio at a fixed loss: level for level and quieter. A caller who happens to talk in the
       // bot's rhythm is neither, and must never be mistaken for one (the gate would then hide their words).
       if (n < MIN_ACTIVE_SLOTS || !echoLike(slope, meanRatioDb)) continue;
@@ -248,6 +231,50 @@ export class EchoGate {
     ratios.sort((a, b) => a - b);
     this.#estimate = { ...best, erl: ratios[Math.floor(ratios.length / 2)]! };
   }
+}
+
+/** Log envelopes of a run of slots (EchoGate.#window): `bot` starts MAX_LAG_SLOTS slots before `inbound`. */
+interface EnvelopeWindow {
+  readonly inbound: Float64Array;
+  readonly bot: Float64Array;
+}
+
+/**
+ * Inbound against bot audio `lag` slots earlier, over the window's slots where both are present: the Pearson
+ * correlation of the log envelopes, the slope of inbound on bot (1 for a fixed loss), and the mean level difference in
+ * dB. Each estimate tries 41 delays over 200 slots; reading the envelopes once per estimate keeps this loop to two
+ * array reads a slot.
+ */
+function correlate({ inbound, bot }: EnvelopeWindow, lag: number): { n: number; correlation: number; slope: number; meanRatioDb: number } {
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  const shift = MAX_LAG_SLOTS - lag;
+  for (let i = 0; i < inbound.length; i++) {
+    const y = inbound[i]!;
+    const x = bot[i + shift]!;
+    if (Number.isNaN(y) || Number.isNaN(x)) continue;
+    n++;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    syy += y * y;
+    sxy += x * y;
+  }
+  const vx = sxx - (sx * sx) / n;
+  const vy = syy - (sy * sy) / n;
+  const cov = sxy - (sx * sy) / n;
+  const usable = n > 1 && vx > 0 && vy > 0;
+  return {
+    n,
+    correlation: usable ? cov / Math.sqrt(vx * vy) : 0,
+    slope: usable ? cov / vx : 0,
+    // Envelopes are log10 of power: ×10 for dB.
+    meanRatioDb: n > 0 ? (10 * (sy - sx)) / n : 0,
+  };
 }
 
 function echoLike(slope: number, meanRatioDb: number): boolean {
