@@ -2,8 +2,8 @@
 // x language pair (the registry asks it last), mapping a job to an eSpeak request: language id, the catalog voice's
 // variant (its parameters are this engine's, by voice name), rate.
 
-import { ESPEAK_PACKAGE_VERSION } from './espeak/espeak-build.js';
 import type { LanguageCode } from '../languages.js';
+import { ESPEAK_PACKAGE_VERSION } from './espeak/espeak-build.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
 import type { EspeakJob, EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
 import { createHash } from 'node:crypto';
@@ -40,7 +40,6 @@ const FALLBACK_VOICE: EmbeddedVoiceParams = {
   intonationRange: 50,
   wordsPerMinute: 175,
 };
-
 
 export const ESPEAK_ENGINE_KIND = 'espeak';
 
