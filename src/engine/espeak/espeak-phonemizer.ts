@@ -1,4 +1,4 @@
-// IPA phonemes of one clause from the same eSpeak NG WASM build the embedded engine uses, cleaned the way Piper
+// IPA phonemes of one clause from the same eSpeak NG build the embedded engine uses, cleaned the way Piper
 // cleans espeak output: no separators, no language-switch markers like `(en)`, NFD. One instance per worker thread.
 
 import { EspeakInstance } from './espeak-instance.js';
