@@ -91,6 +91,16 @@ async function scriptedServer(onConnection: (connection: Connection) => void | P
   return { url, connections };
 }
 
+/** A peer on a fake clock, connected to an unscripted server whose side of the call has read `start`. */
+async function startedPeer() {
+  const server = await scriptedServer(() => undefined);
+  const clock = new FakeClock(0);
+  const peer = await CallPeer.connect({ url: server.url, clock });
+  await vi.waitFor(() => expect(server.connections).toHaveLength(1));
+  const connection = server.connections[0]!;
+  await connection.next('start');
+  return { clock, peer, connection };
+}
 
 describe('CallPeer', () => {
   it('opens like Twilio (signed), then sends 20 ms media frames paced by its clock, and stop', async () => {
@@ -233,12 +243,7 @@ describe('CallPeer', () => {
   });
 
   it('counts underruns when the server falls behind the playout', async () => {
-    const server = await scriptedServer(() => undefined);
-    const clock = new FakeClock(0);
-    const peer = await CallPeer.connect({ url: server.url, clock });
-    await vi.waitFor(() => expect(server.connections).toHaveLength(1));
-    const connection = server.connections[0]!;
-    await connection.next('start');
+    const { clock, peer, connection } = await startedPeer();
     // 20 ms of audio every 45 ms of the peer's clock: each frame after the first comes 25 ms after the buffer ran dry.
     for (let i = 0; i < 10; i++) {
       connection.sendAudio(20);
@@ -266,12 +271,7 @@ describe('CallPeer', () => {
   });
 
   it('can vanish half-open: sends and acknowledges nothing more, and keeps the connection until the server ends it', async () => {
-    const server = await scriptedServer(() => undefined);
-    const clock = new FakeClock(0);
-    const peer = await CallPeer.connect({ url: server.url, clock });
-    await vi.waitFor(() => expect(server.connections).toHaveLength(1));
-    const connection = server.connections[0]!;
-    await connection.next('start');
+    const { clock, peer, connection } = await startedPeer();
     await clock.advance(100);
     await connection.next('media');
     peer.vanish();
