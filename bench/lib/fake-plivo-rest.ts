@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallPeer } from '../../src/sim/call-peer.js';
 import { plivoSignatureHeaders } from '../../src/sim/dialects/plivo-answer-client.js';
+import { readBody } from '../../test/helpers/provider-apis.js';
 
 export interface FakePlivoRest {
   /** `${url}/${prefix}` is an account's plivoApiBaseUrl. */
@@ -71,11 +72,4 @@ export async function startFakePlivoRest(accounts: Readonly<Record<string, { aut
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  let body = '';
-  request.setEncoding('utf8');
-  for await (const chunk of request) body += chunk as string;
-  return body;
 }

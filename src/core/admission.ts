@@ -107,8 +107,10 @@ export class Ticket {
     if (this.#released) return;
     this.#released = true;
     if (this.#heartbeat) clearInterval(this.#heartbeat);
-    if (this.holdsSlot) this.held.slots--;
-    if (this.holdsSlot) await storeCall(() => this.store.releaseSlot(this.account.id, this.id));
+    if (this.holdsSlot) {
+      this.held.slots--;
+      await storeCall(() => this.store.releaseSlot(this.account.id, this.id));
+    }
   }
 
   /** Settles (nothing used and nothing recorded if not told otherwise) and releases: the `finally` of every admitted request. */

@@ -256,7 +256,8 @@ function talkSeconds(call: SimulatedCall): string {
   return String(Math.round((call.peer?.playedMulaw().length ?? 0) / 8000));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** A request's whole body as UTF-8 (also the bench's fake Plivo REST, bench/lib/fake-plivo-rest.ts). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
