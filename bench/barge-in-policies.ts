@@ -33,6 +33,7 @@ import { cutAfter, livekitVad, pipecatDefault, raagaHold, scoreTrack, type Polic
 import { atLevel, breath, cough, echoOf, hum, lineNoise, mixInto, noiseBurst, RATE_HZ, ringback, seeded } from './lib/line-signals.js';
 import { round, summary, writeResult } from './lib/stats.js';
 import { COMMANDS, FILLERS } from './lib/caller-phrases.js';
+import { DEFAULT_ESPEAK_LANGUAGE_IDS } from '../src/engine/espeak/espeak-languages.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -59,7 +60,6 @@ interface CorpusEvent {
   readonly echo?: { readonly delayMs: number; readonly erlDb: number; readonly taps: number };
 }
 
-const ESPEAK_IDS: Record<LanguageCode, string> = { 'en-IN': 'en', 'hi-IN': 'hi', 'ta-IN': 'ta', 'te-IN': 'te', 'kn-IN': 'kn', 'mr-IN': 'mr', 'gu-IN': 'gu', 'bn-IN': 'bn' };
 const LANGUAGES = Object.keys(COMMANDS) as LanguageCode[];
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -104,8 +104,8 @@ const external = (command: string, args: string[], wav: string): Float32Array =>
 let otherSpeakers = 0;
 for (const language of LANGUAGES) {
   const wav = join(work, 'espeak.wav');
-  for (const text of COMMANDS[language]) corpus.push({ cls: 'command', truth: 'interrupt', split: 'report', label: `espeak-ng ${text}`, audio: external('espeak-ng', ['-v', ESPEAK_IDS[language], '-w', wav, text], wav) });
-  for (const text of FILLERS[language]) corpus.push({ cls: 'filler', truth: 'keep', split: 'report', label: `espeak-ng ${text}`, audio: external('espeak-ng', ['-v', ESPEAK_IDS[language], '-w', wav, text], wav) });
+  for (const text of COMMANDS[language]) corpus.push({ cls: 'command', truth: 'interrupt', split: 'report', label: `espeak-ng ${text}`, audio: external('espeak-ng', ['-v', DEFAULT_ESPEAK_LANGUAGE_IDS[language], '-w', wav, text], wav) });
+  for (const text of FILLERS[language]) corpus.push({ cls: 'filler', truth: 'keep', split: 'report', label: `espeak-ng ${text}`, audio: external('espeak-ng', ['-v', DEFAULT_ESPEAK_LANGUAGE_IDS[language], '-w', wav, text], wav) });
   otherSpeakers += COMMANDS[language].length + FILLERS[language].length;
 }
 let festival = false;
