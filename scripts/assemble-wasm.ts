@@ -1,6 +1,7 @@
 // `npx tsx scripts/assemble-wasm.ts`: assembles every WebAssembly text file under src/ (*.wat) into the binary beside
-// it (*.wasm), which the server loads; both are committed. test/unit/audio/fir-kernel.test.ts checks that each
-// committed binary is what its text assembles to, so an edit to a .wat without running this fails CI.
+// it (*.wasm), which the server loads; both are committed. Function names are kept (a name section), so CPU profiles
+// show them. test/unit/audio/fir-kernel.test.ts checks that each committed binary is what its text assembles to, so
+// an edit to a .wat without running this fails CI.
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ export async function assembleWat(fileName: string, text: string): Promise<Uint8
   const module = (await wabt()).parseWat(fileName, text, { simd: true });
   try {
     module.validate();
-    return module.toBinary({}).buffer;
+    return module.toBinary({ write_debug_names: true }).buffer;
   } finally {
     module.destroy();
   }

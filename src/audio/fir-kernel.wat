@@ -8,7 +8,7 @@
   ;; buf[start_n, start_n + taps); then start and frac step as Resampler.run does: start += stepWhole,
   ;; frac += stepFrac, and past `up` frac wraps and start moves one more. Outputs go on while start <= lastStart.
   ;; Sums run in four lanes of single precision, eight taps a turn, then four.
-  (func (export "run")
+  (func $polyphaseFir (export "run")
     (param $buf i32) (param $table i32) (param $taps i32) (param $out i32)
     (param $start i32) (param $lastStart i32) (param $frac i32)
     (param $stepWhole i32) (param $stepFrac i32) (param $up i32)
