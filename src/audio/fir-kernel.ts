@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 
 /** Rows are stored with their tap count rounded up to this (zero coefficients at the end). */
-export const KERNEL_TAP_MULTIPLE = 4;
+const KERNEL_TAP_MULTIPLE = 4;
 const BYTES_PER_SAMPLE = 4;
 const WASM_PAGE_BYTES = 65536;
 /** Zero samples written after the buffer: a padded row reads up to KERNEL_TAP_MULTIPLE - 1 samples past its taps. */
