@@ -2,8 +2,8 @@
 // capacity", "ratios, not absolutes"):
 //  1. first byte: POST /v1/tts/stream's time to first audio byte (prompt cache bypassed) over the engine's own time
 //     for the same utterance's first chunk (EspeakEngine.synthesize, warm, in the same process), per language;
-//  2. synthesis CPU per second of audio: the embedded engine (eSpeak NG compiled to JavaScript, in workers) against Debian's
-//     native `espeak-ng` on the same chunk texts and language voices (child CPU from /proc/self/stat).
+//  2. synthesis CPU per second of audio: the embedded engine (eSpeak NG compiled to JavaScript, in workers) against
+//     Debian's native `espeak-ng` on the same chunk texts and language voices (child CPU from /proc/self/stat).
 // Goal: Raaga's first byte under 2x the engine's first chunk at p50. BENCH_REPEATS (default 10) per language.
 // JSON: bench/results/engine-overhead.json.
 
