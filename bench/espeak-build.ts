@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { createEspeakModule } from '../src/engine/espeak/espeak-build.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from '../src/engine/espeak/espeak-languages.js';
-import { variantFileText } from '../src/engine/espeak/espeak-variant.js';
+import { ESPEAK_VARIANT_DIR, variantFileText } from '../src/engine/espeak/espeak-variant.js';
 import type { EmbeddedVoiceParams } from '../src/engine/espeak/espeak-voice-params.js';
 import { LANGUAGE_CODES } from '../src/languages.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
@@ -20,7 +20,6 @@ import { round, summary, writeResult } from './lib/stats.js';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 7);
 const VOICES = ['priya', 'imran', 'sanjay'];
-const VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v/';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'models/raaga-v1/manifest.json'), 'utf8')) as {
   voices: Array<{ voice_name: string; embedded: EmbeddedVoiceParams }>;
@@ -39,7 +38,7 @@ interface Build {
 
 async function build(module: ESpeakNGModule, variant: (name: string, params: EmbeddedVoiceParams) => string): Promise<Build> {
   for (const voice of manifest.voices.filter((v) => VOICES.includes(v.voice_name))) {
-    module.FS.writeFile(VARIANT_DIR + voice.voice_name, variant(voice.voice_name, voice.embedded));
+    module.FS.writeFile(ESPEAK_VARIANT_DIR + voice.voice_name, variant(voice.voice_name, voice.embedded));
   }
   return { module, worker: new module.eSpeakNGWorker() };
 }

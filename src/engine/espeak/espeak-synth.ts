@@ -6,9 +6,8 @@ import type { WordBoundary } from '../tts-engine.js';
 import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
 import { EspeakInstance } from './espeak-instance.js';
 import { toEspeakInput } from './espeak-text.js';
-import { variantFileText, variantKey } from './espeak-variant.js';
+import { ESPEAK_VARIANT_DIR, variantFileText, variantKey } from './espeak-variant.js';
 
-const VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v/';
 // eSpeak's accepted rate range in words per minute (espeakRATE_MINIMUM..espeakRATE_MAXIMUM without sonic).
 const MIN_RATE_WPM = 80;
 const MAX_RATE_WPM = 450;
@@ -100,7 +99,7 @@ export class EspeakSynth {
     const cached = this.variants.get(key);
     if (cached !== undefined) return cached;
     const name = `raaga_${this.nextVariantNumber++}`;
-    this.espeak.module.FS.writeFile(VARIANT_DIR + name, variantFileText(name, params, pitchShiftSemitones));
+    this.espeak.module.FS.writeFile(ESPEAK_VARIANT_DIR + name, variantFileText(name, params, pitchShiftSemitones));
     this.variants.set(key, name);
     if (this.variants.size > MAX_CACHED_VARIANTS) this.evictOldestVariant();
     return name;
@@ -111,7 +110,7 @@ export class EspeakSynth {
     if (oldest === undefined) return;
     const [key, name] = oldest;
     this.variants.delete(key);
-    this.espeak.module.FS.unlink(VARIANT_DIR + name);
+    this.espeak.module.FS.unlink(ESPEAK_VARIANT_DIR + name);
     if (this.espeak.voice.endsWith(`+${name}`)) this.espeak.forgetVoice();
   }
 }

@@ -1,7 +1,10 @@
 // Turns a voice's EmbeddedVoiceParams (plus a custom voice's pitch shift) into an eSpeak NG variant file.
-// Pure text generation so the mapping is unit-testable without loading the WASM module.
+// Pure text generation so the mapping is unit-testable without loading the eSpeak build.
 
 import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
+
+/** Where eSpeak looks up `lang+variant`: variant files are written here in the build's in-memory file system. */
+export const ESPEAK_VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v/';
 
 /** eSpeak's `pitch` keyword stores (Hz - 9) internally, so shifting keeps that offset to scale F0 exactly. */
 const ESPEAK_PITCH_OFFSET_HZ = 9;

@@ -14,12 +14,11 @@ import {
   moduleAsFunction,
   rewriteRandomRemainder,
 } from '../../../src/engine/espeak/espeak-build.js';
-import { variantFileText } from '../../../src/engine/espeak/espeak-variant.js';
+import { ESPEAK_VARIANT_DIR, variantFileText } from '../../../src/engine/espeak/espeak-variant.js';
 import type { EmbeddedVoiceParams } from '../../../src/engine/espeak/espeak-voice-params.js';
 import { SENTENCES } from './sentences.js';
 
 const PACKAGE_FILE = createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten');
-const VARIANT_DIR = '/usr/share/espeak-ng-data/voices/!v/';
 
 const breathy: EmbeddedVoiceParams = {
   pitchBaseHz: 91,
@@ -44,7 +43,7 @@ async function withFixedClock<T>(speak: () => Promise<T>): Promise<T> {
 
 /** Every sample of each text, spoken in order by one new instance with the variant file given. */
 function speakAll(module: ESpeakNGModule, language: string, variant: string, texts: readonly string[]): Int16Array[] {
-  module.FS.writeFile(`${VARIANT_DIR}test_voice`, variant);
+  module.FS.writeFile(`${ESPEAK_VARIANT_DIR}test_voice`, variant);
   const worker = new module.eSpeakNGWorker();
   expect(worker.set_voice(`${language}+test_voice`)).toBe(0);
   worker.set_rate(170);
