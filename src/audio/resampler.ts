@@ -109,7 +109,7 @@ function buildBank(fromHz: number, toHz: number, upPhases: number, design: Filte
   return { taps, reach, phases, exact, table };
 }
 
-/** Each exact bank's rows in this thread's kernel, copied in when a resampler first uses them. */
+/** Each exact bank's rows in this thread's kernel, copied in when the first resampler on the bank is made. */
 const kernelTables = new WeakMap<FilterBank, KernelTable>();
 
 function kernelTable(kernel: FirKernel, bank: FilterBank): KernelTable {
@@ -144,7 +144,8 @@ export class Resampler {
   private readonly stepWhole: number;
   private readonly stepFrac: number;
   private readonly bank: FilterBank | undefined;
-  private readonly kernel: FirKernel | null;
+  /** The SIMD kernel and this bank's rows in it, when the resampler runs there. */
+  private readonly simd: { readonly kernel: FirKernel; readonly table: KernelTable } | undefined;
 
   private buf = new Float32Array(0);
   private bufLen = 0;
@@ -171,10 +172,10 @@ export class Resampler {
     this.down = fromHz / g;
     this.stepWhole = Math.floor(this.down / this.up);
     this.stepFrac = this.down % this.up;
-    this.kernel = null;
     if (!this.identity) {
       this.bank = getBank(fromHz, toHz, this.up, design);
-      if (this.bank.exact && options.simd !== false) this.kernel = firKernel();
+      const kernel = this.bank.exact && options.simd !== false ? firKernel() : null;
+      if (kernel) this.simd = { kernel, table: kernelTable(kernel, this.bank) };
       this.reset();
     }
   }
@@ -227,7 +228,7 @@ export class Resampler {
     const lastCentre = Math.min(lastAvailable - reach, limit - 1);
     if (lastCentre < this.ipos) return new Float32Array(0);
     const bound = Math.floor(((lastCentre - this.ipos + 1) * up) / this.down) + 2;
-    if (this.kernel) return this.runKernel(this.kernel, lastCentre, bound);
+    if (this.simd) return this.runKernel(this.simd.kernel, this.simd.table, lastCentre, bound);
     const out = new Float32Array(bound);
     let n = 0;
     let ipos = this.ipos;
@@ -279,14 +280,14 @@ export class Resampler {
   }
 
   /** The same outputs as the loop in run(), from the SIMD kernel; the phases it stepped through are recomputed here. */
-  private runKernel(kernel: FirKernel, lastCentre: number, bound: number): Float32Array {
-    const { reach } = this.bank!;
-    const firstTap = (centre: number) => centre - reach + 1 - this.bufStart;
+  private runKernel(kernel: FirKernel, table: KernelTable, lastCentre: number, bound: number): Float32Array {
+    // The output centred on input c reads the buffer from index c - tapOffset.
+    const tapOffset = this.bufStart + this.bank!.reach - 1;
     const out = kernel.run(
       this.buf,
       this.bufLen,
-      kernelTable(kernel, this.bank!),
-      { start: firstTap(this.ipos), lastStart: firstTap(lastCentre), frac: this.frac, stepWhole: this.stepWhole, stepFrac: this.stepFrac, up: this.up },
+      table,
+      { start: this.ipos - tapOffset, lastStart: lastCentre - tapOffset, frac: this.frac, stepWhole: this.stepWhole, stepFrac: this.stepFrac, up: this.up },
       bound,
     );
     const fracSum = this.frac + out.length * this.stepFrac;
