@@ -75,6 +75,11 @@ export function moduleAsFunction(source: string): string | undefined {
 
 let loaded: Promise<LoadedBuild> | undefined;
 
+/** The build, loaded once per thread. */
+function build(): Promise<LoadedBuild> {
+  return (loaded ??= loadBuild());
+}
+
 async function loadBuild(): Promise<LoadedBuild> {
   const file = require.resolve(PACKAGE);
   const rewritten = rewriteRandomRemainder(readFileSync(file, 'utf8'));
@@ -88,11 +93,11 @@ async function loadBuild(): Promise<LoadedBuild> {
 
 /** A new eSpeak NG instance (its own heap and global state) of the build, rewritten when the rewrite applies. */
 export async function createEspeakModule(): Promise<ESpeakNGModule> {
-  const { init } = await (loaded ??= loadBuild());
+  const { init } = await build();
   return init();
 }
 
 /** Whether the loaded build runs the fast remainder (false: the package's own text, unchanged). */
 export async function espeakRemainderFastPath(): Promise<boolean> {
-  return (await (loaded ??= loadBuild())).remainderFastPath;
+  return (await build()).remainderFastPath;
 }

@@ -1,5 +1,6 @@
 // One eSpeak NG instance (the build as espeak-build.ts loads it) and its worker, shared setup of the embedded synth
-// and the Piper and Kokoro phonemizers, with the loaded voice cached. eSpeak keeps global state: one instance per worker thread, never shared across threads.
+// and the Piper and Kokoro phonemizers, with the loaded voice cached. eSpeak keeps global state: one instance per
+// worker thread, never shared across threads.
 
 import type { ESpeakNGModule, ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { createEspeakModule } from './espeak-build.js';
