@@ -26,10 +26,10 @@ interface CpuProfile {
 const RULES: readonly { readonly category: string; readonly url?: RegExp; readonly name?: RegExp }[] = [
   { category: 'idle', name: /^\(idle\)$/ },
   { category: 'GC', name: /^\(garbage collector\)$/ },
-  { category: 'resampling', name: /polyphaseFir/ },
-  { category: 'synthesis (eSpeak, wasm2js)', url: /^wasm:|espeak-ng-emscripten|src\/engine\/espeak\// },
-  { category: 'synthesis (eSpeak, wasm2js)', name: /^(js-to-wasm|wasm-to-js|\$?wasm-function)/ },
+  // The eSpeak build is JavaScript (wasm2js): WebAssembly in a profile is something else (the resampler's kernel).
+  { category: 'synthesis (eSpeak, wasm2js)', url: /espeak-ng-emscripten|src\/engine\/espeak\// },
   { category: 'resampling', url: /src\/audio\/(resampler|fir-kernel)\.ts/ },
+  { category: 'resampling', name: /^\$?polyphaseFir$/ },
   { category: 'clause shaping', url: /src\/audio\/(clip-shaping|clause-delivery)\.ts/ },
   { category: 'Silero inference', url: /src\/engine\/vad\/(ort-sync-session|silero-vad)\.ts|onnxruntime-node/ },
   { category: 'Silero batching + window prep', url: /src\/engine\/vad\/silero-batcher\.ts|src\/session\/(barge-in\/)?vad-window-stream\.ts/ },
