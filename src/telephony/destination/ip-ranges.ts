@@ -1,6 +1,7 @@
 // Which IP addresses a tenant may make Raaga connect to: none of the loopback, private, link-local, unique-local,
-// CGNAT, multicast, reserved or unspecified ranges, in IPv4 or IPv6, including IPv4 addresses wrapped in IPv6
-// (mapped, compatible, NAT64), unless the operator's allow-list names the network.
+// site-local, CGNAT, multicast, documentation, discard-only, reserved or unspecified ranges, in IPv4 or IPv6,
+// including IPv4 addresses wrapped in IPv6 (mapped, compatible, SIIT, NAT64, 6to4), unless the operator's
+// allow-list names the network.
 
 import { BlockList, isIP } from 'node:net';
 
@@ -13,8 +14,11 @@ const NON_PUBLIC_V4: ReadonlyArray<readonly [string, number, string]> = [
   ['169.254.0.0', 16, 'link-local'],
   ['172.16.0.0', 12, 'private'],
   ['192.0.0.0', 24, 'reserved'],
+  ['192.0.2.0', 24, 'documentation'],
   ['192.168.0.0', 16, 'private'],
   ['198.18.0.0', 15, 'reserved'],
+  ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'],
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved'],
 ];
@@ -22,7 +26,15 @@ const NON_PUBLIC_V4: ReadonlyArray<readonly [string, number, string]> = [
 const NON_PUBLIC_V6: ReadonlyArray<readonly [string, number, string]> = [
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
+  // RFC 6666: packets to it are dropped; nothing a tenant should be pointing at.
+  ['100::', 64, 'discard-only'],
+  // RFC 8215 local-use NAT64: the operator's own translator, whose prefix length (and so where the IPv4 address
+  // sits) is its choice, so the whole range is refused rather than unwrapped at a guessed offset.
+  ['64:ff9b:1::', 48, 'local NAT64'],
+  ['2001:db8::', 32, 'documentation'],
   ['fe80::', 10, 'link-local'],
+  // Deprecated (RFC 3879) but still routed inside some sites.
+  ['fec0::', 10, 'site-local'],
   ['fc00::', 7, 'unique-local'],
   ['ff00::', 8, 'multicast'],
 ];
@@ -53,17 +65,23 @@ function ipv6Groups(address: string): number[] {
   return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
-/** The IPv4 address an IPv6 one carries (::ffff:a.b.c.d, ::a.b.c.d, 64:ff9b::a.b.c.d), if any. */
+const dottedQuad = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+
+/**
+ * The IPv4 address an IPv6 one carries, if any: mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, SIIT's
+ * IPv4-translated `::ffff:0:a.b.c.d` (RFC 7915), well-known NAT64 `64:ff9b::a.b.c.d`, and 6to4 `2002:AABB:CCDD::/48`
+ * (RFC 3056), where a relay sends the packet to the IPv4 address in the second and third groups.
+ */
 export function embeddedIpv4(address: string): string | undefined {
   const g = ipv6Groups(address);
   const zeros = (from: number, to: number): boolean => g.slice(from, to).every((group) => group === 0);
+  if (g[0] === 0x2002) return dottedQuad(g[1] ?? 0, g[2] ?? 0);
   const mapped = zeros(0, 5) && g[5] === 0xffff;
+  const translated = zeros(0, 4) && g[4] === 0xffff && g[5] === 0;
   const compatible = zeros(0, 6) && !(g[6] === 0 && (g[7] ?? 0) <= 1);
   const nat64 = g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6);
-  if (!mapped && !compatible && !nat64) return undefined;
-  const high = g[6] ?? 0;
-  const low = g[7] ?? 0;
-  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (!mapped && !translated && !compatible && !nat64) return undefined;
+  return dottedQuad(g[6] ?? 0, g[7] ?? 0);
 }
 
 /** Why `address` is not public ('loopback', 'private', …), or undefined for a public address. */

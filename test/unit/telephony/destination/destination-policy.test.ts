@@ -33,24 +33,58 @@ describe('ranges', () => {
     ['::ffff:10.0.0.5', 'private'],
     ['64:ff9b::a9fe:a9fe', 'link-local'],
     ['::10.0.0.1', 'private'],
+    // SIIT's IPv4-translated form, unwrapped like the mapped one.
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    // 6to4 carries the IPv4 address a relay delivers to in its second and third groups.
+    ['2002:a00:1::1', 'private'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe:1::5', 'link-local'],
+    ['64:ff9b:1::a00:1', 'local NAT64'],
+    ['64:ff9b:1:ffff::808:808', 'local NAT64'],
+    ['fec0::1', 'site-local'],
+    ['feff::1', 'site-local'],
+    ['100::1', 'discard-only'],
+    ['192.0.2.1', 'documentation'],
+    ['198.51.100.7', 'documentation'],
+    ['203.0.113.7', 'documentation'],
+    ['2001:db8::1', 'documentation'],
   ])('%s is %s', (address, range) => {
     expect(nonPublicRange(address)).toBe(range);
   });
 
-  it.each(['8.8.8.8', '203.0.113.7', '172.32.0.1', '100.128.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('%s is public', (address) => {
+  it.each([
+    '8.8.8.8',
+    '93.184.215.14',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.0.3.1',
+    '203.0.114.1',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '2002:808:808::1',
+    '64:ff9b:2::1',
+    '100:0:0:1::1',
+    'fe7f::1',
+  ])('%s is public', (address) => {
     expect(nonPublicRange(address)).toBeUndefined();
   });
 
-  it('reads the IPv4 address inside mapped, compatible and NAT64 forms only', () => {
+  it('reads the IPv4 address inside mapped, compatible, SIIT, NAT64 and 6to4 forms only', () => {
     expect(embeddedIpv4('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(embeddedIpv4('::ffff:0:c000:201')).toBe('192.0.2.1');
     expect(embeddedIpv4('64:ff9b::c000:201')).toBe('192.0.2.1');
+    expect(embeddedIpv4('2002:c000:201:7::9')).toBe('192.0.2.1');
+    expect(embeddedIpv4('64:ff9b:1::c000:201')).toBeUndefined();
+    expect(embeddedIpv4('::ffff:1:c000:201')).toBeUndefined();
     expect(embeddedIpv4('2001:db8::1')).toBeUndefined();
     expect(embeddedIpv4('::1')).toBeUndefined();
   });
 });
 
 describe('URLs', () => {
-  const policy = new DestinationPolicy([], async () => [{ address: '203.0.113.10', family: 4 }]);
+  const policy = new DestinationPolicy([], async () => [{ address: '93.184.215.14', family: 4 }]);
 
   it.each([
     ['ws://127.0.0.1:6379/', 'loopback'],
@@ -62,6 +96,15 @@ describe('URLs', () => {
     ['ws://db.localhost/', 'loopback'],
     ['wss://169.254.169.254/latest/meta-data/', 'link-local'],
     ['ws://10.0.0.5:6379/', 'private'],
+    ['ws://[::ffff:0:7f00:1]/', 'loopback'],
+    ['ws://[::ffff:0:127.0.0.1]:6379/', 'loopback'],
+    ['ws://[64:ff9b:1::a00:1]/', 'local NAT64'],
+    ['ws://[2002:a00:1::1]/', 'private'],
+    ['ws://[fec0::1]/', 'site-local'],
+    ['ws://[100::1]/', 'discard-only'],
+    ['ws://192.0.2.1/', 'documentation'],
+    ['ws://198.51.100.1/', 'documentation'],
+    ['ws://203.0.113.1/', 'documentation'],
   ])('%s is refused at once as %s', async (url, range) => {
     expect(policy.checkForm(url, WS)).toContain(`a ${range} address`);
     expect(await policy.check(url, WS)).toMatchObject({ ok: false, reason: expect.stringContaining('ALLOWED_PRIVATE_DESTINATIONS') });
@@ -78,10 +121,10 @@ describe('URLs', () => {
     const answers: Record<string, { address: string; family: number }[]> = {
       'inside.example': [{ address: '10.0.0.5', family: 4 }],
       'both.example': [
-        { address: '203.0.113.5', family: 4 },
+        { address: '93.184.215.14', family: 4 },
         { address: '127.0.0.1', family: 4 },
       ],
-      'public.example': [{ address: '203.0.113.5', family: 4 }],
+      'public.example': [{ address: '93.184.215.14', family: 4 }],
     };
     const asked: string[] = [];
     const resolver: Resolver = async (host) => {
@@ -94,8 +137,35 @@ describe('URLs', () => {
     expect(await named.check('ws://inside.example/', WS)).toMatchObject({ ok: false, reason: expect.stringContaining('a private address (10.0.0.5)') });
     expect(await named.check('ws://both.example/', WS)).toMatchObject({ ok: false, reason: expect.stringContaining('loopback') });
     expect(await named.check('ws://missing.example/', WS)).toMatchObject({ ok: false, reason: 'has a host (missing.example) that does not resolve' });
-    expect(await named.check('wss://public.example/agent', WS)).toMatchObject({ ok: true, address: '203.0.113.5', family: 4 });
+    expect(await named.check('wss://public.example/agent', WS)).toMatchObject({ ok: true, address: '93.184.215.14', family: 4 });
     expect(asked).toEqual(['inside.example', 'both.example', 'missing.example', 'public.example']);
+  });
+
+  it('refuses a name that resolves to an IPv4-embedding or otherwise non-public IPv6 form (where translators exist)', async () => {
+    const answers: Record<string, { address: string; family: number }> = {
+      'siit.example': { address: '::ffff:0:7f00:1', family: 6 },
+      'nat64-local.example': { address: '64:ff9b:1::a00:1', family: 6 },
+      'sixtofour.example': { address: '2002:a00:1::1', family: 6 },
+      'site-local.example': { address: 'fec0::1', family: 6 },
+      'discard.example': { address: '100::1', family: 6 },
+      'docs.example': { address: '198.51.100.20', family: 4 },
+      'public-6to4.example': { address: '2002:808:808::1', family: 6 },
+    };
+    const named = new DestinationPolicy([], async (host) => [answers[host] ?? { address: '10.9.9.9', family: 4 }]);
+    const reason = async (host: string) => {
+      const checked = await named.check(`wss://${host}/agent`, WS);
+      return checked.ok ? 'accepted' : checked.reason;
+    };
+    expect(await reason('siit.example')).toBe(
+      'points at a loopback address (::ffff:0:7f00:1); Raaga connects only to public addresses unless its operator allows the network (ALLOWED_PRIVATE_DESTINATIONS)',
+    );
+    expect(await reason('nat64-local.example')).toContain('a local NAT64 address (64:ff9b:1::a00:1)');
+    expect(await reason('sixtofour.example')).toContain('a private address (2002:a00:1::1)');
+    expect(await reason('site-local.example')).toContain('a site-local address (fec0::1)');
+    expect(await reason('discard.example')).toContain('a discard-only address (100::1)');
+    expect(await reason('docs.example')).toContain('a documentation address (198.51.100.20)');
+    // 6to4 is unwrapped, not refused whole: one wrapping a public IPv4 address is delivered to that public host.
+    expect(await named.check('wss://public-6to4.example/agent', WS)).toMatchObject({ ok: true, address: '2002:808:808::1', family: 6 });
   });
 
   it("lets the operator's networks through, and only those", async () => {
@@ -103,6 +173,8 @@ describe('URLs', () => {
     expect(await allowing.check('ws://agents.internal/', WS)).toMatchObject({ ok: true, address: '10.20.3.4' });
     expect(await allowing.check('ws://127.0.0.1:8080/', WS)).toMatchObject({ ok: true });
     expect(await allowing.check('ws://[::ffff:127.0.0.1]:8080/', WS)).toMatchObject({ ok: true });
+    expect(await allowing.check('ws://[2002:a14:304::1]:8080/', WS)).toMatchObject({ ok: true });
+    expect(await allowing.check('ws://[2002:a15::1]:8080/', WS)).toMatchObject({ ok: false });
     expect(await allowing.check('ws://127.0.0.2:8080/', WS)).toMatchObject({ ok: false });
     expect(await allowing.check('ws://10.21.0.1/', WS)).toMatchObject({ ok: false });
   });
@@ -144,7 +216,7 @@ describe('pinned POSTs over real sockets', () => {
   it('checks again at every attempt: a name that now resolves inside is not posted to', async () => {
     const { port, requests } = await listener(() => [200, 'ok']);
     let inside = false;
-    const policy = new DestinationPolicy([], async () => [{ address: inside ? '127.0.0.1' : '203.0.113.9', family: 4 }]);
+    const policy = new DestinationPolicy([], async () => [{ address: inside ? '127.0.0.1' : '93.184.215.14', family: 4 }]);
     expect((await policy.check(`http://rebind.example.test:${port}/`, HTTP)).ok).toBe(true);
     inside = true;
     const result = await pinnedPost(policy, `http://rebind.example.test:${port}/`, HTTP, options);
