@@ -272,6 +272,7 @@ export class JsonFileStore implements Store {
 
   private readonly outbound = new Map<string, { call: OutboundCall; events: OutboundCallEvent[]; webhookDeliveredThrough: number }>();
   private readonly dialSlots = new Map<string, number>();
+  private readonly callsOfDay = new Map<string, { day: number; calls: number }>();
 
   async createOutboundCall(call: OutboundCall): Promise<{ readonly created: boolean; readonly state: OutboundCallState }> {
     this.assertOpen();
@@ -303,6 +304,16 @@ export class JsonFileStore implements Store {
     if (slot - now > maxWaitMs) return null;
     this.dialSlots.set(key, slot + intervalMs);
     return slot - now;
+  }
+
+  /** Not in the frozen baseline (it came later): in memory only, enough to satisfy the Store interface. */
+  async claimOutboundCallOfDay(accountId: string, maxPerDay: number): Promise<number | null> {
+    const day = Math.floor(this.now() / 86_400_000);
+    const held = this.callsOfDay.get(accountId);
+    const calls = held?.day === day ? held.calls : 0;
+    if (calls >= maxPerDay) return null;
+    this.callsOfDay.set(accountId, { day, calls: calls + 1 });
+    return calls + 1;
   }
 
   async advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void> {

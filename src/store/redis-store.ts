@@ -20,6 +20,7 @@ import {
   CREATE_OUTBOUND_CALL_LUA,
   RECORD_OUTBOUND_EVENT_LUA,
   RESERVE_DIAL_SLOT_LUA,
+  CLAIM_OUTBOUND_CALL_OF_DAY_LUA,
   ADVANCE_WEBHOOK_CURSOR_LUA,
   RATE_STATUS_LUA,
   RENEW_SLOT_LUA,
@@ -105,6 +106,7 @@ type Commands = Redis & {
   raagaCreateOutboundCall: ScriptFn;
   raagaRecordOutboundEvent: ScriptFn;
   raagaReserveDialSlot: ScriptFn;
+  raagaClaimOutboundCallOfDay: ScriptFn;
   raagaAdvanceWebhookCursor: ScriptFn;
   raagaHoldKey: ScriptFn;
   raagaReleaseKey: ScriptFn;
@@ -123,6 +125,7 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaCreateOutboundCall', CREATE_OUTBOUND_CALL_LUA, 4],
   ['raagaRecordOutboundEvent', RECORD_OUTBOUND_EVENT_LUA, 2],
   ['raagaReserveDialSlot', RESERVE_DIAL_SLOT_LUA, 1],
+  ['raagaClaimOutboundCallOfDay', CLAIM_OUTBOUND_CALL_OF_DAY_LUA, 1],
   ['raagaAdvanceWebhookCursor', ADVANCE_WEBHOOK_CURSOR_LUA, 2],
   ['raagaHoldKey', HOLD_KEY_LUA, 1],
   ['raagaReleaseKey', RELEASE_KEY_LUA, 1],
@@ -468,6 +471,12 @@ export class RedisStore implements Store {
     this.assertOpen();
     const wait = Number(await this.redis.raagaReserveDialSlot(this.keys.dialSlot(accountId, provider), this.nowArg(), intervalMs, maxWaitMs));
     return wait < 0 ? null : wait;
+  }
+
+  async claimOutboundCallOfDay(accountId: string, maxPerDay: number): Promise<number | null> {
+    this.assertOpen();
+    const calls = Number(await this.redis.raagaClaimOutboundCallOfDay(this.keys.outboundCallsOfDay(accountId), this.nowArg(), maxPerDay));
+    return calls < 0 ? null : calls;
   }
 
   async holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string> {

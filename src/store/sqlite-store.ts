@@ -378,6 +378,18 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  async claimOutboundCallOfDay(accountId: string, maxPerDay: number): Promise<number | null> {
+    this.assertOpen();
+    const day = Math.floor(this.now() / DAY_MS);
+    return this.db.transaction(() => {
+      const row = this.sql.outboundCallDay.get(accountId) as { day: number; calls: number } | undefined;
+      const calls = row?.day === day ? row.calls : 0;
+      if (calls >= maxPerDay) return null;
+      this.sql.putOutboundCallDay.run(accountId, day, calls + 1);
+      return calls + 1;
+    }).immediate();
+  }
+
   async holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string> {
     this.assertOpen();
     const now = this.now();
@@ -509,6 +521,8 @@ function prepareStatements(db: SqliteDatabase) {
     pruneOutboundCalls: prepare('DELETE FROM outbound_calls WHERE created_at_ms < ?'),
     dialSlot: prepare('SELECT next_at_ms FROM dial_slots WHERE account_id = ? AND provider = ?'),
     putDialSlot: prepare('INSERT OR REPLACE INTO dial_slots (account_id, provider, next_at_ms) VALUES (?, ?, ?)'),
+    outboundCallDay: prepare('SELECT day, calls FROM outbound_call_days WHERE account_id = ?'),
+    putOutboundCallDay: prepare('INSERT OR REPLACE INTO outbound_call_days (account_id, day, calls) VALUES (?, ?, ?)'),
     dropExpiredKeys: prepare('DELETE FROM held_keys WHERE expires_at_ms <= ?'),
     heldKey: prepare('SELECT owner FROM held_keys WHERE namespace = ? AND key = ?'),
     holdKey: prepare('INSERT OR REPLACE INTO held_keys (namespace, key, owner, expires_at_ms) VALUES (?, ?, ?, ?)'),

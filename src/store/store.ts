@@ -282,6 +282,11 @@ export interface OutboundCallLog {
    * instance: returns how long to wait before placing it, or null (nothing booked) when that exceeds `maxWaitMs`.
    */
   reserveDialSlot(accountId: string, provider: string, intervalMs: number, maxWaitMs: number): Promise<number | null>;
+  /**
+   * Counts one more outbound call of the account on the store clock's UTC day, unless the day has `maxPerDay`
+   * already: returns the day's count with this one, or null (nothing counted). Each UTC day starts from 0.
+   */
+  claimOutboundCallOfDay(accountId: string, maxPerDay: number): Promise<number | null>;
   /** Records that the call's status events up to `sequence` reached its webhook (or were given up for good); never moves back. */
   advanceWebhookCursor(accountId: string, callId: string, sequence: number): Promise<void>;
   /**

@@ -587,6 +587,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         clock.advance(10_000);
         expect(await store.reserveDialSlot('acct_o', 'plivo', 500, 1000)).toBe(0);
       });
+
+      it("counts an account's outbound calls per UTC day up to the cap, counting nothing past it", async () => {
+        current = await makeStore();
+        const { store, clock } = current;
+        const day = 86_400_000;
+        // To 23:59:59.000 UTC: the next UTC day begins in one second.
+        clock.advance(Math.floor(clock.now() / day) * day + day - 1000 - clock.now());
+        expect(await store.claimOutboundCallOfDay('acct_o', 3)).toBe(1);
+        expect(await store.claimOutboundCallOfDay('acct_o', 3)).toBe(2);
+        expect(await store.claimOutboundCallOfDay('acct_o', 3)).toBe(3);
+        expect(await store.claimOutboundCallOfDay('acct_o', 3)).toBeNull();
+        expect(await store.claimOutboundCallOfDay('acct_o', 3)).toBeNull();
+        // A higher cap counts on from the same day's count (the refusals counted nothing); accounts count apart.
+        expect(await store.claimOutboundCallOfDay('acct_o', 5)).toBe(4);
+        expect(await store.claimOutboundCallOfDay('acct_p', 3)).toBe(1);
+        // 00:00:00.000 UTC: a new day, from zero.
+        clock.advance(999);
+        expect(await store.claimOutboundCallOfDay('acct_o', 4)).toBeNull();
+        clock.advance(1);
+        expect(await store.claimOutboundCallOfDay('acct_o', 4)).toBe(1);
+        expect(await store.claimOutboundCallOfDay('acct_p', 1)).toBe(1);
+        expect(await store.claimOutboundCallOfDay('acct_p', 1)).toBeNull();
+      });
     });
 
     describe('telephony settings', () => {

@@ -80,6 +80,11 @@ export class KeyLayout {
     return `${this.prefix}{${accountId}}:dial-slot:${provider}`;
   }
 
+  /** Hash: the account's outbound calls of the current UTC day (`day`, `calls`), expiring after the day. */
+  outboundCallsOfDay(accountId: string): string {
+    return `${this.prefix}{${accountId}}:outbound-day`;
+  }
+
   /** String: the owner holding a key of a namespace (Store.holdKey), expiring with the hold. */
   heldKey(namespace: string, key: string): string {
     return `${this.prefix}held:${namespace}:{${key}}`;

@@ -277,6 +277,24 @@ redis.call('SET', KEYS[1], next_at, 'PX', next_at - now + 1000)
 return slot - now`;
 
 /**
+ * Counts one more outbound call of the account's UTC day (Store.claimOutboundCallOfDay). KEYS: the account's day
+ * count (a hash: day, the UTC day number; calls). ARGV: now (or ''), the most calls a day. Returns the day's count
+ * with this call, or -1 (nothing counted) when the day has the most already. The key lasts a minute past the day.
+ */
+export const CLAIM_OUTBOUND_CALL_OF_DAY_LUA = `${NOW}
+local now = now_ms(ARGV[1])
+local day_ms = 86400000
+local day = math.floor(now / day_ms)
+local held = redis.call('HMGET', KEYS[1], 'day', 'calls')
+local calls = 0
+if tonumber(held[1]) == day then calls = tonumber(held[2]) end
+if calls >= tonumber(ARGV[2]) then return -1 end
+calls = calls + 1
+redis.call('HSET', KEYS[1], 'day', day, 'calls', calls)
+redis.call('PEXPIRE', KEYS[1], (day + 1) * day_ms - now + 60000)
+return calls`;
+
+/**
  * Holds a key for an owner unless another holds it (Store.holdKey). KEYS: the held key. ARGV: owner, ttl ms, now
  * (or ''). The value is `<expires ms>|<owner>` on the store's clock; PX only collects it afterwards. Returns the
  * holder after the attempt; the owner's own hold is renewed.

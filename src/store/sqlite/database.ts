@@ -17,7 +17,7 @@ export const DATABASE_FILE_NAME = 'raaga.db';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** `PRAGMA user_version` of the schema below; a newer file is refused rather than misread. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE accounts (
@@ -111,6 +111,15 @@ CREATE TABLE held_keys (
 CREATE INDEX held_keys_by_expiry ON held_keys (expires_at_ms);
 `;
 
+/** Version 4: each account's outbound calls of the current UTC day (Store.claimOutboundCallOfDay), one row per account. */
+const SCHEMA_V4 = `
+CREATE TABLE outbound_call_days (
+  account_id TEXT PRIMARY KEY,
+  day INTEGER NOT NULL,
+  calls INTEGER NOT NULL
+) STRICT;
+`;
+
 /**
  * Opens (creating when missing) the store database: in `dataDir`, or in memory when it is undefined (tests, and
  * a server run without a data directory). The file is created 0600 first: it holds key hashes and provider
@@ -149,6 +158,7 @@ function migrate(db: SqliteDatabase): void {
     if (version < 1) db.exec(SCHEMA);
     if (version < 2) db.exec(SCHEMA_V2);
     if (version < 3) db.exec(SCHEMA_V3);
+    if (version < 4) db.exec(SCHEMA_V4);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

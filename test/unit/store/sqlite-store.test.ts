@@ -215,12 +215,28 @@ describe('SqliteStore on disk', () => {
     await v2.createAccount({ id: 'acct_v2', plan: 'free', credits: 5 });
     await v2.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE held_keys;');
+    db.exec('DROP TABLE held_keys; DROP TABLE outbound_call_days;');
     db.pragma('user_version = 2');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
     expect((await upgraded.getAccount('acct_v2'))?.credits).toBe(5);
     expect(await upgraded.holdKey('plivo-nonce', 'n1', 'x', 1000)).toBe('x');
+    expect(await upgraded.claimOutboundCallOfDay('acct_v2', 1)).toBe(1);
+    await upgraded.close();
+  });
+
+  it('upgrades a version 3 file (before the outbound calls of the day) in place', async () => {
+    const dataDir = await tempDir();
+    const v3 = await SqliteStore.open({ dataDir });
+    await v3.createAccount({ id: 'acct_v3', plan: 'growth', credits: 3 });
+    await v3.close();
+    const db = new Database(join(dataDir, 'raaga.db'));
+    db.exec('DROP TABLE outbound_call_days;');
+    db.pragma('user_version = 3');
+    db.close();
+    const upgraded = await SqliteStore.open({ dataDir });
+    expect(await upgraded.claimOutboundCallOfDay('acct_v3', 2)).toBe(1);
+    expect((await upgraded.getAccount('acct_v3'))?.credits).toBe(3);
     await upgraded.close();
   });
 
@@ -230,16 +246,17 @@ describe('SqliteStore on disk', () => {
     await v1.createAccount({ id: 'acct_v1', plan: 'growth', credits: 77 });
     await v1.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys;');
+    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys; DROP TABLE outbound_call_days;');
     db.pragma('user_version = 1');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
     expect((await upgraded.getAccount('acct_v1'))?.credits).toBe(77);
     expect(await upgraded.reserveDialSlot('acct_v1', 'plivo', 500, 0)).toBe(0);
     expect(await upgraded.holdKey('call-id', 'CA1', 'acct_v1', 1000)).toBe('acct_v1');
+    expect(await upgraded.claimOutboundCallOfDay('acct_v1', 1)).toBe(1);
     await upgraded.close();
     const check = new Database(join(dataDir, 'raaga.db'));
-    expect(check.pragma('user_version', { simple: true })).toBe(3);
+    expect(check.pragma('user_version', { simple: true })).toBe(4);
     check.close();
   });
 });
