@@ -43,6 +43,8 @@ export interface Deps extends AppDeps {
   readonly engine: TtsEngine;
   /** Abort to cancel every in-flight synthesis (end of the shutdown grace period). */
   readonly shutdownController: AbortController;
+  /** Call once the server listens: the event-loop lag monitor starts, so start-up work never sheds a call. */
+  startLagMonitor(): void;
   /** Stops the engine and flushes the store. */
   close(): Promise<void>;
 }
@@ -238,6 +240,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     // With METRICS_PORT the API's listener serves no /metrics (main.ts starts the metrics listener).
     metricsAccess: config.metricsListener === undefined ? { token: config.metricsToken, loopbackOnly: isLoopbackHost(config.host) } : undefined,
     telephony,
+    startLagMonitor: () => lagMonitor?.start(),
     async close() {
       lagMonitor?.close();
       telephony.outbound.close();

@@ -52,6 +52,8 @@ async function main(): Promise<void> {
 
   const app = buildApp(deps);
   const address = await app.listen({ host: config.host, port: config.port });
+  // Load shedding judges lag while serving only: what start-up cost the loop so far is no load.
+  deps.startLagMonitor();
   const audioSocket = await app.audioSocket?.listen();
   const metricsListener =
     config.metricsListener && deps.metrics

@@ -62,7 +62,9 @@ export class CallAdmission {
     if (shedLagMs === 0) return false;
     const lagMs = this.#deps.lag.p99Ms();
     const was = this.#shedding;
-    if (!was && lagMs >= shedLagMs) this.#shedding = true;
+    // No verdict (less than a full window since the server began listening): start-up work never refuses a call.
+    if (lagMs === undefined) this.#shedding = false;
+    else if (!was && lagMs >= shedLagMs) this.#shedding = true;
     else if (was && lagMs < shedLagMs / 2) this.#shedding = false;
     if (this.#shedding !== was) {
       this.#deps.log(

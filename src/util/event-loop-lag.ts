@@ -1,12 +1,14 @@
 // The event loop's recent lag, for load shedding: Node's native delay monitor (perf_hooks) read once a second as that
 // second's p99, reported as the median of the last three seconds, so that one GC pause or one noisy second neither
-// starts nor ends shedding on its own.
+// starts nor ends shedding on its own. It measures only from `start()` (the server calls it once it listens: start-up
+// work is no load to shed) and gives no verdict until three seconds are in.
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** The event loop's recent lag p99 in ms; tests inject a fixed or settable one. */
 export interface EventLoopLag {
-  p99Ms(): number;
+  /** undefined: no verdict yet (not a full window since the monitor started); call admission then admits. */
+  p99Ms(): number | undefined;
 }
 
 /** The sampling timer of the native monitor (prom-client's nodejs_eventloop_lag_* use the same). */
@@ -14,7 +16,7 @@ const RESOLUTION_MS = 10;
 const SLICE_MS = 1000;
 const SLICES = 3;
 
-/** The median of the last `size` slices' p99 (the larger middle one while only two are in). */
+/** The median of the last `size` slices' p99; no verdict until `size` slices are in. */
 export class LagWindow {
   readonly #slices: number[] = [];
 
@@ -25,8 +27,12 @@ export class LagWindow {
     if (this.#slices.length > this.size) this.#slices.shift();
   }
 
-  p99Ms(): number {
-    if (this.#slices.length === 0) return 0;
+  clear(): void {
+    this.#slices.length = 0;
+  }
+
+  p99Ms(): number | undefined {
+    if (this.#slices.length < this.size) return undefined;
     const sorted = [...this.#slices].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)]!;
   }
@@ -36,21 +42,17 @@ export class LagWindow {
 export interface DelayHistogram {
   readonly count: number;
   percentile(percentile: number): number;
+  enable(): void;
+  /** Forgets every delay so far, including the interval in progress. */
   reset(): void;
   disable(): void;
 }
 
 export interface EventLoopLagMonitorOptions {
-  /** Default: Node's native monitor (perf_hooks) sampling every RESOLUTION_MS. */
+  /** Default: Node's native monitor (perf_hooks) sampling every RESOLUTION_MS, enabled by `start()`. */
   readonly histogram?: DelayHistogram;
   /** Calls `slice` once a second until the returned stop is called. Default: an unref'd interval timer. */
   readonly everySlice?: (slice: () => void) => () => void;
-}
-
-function nativeHistogram(): DelayHistogram {
-  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  histogram.enable();
-  return histogram;
 }
 
 function everySecond(slice: () => void): () => void {
@@ -62,20 +64,31 @@ function everySecond(slice: () => void): () => void {
 
 export class EventLoopLagMonitor implements EventLoopLag {
   readonly #histogram: DelayHistogram;
-  readonly #stop: () => void;
+  readonly #everySlice: (slice: () => void) => () => void;
   readonly #window = new LagWindow();
+  #stop: (() => void) | undefined;
 
   constructor(options: EventLoopLagMonitorOptions = {}) {
-    this.#histogram = options.histogram ?? nativeHistogram();
-    this.#stop = (options.everySlice ?? everySecond)(() => this.#slice());
+    this.#histogram = options.histogram ?? monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    this.#everySlice = options.everySlice ?? everySecond;
   }
 
-  p99Ms(): number {
+  /** Starts measuring now, discarding whatever came before (a second call starts over). No verdict until the window is full. */
+  start(): void {
+    this.#stop?.();
+    this.#histogram.enable();
+    this.#histogram.reset();
+    this.#window.clear();
+    this.#stop = this.#everySlice(() => this.#slice());
+  }
+
+  p99Ms(): number | undefined {
     return this.#window.p99Ms();
   }
 
   close(): void {
-    this.#stop();
+    this.#stop?.();
+    this.#stop = undefined;
     this.#histogram.disable();
   }
 

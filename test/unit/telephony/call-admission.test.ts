@@ -111,11 +111,11 @@ describe('CallAdmission', () => {
 describe('LagWindow', () => {
   it('reports the median of the last slices, so one bad second neither starts nor ends shedding', () => {
     const window = new LagWindow(3);
-    expect(window.p99Ms()).toBe(0);
+    expect(window.p99Ms()).toBeUndefined();
     window.push(2);
     window.push(90);
-    // Two slices: the larger.
-    expect(window.p99Ms()).toBe(90);
+    // Fewer slices than the window: no verdict.
+    expect(window.p99Ms()).toBeUndefined();
     window.push(3);
     expect(window.p99Ms()).toBe(3);
     window.push(80);
@@ -125,5 +125,8 @@ describe('LagWindow', () => {
     expect(window.p99Ms()).toBe(70);
     window.push(1);
     expect(window.p99Ms()).toBe(1);
+    window.clear();
+    window.push(100);
+    expect(window.p99Ms()).toBeUndefined();
   });
 });
