@@ -1,13 +1,19 @@
 // One download of a voice file, for `raaga voices add` and `raaga voices install`: over https (plain http only when
-// the expected checksum is known, so a tampered file is caught), redirects followed by hand and never down to plain
-// http without a checksum, at most `maxBytes`, resumable from a `.part` file, hashed on the way (sha256 for the
-// manifest, and the algorithm the catalog publishes), with a progress bar and an idle timeout.
+// the expected checksum is known, so a tampered file is caught), redirects followed by hand, never down to plain
+// http without a checksum and never into a non-public network the operator did not name, at most `maxBytes`,
+// resumable from a `.part` file, hashed on the way (sha256 for the manifest, and the algorithm the catalog
+// publishes), with a progress bar and an idle timeout.
 
 import { createHash, type Hash } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { isIP } from 'node:net';
+import { pinnedLookup, type PinnedLookup } from '../../telephony/destination/destination-policy.js';
+import { NetworkAllowList, nonPublicRange } from '../../telephony/destination/ip-ranges.js';
 import { createProgress, type ProgressSink } from '../progress.js';
 
 export const CHECKSUM_ALGORITHMS = ['sha256', 'sha512', 'md5'] as const;
@@ -155,29 +161,74 @@ export async function download(url: string, destination: string, options: Downlo
 }
 
 /** One GET: node's http(s), so bytes received before a connection breaks are all delivered (fetch drops them). */
-function get(url: string, headers: Record<string, string>, idleMs: number): Promise<IncomingMessage> {
+function get(url: string, headers: Record<string, string>, idleMs: number, lookup?: PinnedLookup): Promise<IncomingMessage> {
   const send = url.startsWith('https:') ? httpsGet : httpGet;
   return new Promise((resolve, reject) => {
-    const request = send(url, { headers: { 'user-agent': 'raaga-voices', ...headers } }, resolve);
+    const request = send(url, { headers: { 'user-agent': 'raaga-voices', ...headers }, ...(lookup ? { lookup } : {}) }, resolve);
     // No byte for this long, connecting or reading: abandoned (a stalled mirror does not hang the install).
     request.setTimeout(idleMs, () => request.destroy(new Error(`no data from ${url} for ${idleMs / 1000} s`)));
     request.on('error', reject);
   });
 }
 
-/** GET with redirects followed by hand: each hop is checked like the first (no step down to plain http). */
+/** The addresses of a URL's host: an IP literal as it is, a name as the system resolves it. */
+async function addressesOf(url: URL): Promise<readonly LookupAddress[]> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(host);
+  if (family !== 0) return [{ address: host, family }];
+  return dnsLookup(host, { all: true, verbatim: true });
+}
+
+/**
+ * Where a redirect may lead (the destination policy's ranges): to public addresses, or to a non-public one only when
+ * the URL the operator gave was on that same address (a local mirror moving a file). A sentence saying why not, or
+ * the address to connect to, so the name is not resolved again between the check and the connection.
+ */
+async function redirectTarget(next: URL, origin: () => Promise<NetworkAllowList>): Promise<LookupAddress | string> {
+  let addresses: readonly LookupAddress[];
+  try {
+    addresses = await addressesOf(next);
+  } catch {
+    return `its host (${next.hostname}) does not resolve`;
+  }
+  const first = addresses[0];
+  if (first === undefined) return `its host (${next.hostname}) does not resolve`;
+  for (const { address } of addresses) {
+    const range = nonPublicRange(address);
+    if (range !== undefined && !(await origin()).has(address)) {
+      return `it points at a ${range} address (${address}), and a redirect may lead to a non-public address only on the host the download started from; give that URL directly if it is your own mirror`;
+    }
+  }
+  return first;
+}
+
+/**
+ * GET with redirects followed by hand: each hop is checked like the first (no step down to plain http) and may not
+ * move into a non-public network other than the original URL's own host.
+ */
 async function getFollowing(url: string, checksum: Checksum | undefined, headers: Record<string, string>, idleMs: number): Promise<IncomingMessage> {
+  let originAddresses: Promise<NetworkAllowList> | undefined;
+  // Resolved only when a redirect comes: most downloads have none. A name that no longer resolves allows nothing.
+  const origin = (): Promise<NetworkAllowList> =>
+    (originAddresses ??= addressesOf(new URL(url)).then(
+      (found) => new NetworkAllowList(found.map(({ address }) => address)),
+      () => new NetworkAllowList([]),
+    ));
   let current = url;
+  let lookup: PinnedLookup | undefined;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await get(current, headers, idleMs);
+    const response = await get(current, headers, idleMs, lookup);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status < 300 || status >= 400 || location === undefined) return response;
     response.resume();
-    const next = new URL(location, current).href;
-    const refusal = downloadRefusal(next, checksum);
-    if (refusal !== undefined) throw new Error(`${current} redirects to ${next}, refused: ${refusal}`);
-    current = next;
+    const next = new URL(location, current);
+    const refusal = downloadRefusal(next.href, checksum);
+    if (refusal !== undefined) throw new Error(`${current} redirects to ${next.href}, refused: ${refusal}`);
+    const target = await redirectTarget(next, origin);
+    if (typeof target === 'string') throw new Error(`${current} redirects to ${next.href}, refused: ${target}`);
+    lookup = pinnedLookup({ url: next, address: target.address, family: target.family === 6 ? 6 : 4 });
+    current = next.href;
   }
   throw new Error(`${url} redirects more than ${MAX_REDIRECTS} times`);
 }
