@@ -13,7 +13,11 @@ export type CatalogKind = (typeof CATALOG_KINDS)[number];
 const Language = z.enum(LANGUAGE_CODES);
 
 const CatalogFileSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'a plain file name'),
+  // `.` and `..` match the characters but name a directory: downloaded to, they land outside the entry's own.
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'a plain file name')
+    .refine((name) => name !== '.' && name !== '..', 'a plain file name, not . or ..'),
   url: z.url({ protocol: /^https?$/ }),
   /** Null only where no size is published (the entry's notes say so). */
   size_bytes: z.number().int().positive().nullable(),
