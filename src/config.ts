@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   TTS_WORKERS: intFromEnv(0, 64).default(0),
   TTS_QUEUE_SIZE: intFromEnv(1, 10_000).default(64),
   TTS_WORKER_NICE: intFromEnv(0, 19).default(0),
+  /** Threads that encode MP3 off the event loop (engine/encoder-threads.ts). */
+  TTS_ENCODER_THREADS: intFromEnv(1, 16).default(1),
   /** Neural voice pack workers; 0 = cores / ONNX_THREADS (so workers x threads never exceeds the cores). */
   ONNX_WORKERS: intFromEnv(0, 64).default(0),
   /** onnxruntime intra-op threads per ONNX worker. */
@@ -116,6 +118,10 @@ export const ConfigSchema = z.object({
   TELEPHONY_MAX_CALLS: intFromEnv(0, 100_000).default(0),
   /** New calls are refused while the event loop's lag p99 is at least this (until it is under half); 0: never. */
   TELEPHONY_SHED_LAG_MS: intFromEnv(0, 10_000).default(40),
+  /** Media connections not yet authenticated (no verified start) this process holds at once; 0 = 2 x TELEPHONY_MAX_CALLS. */
+  TELEPHONY_MAX_PENDING_STREAMS: intFromEnv(0, 100_000).default(0),
+  /** The same per source address (behind a proxy every connection has the proxy's); 0: no cap per address. */
+  TELEPHONY_MAX_PENDING_PER_SOURCE: intFromEnv(0, 100_000).default(8),
   /** A do-not-call list (one E.164 number per line, `#` comments) checked before every outbound call; re-read when it changes. */
   OUTBOUND_DNC_FILE: z.string().min(1).optional(),
   /** First wait before a failed status webhook is sent again; each retry waits twice as long (8 attempts in all). */
@@ -126,6 +132,8 @@ export const ConfigSchema = z.object({
   OUTBOUND_DIAL_TIMEOUT_MS: intFromEnv(500, 60_000).default(10_000),
   /** A POST /v1/calls waits at most this long for its calls-per-second slot; beyond it, 429. */
   OUTBOUND_MAX_DIAL_WAIT_MS: intFromEnv(0, 60_000).default(20_000),
+  /** Outbound calls each account may place per UTC day (counted in the store, across instances); beyond it, 429. */
+  OUTBOUND_MAX_CALLS_PER_DAY: intFromEnv(1, 10_000_000).default(10_000),
   /** TCP port of the Asterisk AudioSocket listener; unset: no listener. 0 picks a free port (tests). */
   AUDIOSOCKET_PORT: intFromEnv(0, 65_535).optional(),
   /** Address the AudioSocket listener binds; loopback by default, since AudioSocket has no authentication. */
@@ -157,6 +165,8 @@ export interface Config {
    * default: niced workers also lose to every other process at nice 0, and on a shared machine synthesis starves.
    */
   readonly ttsWorkerNice: number;
+  /** Threads that run MP3 encoding, so no request's encoding blocks the event loop. */
+  readonly ttsEncoderThreads: number;
   readonly onnxWorkers: number;
   readonly onnxThreads: number;
   readonly maxBodyBytes: number;
@@ -199,7 +209,10 @@ export interface TelephonyConfig {
   readonly defaultVoice: string;
   readonly defaultLanguage: string;
   readonly streamTimeoutMs: number;
-  /** A media connection must send its start (or the provider's equivalent) within this long, whatever else it sends. */
+  /**
+   * A media connection must send its start (or the provider's equivalent) and have it authenticated within this long,
+   * whatever else it sends; until then it holds a pending place (TELEPHONY_MAX_PENDING_*), not a call slot.
+   */
   readonly startTimeoutMs: number;
   readonly agentConnectTimeoutMs: number;
   readonly agentFallbackMessage: string;
@@ -214,6 +227,10 @@ export interface TelephonyConfig {
 /** How many calls this process takes on (telephony/call-admission.ts). */
 export interface CallAdmissionConfig {
   readonly maxCalls: number;
+  /** Media connections not yet authenticated held at once (they hold no call slot); parseConfig always sets it, absent: 2 x maxCalls. */
+  readonly maxPendingStreams?: number;
+  /** The same per source address, 0: no cap per address; absent: 0. */
+  readonly maxPendingPerSource?: number;
   /** Event-loop lag p99 (ms) from which new calls are refused; 0: never on lag. */
   readonly shedLagMs: number;
 }
@@ -225,6 +242,8 @@ export interface OutboundConfig {
   readonly webhookSweepMs: number;
   readonly maxDialWaitMs: number;
   readonly dialTimeoutMs: number;
+  /** Calls an account may place per UTC day. */
+  readonly maxCallsPerDay: number;
 }
 
 export interface AudioSocketConfig {
@@ -252,6 +271,16 @@ export class ConfigError extends Error {
   }
 }
 
+function callAdmissionConfig(e: z.infer<typeof ConfigSchema>): CallAdmissionConfig {
+  const maxCalls = e.TELEPHONY_MAX_CALLS === 0 ? CALLS_PER_CORE * availableParallelism() : e.TELEPHONY_MAX_CALLS;
+  return {
+    maxCalls,
+    maxPendingStreams: e.TELEPHONY_MAX_PENDING_STREAMS === 0 ? 2 * maxCalls : e.TELEPHONY_MAX_PENDING_STREAMS,
+    maxPendingPerSource: e.TELEPHONY_MAX_PENDING_PER_SOURCE,
+    shedLagMs: e.TELEPHONY_SHED_LAG_MS,
+  };
+}
+
 function audioSocketConfig(e: z.infer<typeof ConfigSchema>): AudioSocketConfig | undefined {
   if (e.AUDIOSOCKET_PORT === undefined) return undefined;
   if (e.AUDIOSOCKET_ACCOUNT === undefined) throw new ConfigError('invalid configuration: AUDIOSOCKET_ACCOUNT: required with AUDIOSOCKET_PORT (the account AudioSocket calls are billed to)');
@@ -277,6 +306,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     ttsWorkers: e.TTS_WORKERS === 0 ? availableParallelism() : e.TTS_WORKERS,
     ttsQueueSize: e.TTS_QUEUE_SIZE,
     ttsWorkerNice: e.TTS_WORKER_NICE,
+    ttsEncoderThreads: e.TTS_ENCODER_THREADS,
     onnxWorkers: e.ONNX_WORKERS === 0 ? Math.max(1, Math.floor(availableParallelism() / e.ONNX_THREADS)) : e.ONNX_WORKERS,
     onnxThreads: e.ONNX_THREADS,
     maxBodyBytes: e.MAX_BODY_BYTES,
@@ -311,10 +341,10 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       startTimeoutMs: e.TELEPHONY_START_TIMEOUT_MS,
       agentConnectTimeoutMs: e.TELEPHONY_AGENT_CONNECT_TIMEOUT_MS,
       agentFallbackMessage: e.TELEPHONY_AGENT_FALLBACK_MESSAGE,
-      admission: { maxCalls: e.TELEPHONY_MAX_CALLS === 0 ? CALLS_PER_CORE * availableParallelism() : e.TELEPHONY_MAX_CALLS, shedLagMs: e.TELEPHONY_SHED_LAG_MS },
+      admission: callAdmissionConfig(e),
       allowedPrivateDestinations: e.ALLOWED_PRIVATE_DESTINATIONS,
       audioSocket: audioSocketConfig(e),
-      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, webhookSweepMs: e.OUTBOUND_WEBHOOK_SWEEP_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS },
+      outbound: { dncFile: e.OUTBOUND_DNC_FILE, webhookRetryBaseMs: e.OUTBOUND_WEBHOOK_RETRY_BASE_MS, webhookSweepMs: e.OUTBOUND_WEBHOOK_SWEEP_MS, maxDialWaitMs: e.OUTBOUND_MAX_DIAL_WAIT_MS, dialTimeoutMs: e.OUTBOUND_DIAL_TIMEOUT_MS, maxCallsPerDay: e.OUTBOUND_MAX_CALLS_PER_DAY },
     },
   };
 }

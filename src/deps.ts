@@ -13,6 +13,7 @@ import { PROMPT_CACHE_DIR, PromptCacheDisk } from './core/synthesis/prompt-cache
 import { SynthesisService } from './core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
+import { EncoderThreads } from './engine/encoder-threads.js';
 import { EspeakEngine } from './engine/espeak-engine.js';
 import { withMetrics } from './engine/metered-engine.js';
 import { buildEngineRegistry } from './engine/build-engine-registry.js';
@@ -112,6 +113,7 @@ async function buildTelephony(config: Config, logger: Logger, store: Store, over
     urlSecret: secret,
     maxDialWaitMs: outboundConfig.maxDialWaitMs,
     dialTimeoutMs: outboundConfig.dialTimeoutMs,
+    maxCallsPerDay: outboundConfig.maxCallsPerDay,
     now,
     log: (fields, message) => logger.info(fields, message),
   });
@@ -183,6 +185,12 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
         : logger[event.type === 'error' ? 'warn' : 'info']({ redis: event }, event.type === 'error' ? 'store connection error' : 'store connected'),
     ));
   const engine = overrides.engine ?? buildEngine(config, catalog, logger);
+  const encoders = new EncoderThreads({
+    threads: config.ttsEncoderThreads,
+    niceness: config.ttsWorkerNice,
+    onExit: (event) => logger.warn({ encoderEvent: event }, 'encoder thread exited; replaced'),
+  });
+  await encoders.start();
   const shutdownController = new AbortController();
   // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
   setMaxListeners(0, shutdownController.signal);
@@ -220,6 +228,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
       withMetrics(engine, metrics),
       { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS },
       promptCache,
+      encoders.pipelines,
     ),
     shutdown: shutdownController.signal,
   };
@@ -246,6 +255,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
       telephony.outbound.close();
       await telephony.calls.close();
       await engine.close();
+      await encoders.close();
       await store.close();
     },
   };

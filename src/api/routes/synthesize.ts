@@ -8,6 +8,7 @@ import type { Ticket } from '../../core/admission.js';
 import { chargeFor, type Charge, type UtteranceOutcome } from '../../core/synthesis/billing.js';
 import type { Utterance } from '../../core/synthesis/utterance.js';
 import type { Account } from '../../store/store.js';
+import { base64JsonBody } from '../base64-json-body.js';
 import { refusesCachedAudio } from '../cache-control.js';
 import type { ApiContext } from '../context.js';
 import { engineErrorToApiError } from '../engine-errors.js';
@@ -78,15 +79,16 @@ async function generate(ctx: ApiContext, request: SynthesisRequest, reply: Fasti
   // The file reaches the client whole or not at all: a client that left before it got nothing (cancelled, 0).
   let outcome: UtteranceOutcome = 'failed';
   try {
-    const parts: Buffer[] = [];
-    for await (const bytes of utterance.audio(signal)) parts.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const parts: Uint8Array[] = [];
+    for await (const bytes of utterance.audio(signal)) parts.push(bytes);
     outcome = utterance.truncated ? 'truncated' : 'completed';
-    return {
-      audio: Buffer.concat(parts).toString('base64'),
+    // SynthesisResultSchema's fields, written in slices (base64-json-body.ts): the schema documents the body.
+    const { body, lengthBytes } = base64JsonBody('audio', parts, {
       format,
       duration_seconds: seconds(utterance.durationMs),
       characters_used: charged(utterance, codePoints, outcome, codePoints).used,
-    };
+    });
+    return reply.header('Content-Type', 'application/json; charset=utf-8').header('Content-Length', String(lengthBytes)).send(body);
   } catch (error) {
     if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
     throw engineErrorToApiError(error);

@@ -1,6 +1,7 @@
 // Entry point the API uses to synthesize: binds the engine, the chunking rules and the prompt cache once, makes
 // utterances.
 
+import type { AudioPipelineFactory } from '../../audio/audio-pipeline.js';
 import type { TtsEngine } from '../../engine/tts-engine.js';
 import type { PromptCache } from './prompt-cache.js';
 import { Utterance, type ChunkingOptions, type UtteranceRequest } from './utterance.js';
@@ -11,10 +12,12 @@ export class SynthesisService {
     private readonly chunking: ChunkingOptions,
     /** Undefined: every utterance is synthesized. */
     readonly promptCache?: PromptCache,
+    /** Where audio is encoded; absent: on the calling thread (tests of the text and billing paths). */
+    private readonly pipelines?: AudioPipelineFactory,
   ) {}
 
   utterance(request: UtteranceRequest): Utterance {
-    return new Utterance(this.engine, request, this.chunking, this.promptCache);
+    return new Utterance(this.engine, request, this.chunking, this.promptCache, this.pipelines);
   }
 
   isReady(): boolean {

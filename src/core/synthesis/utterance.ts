@@ -5,9 +5,10 @@
 // counters included, without waiting on the engine (prompt-cache.ts).
 
 import { EMPTY_BYTES } from '../../audio/bytes.js';
-import { OutputPipeline } from '../../audio/output-pipeline.js';
+import { inlinePipeline, type AudioPipeline, type AudioPipelineFactory } from '../../audio/audio-pipeline.js';
 import { afterTrim } from '../../audio/clause-delivery.js';
 import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
+import { eventLoopTurn } from '../../util/event-loop-turn.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
 import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
 import type { ChunkWordBoundary } from './recorded-utterance.js';
@@ -62,6 +63,8 @@ export class Utterance {
     private readonly request: UtteranceRequest,
     private readonly chunking: ChunkingOptions,
     private readonly cache?: PromptCache,
+    /** Where each utterance's audio is shaped, resampled and encoded (engine/encoder-threads.ts for MP3). */
+    private readonly pipelines: AudioPipelineFactory = inlinePipeline,
   ) {
     // The text front end runs here: chunk text reaches every engine normalised for the request's language.
     this.chunks = splitUtterance(request.text, { ...chunking, language: request.language });
@@ -147,7 +150,7 @@ export class Utterance {
   }
 
   /** The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long). */
-  #recordWords(chunk: number, clip: PcmClip, pipeline: OutputPipeline, clipMs: number): void {
+  #recordWords(chunk: number, clip: PcmClip, pipeline: AudioPipeline, clipMs: number): void {
     if (!clip.words || clip.words.length === 0) return;
     const words = clip.shaped === true ? clip.words : afterTrim(clip.words, pipeline.lastLeadTrimmedMs, clipMs);
     for (const word of words) this.#words.push({ chunk, atMs: word.atMs, textEnd: word.textEnd });
@@ -156,7 +159,7 @@ export class Utterance {
   #fillInBackground(cache: PromptCache, key: string): void {
     if (this.engine.load().queued > 0) return;
     cache.fill(key, async () => {
-      const filler = new Utterance(this.engine, this.request, this.chunking, cache);
+      const filler = new Utterance(this.engine, this.request, this.chunking, cache, this.pipelines);
       for await (const _bytes of filler.audio(new AbortController().signal));
     });
   }
@@ -175,6 +178,8 @@ export class Utterance {
     this.#fromCache = true;
     this.#words.push(...recorded.words);
     for (const piece of recorded.pieces) {
+      // A consumer that only collects (generate) would otherwise run through every piece in one block.
+      await eventLoopTurn();
       signal.throwIfAborted();
       this.#setCounters(piece.after);
       // A copy per consumer, so nobody can change what the next caller hears.
@@ -188,13 +193,14 @@ export class Utterance {
   async *#synthesized(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     const { request } = this;
     // Created at the first clip with audio, at that clip's rate; one voice's clips all share it.
-    let pipeline: OutputPipeline | undefined;
+    let pipeline: AudioPipeline | undefined;
     // Pauses of chunks that came before any audio, pushed once the pipeline exists.
     let pendingPauseMs = 0;
     /** The pipeline at `rateHz` and the encoded silence of the pauses that came before it. */
-    const openPipeline = (rateHz: number): [OutputPipeline, Uint8Array] => {
-      const opened = new OutputPipeline({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
-      return [opened, pendingPauseMs > 0 ? opened.pushClause(NO_SAMPLES, pendingPauseMs) : EMPTY_BYTES];
+    const openPipeline = async (rateHz: number): Promise<[AudioPipeline, Uint8Array]> => {
+      const opened = this.pipelines({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
+      pipeline = opened;
+      return [opened, pendingPauseMs > 0 ? await opened.pushClause(NO_SAMPLES, pendingPauseMs, false) : EMPTY_BYTES];
     };
     const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
     // Our own controller so a prefetched job is dropped when the consumer stops early.
@@ -225,6 +231,9 @@ export class Utterance {
       let next = start(0);
       for (let index = 0; next; index++) {
         const clip = await next;
+        // A prefetched clip that is already here resolves without a macrotask: without this turn a long utterance
+        // would encode clause after clause in one block while live calls wait for their frames.
+        await eventLoopTurn();
         signal.throwIfAborted();
         if (clip.samples.length > 0) this.#spokenBy ??= clip.engine;
         next = start(index + 1);
@@ -238,13 +247,13 @@ export class Utterance {
         } else {
           if (pipeline === undefined) {
             let lead: Uint8Array;
-            [pipeline, lead] = openPipeline(clip.sampleRateHz);
+            [pipeline, lead] = await openPipeline(clip.sampleRateHz);
             if (lead.length > 0) yield lead;
           } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipeline.inputRateHz) {
             throw new Error(`engine clips changed rate mid-utterance (${pipeline.inputRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
           }
           const clipStartMs = pipeline.durationMs;
-          bytes = pipeline.pushClause(clip.samples, pauseMs, clip.shaped === true);
+          bytes = await pipeline.pushClause(clip.samples, pauseMs, clip.shaped === true);
           this.#recordWords(index, clip, pipeline, pipeline.durationMs - clipStartMs - pauseMs);
         }
         this.#codePointsSpoken += chunk.codePoints;
@@ -260,15 +269,16 @@ export class Utterance {
       }
       if (pipeline === undefined) {
         let lead: Uint8Array;
-        [pipeline, lead] = openPipeline(SILENT_UTTERANCE_RATE_HZ);
+        [pipeline, lead] = await openPipeline(SILENT_UTTERANCE_RATE_HZ);
         if (lead.length > 0) yield lead;
       }
-      const tail = pipeline.end();
+      const tail = await pipeline.end();
       this.#durationMs = pipeline.durationMs;
       if (tail.length > 0) yield tail;
     } finally {
       signal.removeEventListener('abort', onAbort);
       if (!local.signal.aborted) local.abort(new Error('utterance finished'));
+      pipeline?.close();
     }
   }
 }
