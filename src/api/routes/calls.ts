@@ -13,6 +13,7 @@ import { OUTBOUND_CALL_ID_PATTERN, summarizeOutboundCall } from '../../store/out
 import { storeCall } from '../../core/store-call.js';
 import { GATHER_FIELDS, gatherRequest, integerIn, TRANSFER_FIELDS, UTTERANCE_ID } from '../../telephony/agent/agent-protocol.js';
 import type { ApiContext } from '../context.js';
+import { countsInRateWindow } from '../rate-window.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
 
@@ -78,14 +79,18 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
   };
 
   const doc = (operationId: string, summary: string) => ({ tags: ['calls'], operationId, summary });
-  const errors = (...more: ErrorCode[]) => errorResponses(['invalid_api_key', 'not_found', 'validation_error', 'store_unavailable', ...more]);
+  const errors = (...more: ErrorCode[]) => errorResponses(['invalid_api_key', 'not_found', 'validation_error', 'rate_limit_exceeded', 'store_unavailable', ...more]);
+  // Each command, and each long-poll, is one request of the account's rate window (a say's speech is counted and
+  // billed again when it starts, as an agent's text is).
+  const countRequest = countsInRateWindow(ctx.admission);
 
   typed(app).post(
     '/v1/calls/:callSid/say',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
-        ...doc('callSay', "Queue a text on a live call (like an agent's text); rate limit and credits apply when it starts."),
+        ...doc('callSay', "Queue a text on a live call (like an agent's text); the request counts in the rate window, and its speech counts and is billed when it starts."),
         params: CallParamsSchema,
         body: SayBodySchema,
         response: { 202: jsonResponse('Queued.', SayResultSchema), ...errors('text_too_long') },
@@ -107,6 +112,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/cancel',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: { ...doc('callCancel', 'Stop what the call is saying and drop its queue.'), params: CallParamsSchema, response: { 200: jsonResponse('Cancelled.', CancelResultSchema), ...errors() } },
     },
     async (request, reply) => {
@@ -119,6 +125,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/hangup',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
         ...doc('callHangup', 'Hang up, by default after what is queued has played (`drain`).'),
         params: CallParamsSchema,
@@ -135,6 +142,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/transfer',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
         ...doc('callTransfer', 'Transfer the call to a number or SIP URI (with caller_id and ring timeout where the provider dials: Twilio, Plivo).'),
         params: CallParamsSchema,
@@ -153,6 +161,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/gather',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
         ...doc('callGather', 'Collect keys: speak `prompt` (billed as a say), then take digits until the finish key, num_digits or a timeout.'),
         params: CallParamsSchema,
@@ -171,6 +180,7 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/gather/:gatherId',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
         ...doc('callGatherResult', `A gather's result, waiting up to \`wait_ms\` for it (long-poll). Kept for the call's last ${GATHER_RESULTS_KEPT} gathers while it lasts.`),
         params: GatherParamsSchema,

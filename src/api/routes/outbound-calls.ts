@@ -22,6 +22,7 @@ import { formOf, type Form } from '../../telephony/webhook-form.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
 import { authenticateProviderRequest, providerRequest, sendRefusal } from '../provider-admission.js';
 import { publicOrigin } from '../public-origin.js';
+import { countsInRateWindow } from '../rate-window.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
 import { checkedCallParameters, PROVIDER_ONLY } from './telephony-media.js';
@@ -105,6 +106,8 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
   const telephony: TelephonyContext | undefined = ctx.telephony;
   if (!telephony) return;
   const { outbound } = telephony;
+  // Placing and reading calls count in the account's rate window like synthesis requests (M2: placing was uncounted).
+  const countRequest = countsInRateWindow(ctx.admission);
   const errors = errorResponses([
     'invalid_api_key',
     'validation_error',
@@ -128,6 +131,7 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
     '/v1/calls',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
         tags: ['calls'],
         operationId: 'placeCall',
@@ -191,12 +195,13 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
     '/v1/calls/:callId',
     {
       onRequest: requireAccount,
+      preHandler: countRequest,
       schema: {
         tags: ['calls'],
         operationId: 'getCall',
         summary: 'An outbound call’s state: status, who answered, duration, hangup cause, characters used, and every status event.',
         params: z.object({ callId: z.string() }),
-        response: { 200: jsonResponse('The call.', OutboundCallSchema), ...errorResponses(['invalid_api_key', 'not_found', 'store_unavailable']) },
+        response: { 200: jsonResponse('The call.', OutboundCallSchema), ...errorResponses(['invalid_api_key', 'not_found', 'rate_limit_exceeded', 'store_unavailable']) },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,12 @@
-// Placing outbound calls and following them, provider-neutral: POST /v1/calls becomes a stored call (its idempotency
-// key claimed), compliance checks, a calls-per-second slot, the provider's create request; every status the
+// Placing outbound calls and following them, provider-neutral: POST /v1/calls books a calls-per-second slot and
+// counts toward the account's calls of the day (either refusal leaves nothing stored), then becomes a stored call
+// (its idempotency key claimed), compliance checks, the provider's create request; every status the
 // provider reports becomes one event, which WebhookDelivery signs to the account's webhook in order; the answer step
 // hands the stream the call's settings. The provider-specific parts are the dialers (request builder + callback
 // reader) of the provider modules (providers.ts).
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { DAY_MS } from '../../config.js';
 import { ApiError, type ErrorCode } from '../../errors.js';
 import { randomId } from '../../store/random-id.js';
 import {
@@ -51,6 +53,7 @@ export interface OutboundCallsDeps {
     | 'getOutboundCall'
     | 'recordOutboundCallEvent'
     | 'reserveDialSlot'
+    | 'claimOutboundCallOfDay'
     | 'listUsage'
     | 'advanceWebhookCursor'
     | 'webhookBacklog'
@@ -63,6 +66,8 @@ export interface OutboundCallsDeps {
   /** HMAC key of the tokens in the URLs providers call back on (the call-token secret). */
   readonly urlSecret: string;
   readonly maxDialWaitMs: number;
+  /** Calls an account may place per UTC day (OUTBOUND_MAX_CALLS_PER_DAY); the next one is refused before it is stored. */
+  readonly maxCallsPerDay: number;
   /** A provider's create-call request that takes longer is `provider_unavailable`. */
   readonly dialTimeoutMs: number;
   /** Epoch ms. */
@@ -126,6 +131,26 @@ export class OutboundCalls {
     if (request.statusWebhook !== undefined && settings?.webhookSecret === undefined) {
       throw new ApiError('validation_error', "Field 'status_webhook' needs the account's webhook secret, which signs every status event: raaga telephony set --webhook-secret.");
     }
+    // The pace and the daily cap refuse before the call exists: no row, no event, no webhook, and the idempotency
+    // key stays free for the retry. The slot is booked now and waited for once the compliance checks have passed.
+    const cps = Number(settings?.dialCallsPerSecond ?? dialer.defaultCallsPerSecond);
+    const waitMs = await this.deps.store.reserveDialSlot(account.id, request.provider, Math.ceil(1000 / cps), this.deps.maxDialWaitMs);
+    if (waitMs === null) {
+      throw new ApiError(
+        'rate_limit_exceeded',
+        `More calls are queued for ${request.provider} than this account places in ${this.deps.maxDialWaitMs / 1000} s at ${cps} per second; nothing was stored, retry later (the same idempotency_key may be sent again).`,
+        { retryAfterSeconds: Math.max(1, Math.ceil(this.deps.maxDialWaitMs / 1000)) },
+      );
+    }
+    const dialAtMs = this.deps.now() + waitMs;
+    if ((await this.deps.store.claimOutboundCallOfDay(account.id, this.deps.maxCallsPerDay)) === null) {
+      const untilMidnightS = Math.max(1, Math.ceil((DAY_MS - (this.deps.now() % DAY_MS)) / 1000));
+      throw new ApiError(
+        'rate_limit_exceeded',
+        `This account has placed ${this.deps.maxCallsPerDay} outbound calls today (UTC), the daily cap of this server; nothing was stored, retry after 00:00 UTC (in ${untilMidnightS} s).`,
+        { retryAfterSeconds: untilMidnightS },
+      );
+    }
     const call: OutboundCall = {
       id: randomId('call_'),
       accountId: account.id,
@@ -153,18 +178,9 @@ export class OutboundCalls {
       throw await this.#fail(call, REFUSAL_CODES[refusal.rule], `The call was not placed: ${refusal.message}`, retryAfterSeconds);
     }
     void this.#delivery.deliverOwed(account.id, call.id);
-    const cps = Number(settings?.dialCallsPerSecond ?? dialer.defaultCallsPerSecond);
-    const intervalMs = Math.ceil(1000 / cps);
-    const waitMs = await this.deps.store.reserveDialSlot(account.id, call.provider, intervalMs, this.deps.maxDialWaitMs);
-    if (waitMs === null) {
-      throw await this.#fail(
-        call,
-        'rate_limit_exceeded',
-        `More calls are queued for ${call.provider} than this account places in ${this.deps.maxDialWaitMs / 1000} s at ${cps} per second; retry later with a new idempotency key.`,
-        Math.max(1, Math.ceil(this.deps.maxDialWaitMs / 1000)),
-      );
-    }
-    if (waitMs > 0) await this.#sleep(waitMs);
+    // The compliance checks (a do-not-call webhook) may have used some of the wait already.
+    const waitLeftMs = dialAtMs - this.deps.now();
+    if (waitLeftMs > 0) await this.#sleep(waitLeftMs);
     let providerCallId: string;
     try {
       providerCallId = await dialer.place(call, settings!, urlsFor(call), this.deps.dialTimeoutMs);
@@ -299,5 +315,8 @@ export class OutboundCalls {
   }
 }
 
-/** Error codes a replay answers with as they were (each one the first attempt could have stopped with). */
+/**
+ * Error codes a replay answers with as they were (each one the first attempt could have stopped with; a stored
+ * rate_limit_exceeded is from before the pace refused ahead of storing, and stays replayable while it is kept).
+ */
 const REPLAYABLE: Readonly<Record<string, true>> = Object.fromEntries([...Object.values(FAILURE_CODES), ...Object.values(REFUSAL_CODES), 'rate_limit_exceeded'].map((code) => [code, true]));
