@@ -1,6 +1,7 @@
 // The Asterisk AudioSocket listener, a TCP server beside the HTTP one. AudioSocket has no authentication, so only the
 // allowed networks connect (anything else is closed and logged), billed to AUDIOSOCKET_ACCOUNT; a connection this
-// process has no call slot for gets the hangup packet; the rest are ordinary media streams on the shared call core.
+// process has no room for (its calls, or its connections not yet identified) gets the hangup packet; the rest are
+// ordinary media streams on the shared call core, which hold a call slot only once their UUID packet names the call.
 
 import { BlockList, createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -78,8 +79,10 @@ export class AudioSocketListener {
       return;
     }
     socket.setNoDelay(true);
-    const slot = this.#admission.tryAdmit('audiosocket');
-    if (!slot.ok) {
+    // Until its UUID packet names a call, the connection holds a pending place, not a call slot: a peer that connects
+    // and sends nothing is closed at TELEPHONY_START_TIMEOUT_MS and never refuses a call.
+    const ticket = this.#admission.admitConnection('audiosocket', remote);
+    if (!ticket.ok) {
       // AudioSocket's own refusal, before any audio: the hangup packet, then the close; the dialplan after
       // AudioSocket() runs (a queue, another server). The stream reads and drops what the peer still sends, so its FIN
       // is seen, and drops a peer that never closes (audiosocket-stream.ts): the descriptor goes with the call.
@@ -88,13 +91,13 @@ export class AudioSocketListener {
       refused.close(1000, 'server busy');
       return;
     }
-    socket.once('close', slot.release);
+    socket.once('close', ticket.release);
     const admission = { accountId: this.#config.accountId, accountVerified: true, callToken: undefined, query: {} };
-    const stream = new MediaStream(deps, audioSocketStream(socket, { clock: deps.clock }), audioSocketModule, admission, this.#log.child({ remote }));
+    const stream = new MediaStream(deps, audioSocketStream(socket, { clock: deps.clock }), audioSocketModule, admission, ticket, this.#log.child({ remote }));
     this.#streams.add(stream);
     void stream.done.then(() => {
       this.#streams.delete(stream);
-      slot.release();
+      ticket.release();
     });
   }
 }

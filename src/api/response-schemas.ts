@@ -48,5 +48,7 @@ export const ReadinessSchema = z
       shutting_down: z.boolean(),
       /** New calls refused while the event loop lags (TELEPHONY_SHED_LAG_MS): a balancer should send calls elsewhere. */
       shedding_calls: z.boolean(),
+      /** Every call slot of this process (TELEPHONY_MAX_CALLS) is held by an authenticated call: a new call would be refused. */
+      calls_saturated: z.boolean(),
     }),
   });

@@ -6,8 +6,9 @@ import type { CallAdmissionConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { EventLoopLag } from '../util/event-loop-lag.js';
+import { PendingConnections, type PendingRefusalReason } from './pending-connections.js';
 
-export type CallRefusalReason = 'max_calls' | 'event_loop_lag';
+export type CallRefusalReason = 'max_calls' | 'event_loop_lag' | PendingRefusalReason;
 
 /** A live call's place in this process; `release` is idempotent (a socket close and a settled call both call it). */
 export interface CallSlot {
@@ -16,6 +17,17 @@ export interface CallSlot {
 }
 
 export type CallAdmissionResult = CallSlot | { readonly ok: false; readonly reason: CallRefusalReason };
+
+/**
+ * A media connection's place in this process: a pending place until it proves who pays, then a call slot. `release`
+ * frees whichever it holds and may be called more than once (the socket's close and the stream's end both call it).
+ */
+export interface ConnectionTicket {
+  readonly ok: true;
+  /** The connection authenticated: its pending place becomes a call slot, or the reason there is none (the place is freed either way). */
+  admit(): CallRefusalReason | undefined;
+  release(): void;
+}
 
 export interface CallAdmissionDeps {
   readonly config: CallAdmissionConfig;
@@ -37,6 +49,7 @@ export const SERVER_BUSY_RETRY_AFTER_S = 5;
 
 export class CallAdmission {
   readonly #deps: CallAdmissionDeps;
+  readonly #pending: PendingConnections;
   #live = 0;
   #shedding = false;
   #lastRefusalAtMs: number | undefined;
@@ -45,6 +58,8 @@ export class CallAdmission {
 
   constructor(deps: CallAdmissionDeps) {
     this.#deps = deps;
+    const { maxCalls, maxPendingStreams = 2 * maxCalls, maxPendingPerSource = 0 } = deps.config;
+    this.#pending = new PendingConnections({ maxPendingStreams, maxPendingPerSource });
   }
 
   get maxCalls(): number {
@@ -54,6 +69,16 @@ export class CallAdmission {
   /** Calls holding a slot of this process now. */
   get liveCalls(): number {
     return this.#live;
+  }
+
+  /** Every slot is held by an authenticated call; /readyz reports not-ready meanwhile. */
+  get saturated(): boolean {
+    return this.#live >= this.#deps.config.maxCalls;
+  }
+
+  /** Media connections that have not authenticated yet (they hold no slot). */
+  get pendingConnections(): number {
+    return this.#pending.held;
   }
 
   /** Whether new calls are refused for lag now; /readyz reports not-ready meanwhile. */
@@ -77,8 +102,8 @@ export class CallAdmission {
   }
 
   /**
-   * Takes a slot for a call arriving now (a media upgrade, an AudioSocket connection), or says why not. The refusal
-   * is counted and, once per burst, logged.
+   * Takes a slot for a call whose media connection has just authenticated (through `admitConnection`), or says why
+   * not. The refusal is counted and, once per burst, logged.
    */
   tryAdmit(provider: string): CallAdmissionResult {
     const refused = this.#refusal();
@@ -91,6 +116,33 @@ export class CallAdmission {
         if (!held) return;
         held = false;
         this.#live--;
+      },
+    };
+  }
+
+  /**
+   * A media connection arriving now (a media upgrade, an AudioSocket connection), before it proved anything: refused
+   * when no call could be taken now or when the budget of connections not yet authenticated is full (in all, or from
+   * this source address); otherwise it holds a pending place, and no call slot until `admit`.
+   */
+  admitConnection(provider: string, source: string): ConnectionTicket | { readonly ok: false; readonly reason: CallRefusalReason } {
+    const refused = this.#refusal() ?? this.#pending.refusal(source);
+    if (refused !== undefined) return this.#refuse(provider, refused, source);
+    const place = this.#pending.hold(source);
+    let slot: CallSlot | undefined;
+    return {
+      ok: true,
+      admit: () => {
+        place.release();
+        if (slot) return undefined;
+        const result = this.tryAdmit(provider);
+        if (!result.ok) return result.reason;
+        slot = result;
+        return undefined;
+      },
+      release: () => {
+        place.release();
+        slot?.release();
       },
     };
   }
@@ -112,7 +164,7 @@ export class CallAdmission {
     return undefined;
   }
 
-  #refuse(provider: string, reason: CallRefusalReason): { ok: false; reason: CallRefusalReason } {
+  #refuse(provider: string, reason: CallRefusalReason, source?: string): { ok: false; reason: CallRefusalReason } {
     this.#deps.metrics?.callRefused(provider, reason);
     const now = this.#deps.now();
     const sameBurst = this.#lastRefusalAtMs !== undefined && now - this.#lastRefusalAtMs < REFUSAL_BURST_GAP_MS && this.#burstReason === reason;
@@ -125,7 +177,16 @@ export class CallAdmission {
       this.#burstRefusals = 1;
       this.#deps.log(
         'warn',
-        { reason, provider, liveCalls: this.#live, maxCalls: this.#deps.config.maxCalls, lagP99Ms: this.#deps.lag.p99Ms(), previousBurstRefusals },
+        {
+          reason,
+          provider,
+          liveCalls: this.#live,
+          maxCalls: this.#deps.config.maxCalls,
+          pendingConnections: this.#pending.held,
+          ...(reason === 'pending_per_source' ? { source } : {}),
+          lagP99Ms: this.#deps.lag.p99Ms(),
+          previousBurstRefusals,
+        },
         'new calls refused; the rest of this burst is counted in raaga_call_refusals_total, not logged',
       );
     }
@@ -135,6 +196,11 @@ export class CallAdmission {
 
 /** The HTTP answer of a refused call: 503 server_busy, with Retry-After. */
 export function serverBusyError(reason: CallRefusalReason): ApiError {
-  const why = reason === 'max_calls' ? 'is at its limit of simultaneous calls' : 'is shedding load (its event loop lags)';
+  const why = {
+    max_calls: 'is at its limit of simultaneous calls',
+    event_loop_lag: 'is shedding load (its event loop lags)',
+    pending_streams: 'has too many media connections that have not authenticated yet (TELEPHONY_MAX_PENDING_STREAMS)',
+    pending_per_source: 'has too many media connections from this address that have not authenticated yet (TELEPHONY_MAX_PENDING_PER_SOURCE)',
+  }[reason];
   return new ApiError('server_busy', `This server ${why}; retry later (behind a load balancer, another instance takes it).`, { retryAfterSeconds: SERVER_BUSY_RETRY_AFTER_S });
 }

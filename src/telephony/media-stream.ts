@@ -1,12 +1,14 @@
 // One provider media stream bound to one call, the same for every provider: the codec turns frames into stream
-// events; `start` must come within the start deadline (junk does not extend it: a socket that never starts is closed
-// however much it sends), is authenticated, and the call is assembled; caller audio is re-framed into 20 ms frames
+// events; `start` must come and be authenticated within the start deadline (junk does not extend it: a socket that
+// never starts is closed however much it sends); only then does the connection trade its pending place for one of the
+// process's call slots (a stranger's socket never holds one), and the call is assembled; caller audio is re-framed into 20 ms frames
 // with nothing dropped; the call's audio, marks and clears go back through the codec. Bad input is logged once per
 // kind and ignored; a stream that drops or goes silent ends the call like `stop` does, so nothing leaks (the slot is
 // freed and produced audio billed).
 
 import type { CallMediaPort } from '../session/call-events.js';
 import type { CallSession } from '../session/call-session.js';
+import type { ConnectionTicket } from './call-admission.js';
 import type { ClockTimer } from '../session/clock.js';
 import type { Store } from '../store/store.js';
 import { assembleCall, type CallAssemblyDeps, type CallLogger } from './call-assembly.js';
@@ -34,12 +36,15 @@ type State = 'awaiting-start' | 'starting' | 'live' | 'stopped';
 const REFUSED = 1008;
 const INTERNAL_ERROR = 1011;
 const MESSAGE_TOO_BIG = 1009;
+/** RFC 6455's "try again later": authenticated, but the process's last call slot went to another call meanwhile. */
+const TRY_AGAIN_LATER = 1013;
 
 export class MediaStream implements CallMediaPort {
   readonly #deps: MediaStreamDeps;
   readonly #socket: StreamSocket;
   readonly #provider: StreamProvider;
   readonly #admission: StreamAdmission;
+  readonly #ticket: Pick<ConnectionTicket, 'admit'>;
   readonly #codec: StreamCodec;
   /** Only for a self-paced provider: holds the call's audio and meters it out. */
   readonly #pacer: FramePacer | undefined;
@@ -52,18 +57,22 @@ export class MediaStream implements CallMediaPort {
   readonly #reported = new Set<string>();
   #lastMessageAt: number;
   #watchdog: ClockTimer | undefined;
+  /** Until the start is authenticated (and a call slot taken), the start deadline runs. */
   #startDeadline: ClockTimer | undefined;
+  #authenticated = false;
   #stopReceived = false;
   #socketClosed = false;
   #timedOut: string | undefined;
   readonly #done: Promise<void>;
   #resolveDone: () => void = () => undefined;
 
-  constructor(deps: MediaStreamDeps, socket: StreamSocket, provider: StreamProvider, admission: StreamAdmission, logger: CallLogger) {
+  /** `ticket`: the connection's pending place, traded for a call slot once its start is authenticated. */
+  constructor(deps: MediaStreamDeps, socket: StreamSocket, provider: StreamProvider, admission: StreamAdmission, ticket: Pick<ConnectionTicket, 'admit'>, logger: CallLogger) {
     this.#deps = deps;
     this.#socket = socket;
     this.#provider = provider;
     this.#admission = admission;
+    this.#ticket = ticket;
     this.#codec = provider.createCodec();
     this.#pacer =
       provider.playback === 'self-paced'
@@ -147,7 +156,6 @@ export class MediaStream implements CallMediaPort {
       case 'start':
         if (!beforeStart) return this.#problem('second-start', 'a stream has one start');
         this.#state = 'starting';
-        if (this.#startDeadline) this.#deps.clock.clearTimeout(this.#startDeadline);
         this.#start = event.start;
         this.#log = this.#log.child({ callSid: event.start.callId });
         void this.#begin(event.start).catch((error: unknown) => {
@@ -199,6 +207,16 @@ export class MediaStream implements CallMediaPort {
     if (typeof payer === 'string') return refused(payer);
     if (this.#stopReceived || !this.#socket.open) return this.#finishWithoutCall();
     this.#log = this.#log.child({ accountId: payer.account.id });
+    const busy = this.#ticket.admit();
+    if (busy !== undefined) {
+      this.#log.warn({ reason: busy }, 'media stream refused: no call slot left for it');
+      this.#state = 'stopped';
+      this.close('server busy', TRY_AGAIN_LATER);
+      return;
+    }
+    this.#authenticated = true;
+    if (this.#startDeadline) this.#deps.clock.clearTimeout(this.#startDeadline);
+    this.#startDeadline = undefined;
     const assembled = await assembleCall(this.#deps, {
       provider: this.#provider.name,
       account: payer.account,
@@ -239,11 +257,12 @@ export class MediaStream implements CallMediaPort {
 
   #noStart(): void {
     this.#startDeadline = undefined;
-    if (this.#state !== 'awaiting-start') return;
-    this.#timedOut = 'no start';
-    this.#problem('no-start', `no start within ${this.#deps.config.startTimeoutMs} ms of the connection`);
+    if (this.#authenticated || this.#state === 'stopped') return;
+    const started = this.#state === 'starting';
+    this.#timedOut = started ? 'start not authenticated in time' : 'no start';
+    this.#problem('no-start', `no ${started ? 'authenticated ' : ''}start within ${this.#deps.config.startTimeoutMs} ms of the connection`);
     this.#state = 'stopped';
-    this.close('no start', REFUSED);
+    this.close(this.#timedOut, REFUSED);
   }
 
   #onSocketClosed(code: number): void {

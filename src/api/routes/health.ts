@@ -12,7 +12,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): voi
   const readyz = {
     tags: ['operations'],
     operationId: 'ready',
-    summary: 'Readiness: engine warmed, store reachable, not shutting down, not shedding calls.',
+    summary: 'Readiness: engine warmed, store reachable, not shutting down, not shedding calls, call slots not all taken.',
     security: NO_KEY,
     response: { 200: jsonResponse('Ready.', ReadinessSchema), 503: jsonResponse('Not ready.', ReadinessSchema) },
   };
@@ -25,10 +25,12 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): voi
       store = false;
     }
     const shedding = ctx.telephony?.callAdmission.shedding ?? false;
-    const ready = engine && store && !ctx.shutdown.aborted && !shedding;
+    // Authenticated calls only: connections that have not proved who pays hold no slot, so they cannot make this 503.
+    const saturated = ctx.telephony?.callAdmission.saturated ?? false;
+    const ready = engine && store && !ctx.shutdown.aborted && !shedding && !saturated;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
-      checks: { engine: engine ? 'ready' : 'warming', store: store ? 'ok' : 'unreachable', shutting_down: ctx.shutdown.aborted, shedding_calls: shedding },
+      checks: { engine: engine ? 'ready' : 'warming', store: store ? 'ok' : 'unreachable', shutting_down: ctx.shutdown.aborted, shedding_calls: shedding, calls_saturated: saturated },
     });
   });
 }

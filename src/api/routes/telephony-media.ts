@@ -1,7 +1,8 @@
-// Every provider's media paths at the HTTP layer, written once from the provider modules: the upgrade takes one of
-// this process's call slots (503 server_busy otherwise), the path's proof is checked (the shared provider admission
-// over the module's authenticator, or a placed call's URL token), and the socket becomes a MediaStream; live streams
-// are told to finish on server shutdown.
+// Every provider's media paths at the HTTP layer, written once from the provider modules: the upgrade takes a place
+// among this process's connections not yet authenticated, never a call slot (503 server_busy when the process is full
+// of calls or that budget is full), the path's proof is checked (the shared provider admission over the module's
+// authenticator, or a placed call's URL token), and the socket becomes a MediaStream, which takes the call slot once
+// its start is authenticated; live streams are told to finish on server shutdown.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -12,7 +13,7 @@ import { summarizeOutboundCall } from '../../store/outbound-call.js';
 import type { Account } from '../../store/store.js';
 import { AGENT_URL_SCHEMES, resolveCallParameters } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
-import { serverBusyError, type CallSlot } from '../../telephony/call-admission.js';
+import { serverBusyError, type ConnectionTicket } from '../../telephony/call-admission.js';
 import { MediaStream, type MediaStreamDeps } from '../../telephony/media-stream.js';
 import type { MediaPath, ProviderModule } from '../../telephony/provider-module.js';
 import type { CheckedParameters } from '../../telephony/provider-webhook.js';
@@ -108,7 +109,7 @@ async function admitMedia(ctx: ApiContext, telephony: TelephonyContext, module: 
 /** Registers every media path of these modules; a plain GET (no upgrade) is a 400 that says what the URL is for. */
 export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, telephony: TelephonyContext, modules: readonly ProviderModule[]): void {
   const streams = new Set<MediaStream>();
-  const admissions = new WeakMap<FastifyRequest, { readonly admission: StreamAdmission; readonly slot: CallSlot }>();
+  const admissions = new WeakMap<FastifyRequest, { readonly admission: StreamAdmission; readonly ticket: ConnectionTicket }>();
   scope.addHook('preClose', async () => {
     for (const stream of streams) stream.beginShutdown();
   });
@@ -124,16 +125,18 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
         }
         // This process's capacity first: a refusal costs no store round trip and so reserves nothing anywhere (no
         // account slot, no credits); the 503 lets the provider's flow go on (TwiML after <Connect>, the next applet).
-        const slot = telephony.callAdmission.tryAdmit(module.name);
-        if (!slot.ok) throw serverBusyError(slot.reason);
-        // The connection's end frees the slot, whatever happened to it before the socket became a stream.
-        request.raw.socket.once('close', slot.release);
+        // Nothing is proved yet, so the connection takes no call slot: only a pending place (TELEPHONY_MAX_PENDING_*),
+        // which bare sockets can fill without ever refusing a caller whose stream has authenticated.
+        const ticket = telephony.callAdmission.admitConnection(module.name, request.ip);
+        if (!ticket.ok) throw serverBusyError(ticket.reason);
+        // The connection's end frees its place or slot, whatever happened to it before the socket became a stream.
+        request.raw.socket.once('close', ticket.release);
         try {
           const admission = await admit(request, reply);
-          if (admission) admissions.set(request, { admission, slot });
-          else slot.release();
+          if (admission) admissions.set(request, { admission, ticket });
+          else ticket.release();
         } catch (error) {
-          slot.release();
+          ticket.release();
           throw error;
         }
       };
@@ -148,11 +151,11 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
           return;
         }
         // The route's own logger is held at warn (above); the call's lifecycle lines are info and must still be written.
-        const stream = new MediaStream(deps, webSocketStream(socket, request.raw.socket), module, admitted.admission, scope.log.child({ reqId: request.id }));
+        const stream = new MediaStream(deps, webSocketStream(socket, request.raw.socket), module, admitted.admission, admitted.ticket, scope.log.child({ reqId: request.id }));
         streams.add(stream);
         void stream.done.then(() => {
           streams.delete(stream);
-          admitted.slot.release();
+          admitted.ticket.release();
         });
       };
       // The URL may carry call settings (greeting text) and secrets: fastify's request lines stay off; the stream logs ids.
