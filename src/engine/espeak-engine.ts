@@ -109,7 +109,7 @@ export class EspeakEngine implements PairEngine {
       pitchShiftSemitones: job.pitchShiftSemitones,
       deliverAtRateHz: job.deliverAtRateHz,
     };
-    const result = await this.pool.run(request, signal);
+    const result = await this.pool.run(request, signal, job.lane);
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, words: result.words, engine: this.kind };
   }
 

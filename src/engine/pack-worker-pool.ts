@@ -2,6 +2,7 @@
 // report what loaded; a file that fails in one worker is trusted in none (its pairs go to the embedded engine), and a
 // pool with nothing loaded closes itself. The engines keep only their routes and how a job is made.
 
+import type { JobLane } from './job-queue.js';
 import { WorkerPool, type WorkerPoolEvent } from './worker-pool.js';
 
 /** What a pack worker reports with `ready`: each file (or file x language) by key, loaded or failed. */
@@ -69,8 +70,8 @@ export class PackWorkerPool<TJob, TResult> {
     return this.#started && this.#loaded.has(key) && this.#pool.hasLiveWorker();
   }
 
-  run(job: TJob, signal: AbortSignal): Promise<TResult> {
-    return this.#pool.run(job, signal);
+  run(job: TJob, signal: AbortSignal, lane?: JobLane): Promise<TResult> {
+    return this.#pool.run(job, signal, lane);
   }
 
   /** Each worker's ready report (RSS, files), for benches. */

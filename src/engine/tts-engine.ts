@@ -2,6 +2,7 @@
 // accounts, formats or HTTP; the synthesis service in core/ drives them clause by clause.
 
 import type { LanguageCode } from '../languages.js';
+import type { JobLane } from './job-queue.js';
 
 export interface SynthesisJob {
   /** One clause or sentence, already normalised by the text front end. */
@@ -18,6 +19,8 @@ export interface SynthesisJob {
    * and says so with `shaped`, keeping that work off the event loop; an engine that cannot ignores it.
    */
   readonly deliverAtRateHz?: number;
+  /** Whose clause it is, for the order in which waiting clauses get a worker (job-queue.ts). */
+  readonly lane?: JobLane;
 }
 
 /** A word boundary in a clip: the words before code point `textEnd` of the job's text were spoken by `atMs`. */

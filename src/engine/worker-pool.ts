@@ -1,7 +1,9 @@
-// A fixed set of worker threads, each running one job at a time, fed from one bounded FIFO queue.
+// A fixed set of worker threads, each running one job at a time, fed from one bounded queue (calls first, then
+// requests fairly between accounts: job-queue.ts).
 // Owns admission (EngineBusyError), cancellation by AbortSignal, and replacing workers that die.
 
 import { Worker } from 'node:worker_threads';
+import { FairJobQueue, type JobLane } from './job-queue.js';
 import { EngineBusyError, EngineUnavailableError } from './tts-engine.js';
 import { SynthesisFailedError } from './synthesis-failed-error.js';
 import type { JobMessage, WorkerMessage } from './worker-protocol.js';
@@ -54,7 +56,7 @@ const MAX_RESTART_DELAY_MS = 10_000;
 
 export class WorkerPool<TPayload, TResult> {
   private readonly slots: Slot<TPayload, TResult>[];
-  private readonly queue: Job<TPayload, TResult>[] = [];
+  private readonly queue = new FairJobQueue<Job<TPayload, TResult>>();
   private nextJobId = 1;
   private closed = false;
   private lastStartError = '';
@@ -101,14 +103,16 @@ export class WorkerPool<TPayload, TResult> {
     return this.slots.some((slot) => slot.state === 'idle' || slot.state === 'busy');
   }
 
-  run(payload: TPayload, signal: AbortSignal): Promise<TResult> {
+  run(payload: TPayload, signal: AbortSignal, lane?: JobLane): Promise<TResult> {
     if (this.closed) return Promise.reject(new EngineUnavailableError('engine closed'));
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.slots.every((slot) => slot.state === 'down')) {
       return Promise.reject(new EngineUnavailableError(`no synthesis worker is running: ${this.lastStartError || 'not started'}`));
     }
     const idle = this.slots.find((slot) => slot.state === 'idle');
-    if (idle === undefined && this.queue.length >= this.options.maxQueue) {
+    // A call's clause is never refused for requests that fill the queue: calls are bounded (TELEPHONY_MAX_CALLS,
+    // one clause ahead each) and a refusal is silence on a live line.
+    if (idle === undefined && lane?.kind !== 'call' && this.queue.length >= this.options.maxQueue) {
       return Promise.reject(new EngineBusyError());
     }
     return new Promise<TResult>((resolve, reject) => {
@@ -122,14 +126,13 @@ export class WorkerPool<TPayload, TResult> {
         settled: false,
       };
       job.onAbort = () => {
-        const queuedAt = this.queue.indexOf(job);
-        if (queuedAt >= 0) this.queue.splice(queuedAt, 1);
+        this.queue.remove(job);
         // A running job keeps its worker busy until the clause finishes; only the result is dropped.
         this.settle(job, () => reject(signal.reason));
       };
       signal.addEventListener('abort', job.onAbort, { once: true });
       if (idle !== undefined) this.dispatch(idle, job);
-      else this.queue.push(job);
+      else this.queue.push(job, lane);
     });
   }
 
@@ -159,7 +162,7 @@ export class WorkerPool<TPayload, TResult> {
     if (this.closed) return;
     this.closed = true;
     const error = new EngineUnavailableError('engine closed');
-    for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(error));
+    for (const job of this.queue.drain()) this.settle(job, () => job.reject(error));
     const exits: Promise<number>[] = [];
     for (const slot of this.slots) {
       clearTimeout(slot.restartTimer);
@@ -256,7 +259,7 @@ export class WorkerPool<TPayload, TResult> {
     if (this.slots.every((s) => s.state === 'down')) {
       // Nobody can serve the queue in the foreseeable future; fail fast rather than let callers hang.
       const unavailable = new EngineUnavailableError(`no synthesis worker could start: ${error}`);
-      for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(unavailable));
+      for (const job of this.queue.drain()) this.settle(job, () => job.reject(unavailable));
     }
     if (!this.closed) {
       slot.restartTimer = setTimeout(() => this.spawn(slot), retryInMs);

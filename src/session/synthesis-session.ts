@@ -341,6 +341,7 @@ export class SynthesisSession {
       mode: 'streaming',
       cache: this.#deps.promptCache !== false,
       accountId: this.#account.id,
+      forCall: this.#deps.turns !== undefined,
     });
     const limits = this.#limits;
     const { turns } = this.#deps;

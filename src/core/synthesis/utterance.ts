@@ -23,6 +23,8 @@ export interface UtteranceRequest extends CacheKeyRequest {
    * fast answer what another one had spoken (PROMPT_CACHE_SHARED lets preset voices be shared). Absent: no cache.
    */
   readonly accountId?: string;
+  /** True for a phone call's speech: its clauses get a worker before any API request's (engine/job-queue.ts). */
+  readonly forCall?: boolean;
 }
 
 export interface ChunkingOptions {
@@ -203,6 +205,7 @@ export class Utterance {
       return [opened, pendingPauseMs > 0 ? await opened.pushClause(NO_SAMPLES, pendingPauseMs, false) : EMPTY_BYTES];
     };
     const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
+    const lane = { kind: request.forCall === true ? 'call' : 'request', owner: request.accountId ?? '' } as const;
     // Our own controller so a prefetched job is dropped when the consumer stops early.
     const local = new AbortController();
     const onAbort = (): void => local.abort(signal.reason);
@@ -220,6 +223,7 @@ export class Utterance {
           speed,
           pitchShiftSemitones: request.voice.pitchShiftSemitones,
           deliverAtRateHz: request.sampleRateHz,
+          lane,
         },
         local.signal,
       );

@@ -58,6 +58,7 @@ export class FliteEngine extends PackEngine<FliteRoute, FliteJob, FliteResult> {
     const result = await this.workers.run(
       { voicePath: route.voicePath, language: route.language, text: job.text, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones, deliverAtRateHz: job.deliverAtRateHz },
       signal,
+      job.lane,
     );
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, words: result.words, engine: this.kind };
   }

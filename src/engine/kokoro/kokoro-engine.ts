@@ -74,6 +74,7 @@ export class KokoroEngine extends PackEngine<KokoroRoute, KokoroJob, KokoroResul
         deliverAtRateHz: job.deliverAtRateHz,
       },
       signal,
+      job.lane,
     );
     if (result.unknownPhonemes.length > 0) this.options.onEvent?.(unknownPhonemesEvent(route.modelPath, result.unknownPhonemes));
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, engine: this.kind };

@@ -78,6 +78,7 @@ export class OnnxEngine extends PackEngine<OnnxRoute, OnnxJob, OnnxResult> {
     const result = await this.workers.run(
       { voiceKey: route.modelPath, text: job.text, speakerId: route.speakerId, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones },
       signal,
+      job.lane,
     );
     if (result.unknownPhonemes.length > 0) this.options.onEvent?.(unknownPhonemesEvent(route.modelPath, result.unknownPhonemes));
     return { samples: result.samples, sampleRateHz: result.sampleRateHz, engine: this.kind };

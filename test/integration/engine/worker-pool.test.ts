@@ -186,4 +186,30 @@ describe('worker pool', () => {
     await expect(engine.synthesize(job(), never())).rejects.toBeInstanceOf(EngineUnavailableError);
     expect(engine.isReady()).toBe(false);
   });
+
+  it("gives a call's clause the next free worker ahead of requests queued before it, and never refuses it for a full queue", async () => {
+    const engine = await startEngine(1, 2);
+    const done: string[] = [];
+    const track = (name: string, promise: Promise<unknown>) => promise.then(() => done.push(name));
+    const request = (owner: string): SynthesisJob => ({ ...job(), lane: { kind: 'request', owner } });
+    const running = track('running', engine.synthesize(job(LONG_HINDI), never()));
+    const queued = [track('big-1', engine.synthesize(request('acct_big'), never())), track('big-2', engine.synthesize(request('acct_big'), never()))];
+    // The queue is full for requests...
+    await expect(engine.synthesize(request('acct_small'), never())).rejects.toBeInstanceOf(EngineBusyError);
+    // ...but a call's clause still gets in, and ahead of them.
+    const callClause = track('call', engine.synthesize({ ...job(), lane: { kind: 'call', owner: 'acct_small' } }, never()));
+    await Promise.all([running, ...queued, callClause]);
+    expect(done).toEqual(['running', 'call', 'big-1', 'big-2']);
+  });
+
+  it('shares a busy worker between accounts one clause at a time', async () => {
+    const engine = await startEngine(1, 8);
+    const done: string[] = [];
+    const request = (owner: string, name: string) =>
+      engine.synthesize({ ...job(), lane: { kind: 'request', owner } }, never()).then(() => done.push(name));
+    const running = engine.synthesize(job(LONG_HINDI), never());
+    const all = [request('big', 'big-1'), request('big', 'big-2'), request('big', 'big-3'), request('small', 'small-1')];
+    await Promise.all([running, ...all]);
+    expect(done).toEqual(['big-1', 'small-1', 'big-2', 'big-3']);
+  });
 });
