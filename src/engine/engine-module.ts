@@ -50,6 +50,11 @@ export interface EngineModule<TOptions = unknown> {
   /** The engine's own fields of a manifest pack; unknown fields are refused. */
   readonly packOptions: z.ZodType<TOptions>;
   /**
+   * Which of those fields name a file (Kokoro's `style`), relative to RAAGA_MODELS_DIR like the pack's `path`: the
+   * manifest is refused when one points outside that directory.
+   */
+  readonly packFileOptions?: readonly string[];
+  /**
    * The engine for every installed pack of this kind. Packs that cannot be used are reported (`pack-failed`) and left
    * out; undefined when none is left. Never throws for a bad pack: its pairs fall back to the embedded engine.
    */

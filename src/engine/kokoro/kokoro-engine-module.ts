@@ -13,7 +13,7 @@ import { kokoroLanguageFor, type KokoroLanguage } from './kokoro-language.js';
 import { KokoroStyle } from './kokoro-style.js';
 
 const KokoroPackOptions = z.strictObject({
-  /** The voice's 510 x 256 style file, relative to RAAGA_MODELS_DIR or absolute. */
+  /** The voice's 510 x 256 style file, relative to RAAGA_MODELS_DIR (or absolute, inside it: checked at load). */
   style: z.string().min(1),
 });
 export type KokoroPackOptions = z.infer<typeof KokoroPackOptions>;
@@ -57,6 +57,7 @@ function kokoroRoutes(packs: readonly KokoroPack[], modelsDir: string) {
 export const kokoroEngineModule: EngineModule<KokoroPackOptions> = {
   kind: KOKORO_ENGINE_KIND,
   packOptions: KokoroPackOptions,
+  packFileOptions: ['style'],
 
   create(packs, context) {
     const { routes, failures } = kokoroRoutes(packs, context.modelsDir);
