@@ -3,7 +3,9 @@
 // would: status callbacks, the answer step, the media stream (a CallPeer in the provider's dialect), REST hangup.
 // Checked: what the callee heard, the signed status webhooks in order, GET /v1/calls/{id}, idempotency, provider
 // errors as the spec's envelope, compliance refusals, machine detection, REST control of the call by its call_id,
-// the calls-per-second queue, and a webhook receiver that is down.
+// the calls-per-second queue, and a webhook receiver that is down. M2: placing, reading and controlling calls count
+// in the account's rate window, and a call refused by the window, the pace or the daily cap leaves nothing behind
+// (no row, no event, no webhook).
 
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -111,7 +114,19 @@ async function placeCall(key: string, body: Record<string, unknown>, baseUrl = s
 
 async function getCall(key: string, callId: string) {
   const response = await fetch(`${server.url}/v1/calls/${callId}`, { headers: authHeaders(key) });
-  return { status: response.status, json: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, json: (await response.json()) as any };
+}
+
+/** What the store holds for the account, read from its SQLite file: the calls' ids and how many events they have. */
+function storedCalls(dataDir: string, accountId: string): { ids: string[]; events: number } {
+  const db = new Database(join(dataDir, 'raaga.db'), { readonly: true, fileMustExist: true });
+  try {
+    const ids = (db.prepare('SELECT id FROM outbound_calls WHERE account_id = ? ORDER BY id').all(accountId) as { id: string }[]).map((row) => row.id);
+    const { events } = db.prepare('SELECT count(*) AS events FROM outbound_call_events WHERE call_id IN (SELECT id FROM outbound_calls WHERE account_id = ?)').get(accountId) as { events: number };
+    return { ids, events };
+  } finally {
+    db.close();
+  }
 }
 
 /** The deliveries of one call that were accepted, in the order they arrived. */
@@ -439,6 +454,144 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
     // Each event was refused twice, then taken at its third attempt.
     expect(accepted.map((d) => d.attempt)).toEqual(['3', '3', '3', '3', '3']);
     expect(deliveries.filter((d) => d.json.call_id === placed.json.call_id && d.answered === 503)).toHaveLength(10);
+  });
+});
+
+describe('M2: the rate window, the pace and the daily cap refuse before anything is stored', () => {
+  /** A free account (15 counted requests a minute) with Exotel credentials and a fast pace. */
+  async function freeAccount(extra: Partial<TelephonySettings> = {}) {
+    const created = await server.account('free', 1000);
+    await server.deps.store.putTelephonySettings({ accountId: created.id, credentials: providerCredentials('exotel'), webhookSecret: WEBHOOK_SECRET, dialCallsPerSecond: '50', ...extra, updatedAtMs: SETTINGS_UPDATED_AT_MS });
+    return { id: created.id, key: created.keys[0] as string };
+  }
+  const busyCallee = (to: string) => {
+    apis.callees.set(to, 'busy');
+    return to;
+  };
+
+  it('a burst of POST /v1/calls beyond the window: 429 with Retry-After past 15, and the store holds only the admitted calls', async () => {
+    const acct = await freeAccount();
+    const before = apis.calls.length;
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => placeCall(acct.key, { provider: 'exotel', to: busyCallee(`+9198123008${String(n).padStart(2, '0')}`), from: FROM.exotel, status_webhook: `${receiverUrl}/m2-burst` })),
+    );
+    const admitted = burst.filter((r) => r.status === 202);
+    const refused = burst.filter((r) => r.status !== 202);
+    expect(admitted).toHaveLength(15);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) {
+      expect(r.status).toBe(429);
+      expect(r.json.error).toMatchObject({ status_code: 429, code: 'rate_limit_exceeded' });
+      expect(r.json.error.message).toMatch(/^Rate limit of 15 requests per minute exceeded for this account; retry in \d+ s\.$/);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(r.headers.get('x-ratelimit-limit')).toBe('15');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    // The admitted ones saw the window fill: remaining 14 down to 0, each once.
+    expect(admitted.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    await Promise.all(admitted.map((r) => simulated(r.json.provider_call_id).ended));
+    expect(apis.calls.length - before).toBe(15);
+    // Every admitted call's events reached the webhook; then the count says nothing else came.
+    await eventually(() => admitted.every((r) => delivered(r.json.call_id).some((d) => d.json.status === 'busy')), 'the admitted calls reached busy');
+    const ids = admitted.map((r) => String(r.json.call_id)).sort();
+    const stored = storedCalls(server.dataDir, acct.id);
+    expect(stored.ids).toEqual(ids);
+    expect(new Set(deliveries.filter((d) => d.path === '/m2-burst').map((d) => d.json.call_id))).toEqual(new Set(ids));
+    expect(deliveries.filter((d) => d.path === '/m2-burst')).toHaveLength(stored.events);
+  });
+
+  it('a call beyond the dial queue: 429 with Retry-After, no row, no event, and its webhook hears nothing', async () => {
+    // One call per 100 s: the second would wait longer than OUTBOUND_MAX_DIAL_WAIT_MS (20 s).
+    const acct = await account('exotel', { dialCallsPerSecond: '0.01' });
+    const webhook = `${receiverUrl}/m2-pace`;
+    const before = apis.calls.length;
+    const first = await placeCall(acct.key, { provider: 'exotel', to: '+919812300901', from: FROM.exotel, greeting: 'नमस्ते', hangup_after_greeting: true, status_webhook: webhook });
+    expect(first.status).toBe(202);
+    const second = await placeCall(acct.key, { provider: 'exotel', to: '+919812300902', from: FROM.exotel, greeting: 'नमस्ते', status_webhook: webhook, idempotency_key: 'm2-pace-2', reference_id: 'm2-refused' });
+    expect(second.status).toBe(429);
+    expect(second.json.error).toMatchObject({ status_code: 429, code: 'rate_limit_exceeded' });
+    expect(second.json.error.message).toBe(
+      'More calls are queued for exotel than this account places in 20 s at 0.01 per second; nothing was stored, retry later (the same idempotency_key may be sent again).',
+    );
+    expect(second.headers.get('retry-after')).toBe('20');
+    expect(second.headers.get('x-ratelimit-limit')).toBe('300');
+    // The admitted call plays out and its webhook hears every event; the refused one left no trace.
+    await simulated(first.json.provider_call_id).ended;
+    await eventually(() => delivered(first.json.call_id).some((d) => d.json.status === 'completed'), 'the admitted call completed');
+    const stored = storedCalls(server.dataDir, acct.id);
+    expect(stored).toEqual({ ids: [first.json.call_id], events: 5 });
+    const hooked = deliveries.filter((d) => d.path === '/m2-pace');
+    expect(hooked.map((d) => d.json.call_id)).toEqual(Array(5).fill(first.json.call_id));
+    expect(hooked.map((d) => d.json.status)).toEqual(['queued', 'initiated', 'ringing', 'answered', 'completed']);
+    expect(deliveries.some((d) => d.json.reference_id === 'm2-refused')).toBe(false);
+    expect(apis.calls.length - before).toBe(1);
+  });
+
+  it('GET /v1/calls/{id} and REST call control count in the window: the 16th request of a free account is 429', async () => {
+    const acct = await freeAccount();
+    const placed = await placeCall(acct.key, { provider: 'exotel', to: busyCallee('+919812300951'), from: FROM.exotel });
+    expect(placed.status).toBe(202);
+    expect(placed.headers.get('x-ratelimit-remaining')).toBe('14');
+    await simulated(placed.json.provider_call_id).ended;
+    const remaining: number[] = [];
+    for (let n = 0; n < 13; n++) {
+      const got = await getCall(acct.key, placed.json.call_id);
+      expect(got.status).toBe(200);
+      remaining.push(Number(got.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    // A command to a call that is over is 404, and counted all the same: the 15th request.
+    const cancel = await fetch(`${server.url}/v1/calls/${placed.json.call_id}/cancel`, { method: 'POST', headers: { ...authHeaders(acct.key), 'content-type': 'application/json' }, body: '{}' });
+    expect(cancel.status).toBe(404);
+    expect(cancel.headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await getCall(acct.key, placed.json.call_id);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: 'rate_limit_exceeded' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const hangup = await fetch(`${server.url}/v1/calls/${placed.json.call_id}/hangup`, { method: 'POST', headers: { ...authHeaders(acct.key), 'content-type': 'application/json' }, body: '{}' });
+    expect(hangup.status).toBe(429);
+    expect(((await hangup.json()) as any).error).toMatchObject({ code: 'rate_limit_exceeded' });
+    expect(Number(hangup.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('OUTBOUND_MAX_CALLS_PER_DAY: the next call of the day is refused with 429 naming the daily cap, and nothing is stored', async () => {
+    const capped = await startTestServer({ TTS_WORKERS: '1', OUTBOUND_MAX_CALLS_PER_DAY: '2', OUTBOUND_WEBHOOK_RETRY_BASE_MS: '20' }, { vad: null });
+    const cappedApis = await ProviderApis.start(ACCOUNTS, capped.url);
+    try {
+      const created = await capped.account('growth', 1000);
+      const key = created.keys[0] as string;
+      await capped.deps.store.putTelephonySettings({ accountId: created.id, credentials: { ...providerCredentials('exotel'), exotelApiBaseUrl: cappedApis.baseUrl }, webhookSecret: WEBHOOK_SECRET, updatedAtMs: 1 });
+      const body = (to: string) => ({ provider: 'exotel', to, from: FROM.exotel, status_webhook: `${receiverUrl}/m2-cap` });
+      for (const to of ['+919812300961', '+919812300962', '+919812300963']) cappedApis.callees.set(to, 'busy');
+      const first = await placeCall(key, body('+919812300961'), capped.url);
+      const second = await placeCall(key, body('+919812300962'), capped.url);
+      expect([first.status, second.status]).toEqual([202, 202]);
+      const third = await placeCall(key, { ...body('+919812300963'), idempotency_key: 'm2-cap-3' }, capped.url);
+      expect(third.status).toBe(429);
+      expect(third.json.error).toMatchObject({ status_code: 429, code: 'rate_limit_exceeded' });
+      const retryAfter = Number(third.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(86_400);
+      expect(third.json.error.message).toBe(`This account has placed 2 outbound calls today (UTC), the daily cap of this server; nothing was stored, retry after 00:00 UTC (in ${retryAfter} s).`);
+      // The same idempotency key is refused the same way: it was never stored.
+      expect((await placeCall(key, { ...body('+919812300963'), idempotency_key: 'm2-cap-3' }, capped.url)).json.error.message).toMatch(/daily cap/);
+      await Promise.all([first, second].map((r) => cappedApis.calls.find((c) => c.id === r.json.provider_call_id)!.ended));
+      await eventually(() => [first, second].every((r) => delivered(r.json.call_id).some((d) => d.json.status === 'busy')), 'both admitted calls reached busy');
+      const stored = storedCalls(capped.dataDir, created.id);
+      expect(stored.ids).toEqual([first.json.call_id, second.json.call_id].sort());
+      expect(deliveries.filter((d) => d.path === '/m2-cap')).toHaveLength(stored.events);
+      expect(cappedApis.calls).toHaveLength(2);
+      // Another account has its own day.
+      const other = await capped.account('growth', 1000);
+      await capped.deps.store.putTelephonySettings({ accountId: other.id, credentials: { ...providerCredentials('exotel'), exotelApiBaseUrl: cappedApis.baseUrl }, updatedAtMs: 1 });
+      const ok = await placeCall(other.keys[0] as string, { provider: 'exotel', to: '+919812300963', from: FROM.exotel }, capped.url);
+      expect(ok.status).toBe(202);
+      await cappedApis.calls.find((c) => c.id === ok.json.provider_call_id)!.ended;
+    } finally {
+      await cappedApis.close();
+      await capped.close();
+    }
   });
 });
 
