@@ -4,6 +4,7 @@
 // Say-as spans are fixed by the author. en-IN sentences in romanized Hindi are read with the Hinglish pack.
 // Over 400 lines: one ordered rule list; the order is the meaning (a PIN before a quantity), so it stays in one place.
 
+import { ChainMatchers } from './chain-matchers.js';
 import { isHinglishSentence } from './hinglish-context.js';
 import { codeWords, isDigitCode, isMixedCode } from './identifier-readings.js';
 import { hinglish } from './languages/hinglish.js';
@@ -103,6 +104,8 @@ class Scan {
     readonly s: string,
     readonly pack: LanguagePack,
     readonly patterns: PackPatterns,
+    /** Shared by the en-IN and Hinglish scans of one text: what was learnt about a chain holds for both. */
+    readonly chains: ChainMatchers,
   ) {}
 
   match(pattern: RegExp, i: number): RegExpExecArray | null {
@@ -135,7 +138,7 @@ class Scan {
 const rx = (source: string, flags = 'uy'): RegExp => new RegExp(source, flags);
 const EMAIL = rx(String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`);
 const URL_PATTERN = rx(String.raw`(?:https?:\/\/|www\.)[^\s<>"'\uFFFC]+`, 'iuy');
-const DOMAIN = rx(String.raw`[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|in|org|net|io|co|gov|edu|info|app|ai)(?![A-Za-z0-9-])(?:\/[^\s<>"'\uFFFC]*)?`, 'iuy');
+// A bare domain (`example.com/help`): ChainMatchers.domainEnd.
 const MONEY_SUFFIX = rx(String.raw`${AMOUNT}\s?\/-`);
 const DATE_ISO = rx(String.raw`(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])`);
 const DATE_NUMERIC = rx(String.raw`(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)`);
@@ -146,7 +149,8 @@ const PHONE_MOBILE = rx(String.raw`0?[6-9]\d{4}[\s-]?\d{5}(?!\d)`);
 const PHONE_TOLL_FREE = rx(String.raw`1800[\s-]?\d{3}[\s-]?\d{3,4}(?!\d)`);
 const PHONE_LANDLINE = rx(String.raw`0\d{2,4}[\s-]\d{3,4}[\s-]?\d{3,4}(?!\d)`);
 const ORDINAL_LATIN = rx(String.raw`(\d+)(st|nd|rd|th)(?![A-Za-z])`, 'iuy');
-const RANGE = rx(String.raw`(${NUM})\s?[-–]\s?(${NUM})(\s?%)?(?![\d.,]*[-–]?\d)`);
+// Not followed by more of a number (`[\d.,]*[-–]?\d`, written so that it reads no further than the first digit).
+const RANGE = rx(String.raw`(${NUM})\s?[-–]\s?(${NUM})(\s?%)?(?![.,]*[-–]?\d)`);
 const NEGATIVE = rx(String.raw`[-−](${NUM})(\s?%)?`);
 const PERCENT = rx(String.raw`(${NUM})\s?%`);
 const UNIT = rx(String.raw`(${NUM})\s?(${alternation(UNIT_PATTERN.map(([text]) => text))})(?![\p{L}\p{N}])`);
@@ -157,25 +161,28 @@ const NUMBER_ABBREVIATION = rx(String.raw`(?:No\.?|NO\.?|no\.)(?=\s?\d)`);
 const UPI_ID = rx(String.raw`[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z][A-Za-z0-9]+(?![A-Za-z0-9.@])`);
 /** An Indian vehicle registration written in groups: state, RTO district, series, number (MoRTH format). */
 const VEHICLE_REGISTRATION = rx(String.raw`[A-Z]{2}[\s-]\d{1,2}[\s-][A-Z]{1,3}[\s-]\d{1,4}(?![A-Za-z0-9])`);
-/** A masked card or account number: `XXXX1234`, `xx 4321`, `****1234`: only the digits are read. */
-const MASKED_DIGITS = rx(String.raw`[Xx*•]{2,}[\s-]?(\d{3,4})(?!\d)`);
+// A masked card or account number (`XXXX1234`, `xx 4321`, `****1234`; only the digits are read): ChainMatchers.maskedDigits.
 /** A token of letters and digits, hyphens between parts: `6E-2134`, `AB12CD34`, `HDFC0001234`, `COVID-19`. */
 const CODE_TOKEN = rx(String.raw`[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![A-Za-z0-9@])`);
-const DIGIT_GROUPS = rx(String.raw`\d+(?:-\d+)+(?![\d-])`);
+// Hyphen-joined digit groups (`4521-873`, `1234-5678-9012`): ChainMatchers.digitGroupsEnd.
 const VULGAR: Readonly<Record<string, readonly [number, number]>> = { '½': [1, 2], '¼': [1, 4], '¾': [3, 4], '⅓': [1, 3], '⅔': [2, 3], '⅛': [1, 8], '⅜': [3, 8], '⅝': [5, 8], '⅞': [7, 8] };
 const VULGAR_FRACTION = rx(String.raw`(?:(\d{1,3})\s?)?([½¼¾⅓⅔⅛⅜⅝⅞])`);
 /** `1/2`, `3/4`, `2 1/2`: a proper fraction with a small denominator; not part of a date or a longer slash run. */
 const SLASH_FRACTION = rx(String.raw`(?:(\d{1,3})\s)?(\d{1,2})\/(\d{1,2})(?![\d/])`);
 const SCORE = rx(String.raw`(\d{1,3})\/(10|\d)(?![\d/])`);
-const OPERATOR = String.raw`\s?([+×*÷−-]|x(?=\s))\s?`;
-/** `5 + 3 = 8`, `12 × 4 = 48`: operands and operators, then `=` and the result (without `=` it may be a range). */
-const ARITHMETIC = rx(String.raw`${NUM}(?:${OPERATOR}${NUM})+\s?=\s?${NUM}(?![\d.])`);
+// `5 + 3 = 8`, `12 × 4 = 48`: operands and operators, then `=` and the result (without `=` it may be a range):
+// ChainMatchers.arithmeticEnd.
 const HOUSE_NUMBER_BEFORE = /(?:no\.?|#|plot|flat|house|door|block|ward|gali|h\.\s?no\.?)\s*$/iu;
 /** Indian PIN codes: six digits, the first 1-8 (India Post's postal regions), never ending 000 (no office is 000). */
 const PIN_CODE = /^[1-8]\d{2}(?!000)\d{3}$/u;
 
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')', ']', "'", '"']);
+
+/** Without its closing punctuation (`[.,;:!?)\]'"]+$`, by a loop: the regex would retry every run of marks inside). */
 function trimTrailingPunctuation(text: string): string {
-  return text.replace(/[.,;:!?)\]'"]+$/u, '');
+  let end = text.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(text[end - 1] as string)) end--;
+  return text.slice(0, end);
 }
 
 const rules: readonly Rule[] = [
@@ -191,15 +198,17 @@ const rules: readonly Rule[] = [
   },
   (scan, i) => {
     if (!isWordStart(scan.s, i)) return null;
-    const m = scan.match(VEHICLE_REGISTRATION, i) ?? scan.match(MASKED_DIGITS, i);
-    if (!m) return null;
-    return { end: i + m[0].length, spoken: m[1] === undefined ? codeWords(m[0], scan.pack) : digitNames(m[1], scan.pack) };
+    const vehicle = scan.match(VEHICLE_REGISTRATION, i);
+    if (vehicle) return { end: i + vehicle[0].length, spoken: codeWords(vehicle[0], scan.pack) };
+    const masked = scan.chains.maskedDigits(i);
+    return masked ? { end: masked.end, spoken: digitNames(masked.digits, scan.pack) } : null;
   },
   (scan, i) => {
     if (!isWordStart(scan.s, i)) return null;
-    const m = scan.match(URL_PATTERN, i) ?? scan.match(DOMAIN, i);
-    if (!m) return null;
-    const text = trimTrailingPunctuation(m[0]);
+    const url = scan.match(URL_PATTERN, i);
+    const end = url ? i + url[0].length : scan.chains.domainEnd(i);
+    if (end < 0) return null;
+    const text = trimTrailingPunctuation(scan.s.slice(i, end));
     return { end: i + text.length, spoken: webWords(text, scan.pack) };
   },
   (scan, i) => {
@@ -261,11 +270,11 @@ const rules: readonly Rule[] = [
     return m ? { end: i + m[0].length, spoken: phoneWords(m[0], scan.pack) } : null;
   },
   (scan, i) => {
-    if (i > 0 && /[\d.,/]/u.test(scan.s[i - 1] as string)) return null;
-    const m = scan.match(ARITHMETIC, i);
     const words = scan.pack.arithmetic;
-    if (!m || !words) return null;
-    const spoken = m[0].split(/\s*([+×*÷−=-]|x(?=\s))\s*/u).filter((part) => part !== '').map((part) => {
+    if (!words || (i > 0 && /[\d.,/]/u.test(scan.s[i - 1] as string))) return null;
+    const end = scan.chains.arithmeticEnd(i);
+    if (end < 0) return null;
+    const spoken = scan.s.slice(i, end).split(/\s*([+×*÷−=-]|x(?=\s))\s*/u).filter((part) => part !== '').map((part) => {
       switch (part) {
         case '+': return words.plus;
         case '-': case '−': return words.minus;
@@ -275,7 +284,7 @@ const rules: readonly Rule[] = [
         default: return numberWords(part, scan.pack);
       }
     });
-    return { end: i + m[0].length, spoken: spoken.join(' ') };
+    return { end, spoken: spoken.join(' ') };
   },
   (scan, i) => {
     if (i > 0 && /[\d.,/]/u.test(scan.s[i - 1] as string)) return null;
@@ -303,11 +312,11 @@ const rules: readonly Rule[] = [
   },
   (scan, i) => {
     if (!isWordStart(scan.s, i)) return null;
-    const m = scan.match(DIGIT_GROUPS, i);
-    if (!m) return null;
-    const groups = m[0].split('-');
-    if (!isDigitCode(groups) && !idCueBefore(scan, i)) return null;
-    return { end: i + m[0].length, spoken: codeWords(m[0], scan.pack) };
+    const end = scan.chains.digitGroupsEnd(i);
+    if (end < 0) return null;
+    const code = scan.s.slice(i, end);
+    if (!isDigitCode(code.split('-')) && !idCueBefore(scan, i)) return null;
+    return { end, spoken: codeWords(code, scan.pack) };
   },
   (scan, i) => {
     const m = scan.match(ORDINAL_LATIN, i) ?? (scan.patterns.nativeOrdinal ? scan.match(scan.patterns.nativeOrdinal, i) : null);
@@ -446,9 +455,10 @@ export function findReplacements(source: SourceText, pack: LanguagePack): Replac
   });
   indexAt[offset] = units.length;
   const s = units.join('');
-  const scan = new Scan(s, pack, patternsFor(pack));
+  const chains = new ChainMatchers(s);
+  const scan = new Scan(s, pack, patternsFor(pack), chains);
   // en-IN: sentences in romanized Hindi are read with the Hinglish pack (spans in UTF-16 offsets of `s`, in order).
-  const hinglishScan = pack.code === 'en-IN' ? new Scan(s, hinglish, patternsFor(hinglish)) : undefined;
+  const hinglishScan = pack.code === 'en-IN' ? new Scan(s, hinglish, patternsFor(hinglish), chains) : undefined;
   const hinglishSpans = hinglishScan
     ? sentenceSpans(chars)
         .filter((span) => isHinglishSentence(chars.slice(span.start, span.end).join('')))

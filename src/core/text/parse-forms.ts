@@ -71,15 +71,24 @@ export function parseMagnitude(word: string): Magnitude | undefined {
   return MAGNITUDE_SUFFIX.find(([pattern]) => pattern.test(word))?.[1];
 }
 
+const RUPEES_SUFFIX = /(?:rupees?|रुपये|रुपए)$/iu;
+const AMOUNT_PREFIX = /^(\d{1,3}(?:,\d{2,3})+|\d+)(?:\.(\d+))?/u;
+
 /** `₹1,250.50`, `Rs. 500`, `INR 2 lakh`, `500/-`, `1250.5` (a bare amount counts as rupees). */
 export function parseMoney(text: string): Money | null {
   let rest = foldDigits(text.trim()).replace(CURRENCY_PREFIX, '');
-  rest = rest.replace(/\s*\/-$/u, '').replace(/\s*(?:rupees?|रुपये|रुपए)$/iu, '');
-  const match = /^(\d{1,3}(?:,\d{2,3})+|\d+)(?:\.(\d+))?(?:\s*(\S+))?$/u.exec(rest);
-  if (!match) return null;
-  const magnitude = match[3] === undefined ? undefined : parseMagnitude(match[3]);
-  if (match[3] !== undefined && magnitude === undefined) return null;
-  return moneyValue((match[1] as string).replace(/,/g, ''), match[2] ?? '', magnitude);
+  // `\s*\/-$` and `\s*(?:rupees?|…)$` without the leading `\s*`, which a regex retries from every space of a run.
+  if (rest.endsWith('/-')) rest = rest.slice(0, -2).trimEnd();
+  const rupees = RUPEES_SUFFIX.exec(rest);
+  if (rupees) rest = rest.slice(0, rupees.index).trimEnd();
+  // `^AMOUNT(?:\s*(\S+))?$` in two steps: when the longest amount leaves more than one word, so does every
+  // shorter one, and the one regex would try them all.
+  const amount = AMOUNT_PREFIX.exec(rest);
+  const word = amount && /^(?:\s*(\S+))?$/u.exec(rest.slice(amount[0].length));
+  if (!amount || !word) return null;
+  const magnitude = word[1] === undefined ? undefined : parseMagnitude(word[1]);
+  if (word[1] !== undefined && magnitude === undefined) return null;
+  return moneyValue((amount[1] as string).replace(/,/g, ''), amount[2] ?? '', magnitude);
 }
 
 export interface ParsedDate {

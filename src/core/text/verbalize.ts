@@ -80,7 +80,9 @@ export function phoneWords(text: string, pack: LanguagePack): string {
 /** E-mail and web addresses: letters stay (the engine reads Latin words), digits are named, symbols spoken. */
 export function webWords(text: string, pack: LanguagePack): string {
   const { symbols } = pack;
-  const bare = text.replace(/^https?:\/\//iu, '').replace(/\/+$/u, '');
+  let bare = text.replace(/^https?:\/\//iu, '');
+  // Trailing slashes by a loop: `\/+$` would retry every run of slashes inside the address.
+  while (bare.endsWith('/')) bare = bare.slice(0, -1);
   const parts = bare.split(/([.@_\-/+])/u).filter((part) => part !== '');
   return parts
     .map((part) => {
