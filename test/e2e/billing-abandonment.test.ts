@@ -1,6 +1,7 @@
 // The one billing rule on every endpoint a client can leave early (docs/api.md, "Billing"): a client pays for the text
-// whose audio was synthesized and handed to it. A generate abandoned before its file: nothing. A stream or a
-// WebSocket left mid-utterance: the chunks handed over, no more. Each ledger record equals the credits debited.
+// whose audio was synthesized and handed to it, and an HTTP request left after admission pays its first chunk at
+// least (a generate: what was synthesized before it left). A WebSocket left mid-utterance: the chunks handed over, no
+// more. Each ledger record equals the credits debited.
 
 import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
@@ -33,7 +34,7 @@ async function fresh() {
 const body = (text: string, format = 'pcm') => JSON.stringify({ model_id: 'raaga-v1', voice: 'aarav', language: 'hi-IN', text, output_format: format, sample_rate: 8000 });
 
 describe('billing when the client leaves early', () => {
-  it('generate: a client gone before the file pays nothing (cancelled, 0)', async () => {
+  it('generate: a client gone before the file pays what was synthesized, its first chunk at least (cancelled)', async () => {
     const { key, ledger, debited } = await fresh();
     const client = new AbortController();
     const pending = fetch(`${server.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(key), body: body(LONG), signal: client.signal }).catch((error: unknown) => error);
@@ -42,8 +43,28 @@ describe('billing when the client leaves early', () => {
     client.abort();
     await pending;
     await eventually(async () => (await ledger()).length === 1, 'the settled request');
-    expect((await ledger())[0]).toMatchObject({ endpoint: 'generate', outcome: 'cancelled', characters: 0 });
-    expect(await debited()).toBe(0);
+    const [record] = await ledger();
+    expect(record).toMatchObject({ endpoint: 'generate', outcome: 'cancelled' });
+    expect(record!.characters).toBeGreaterThanOrEqual(cp(SENTENCE.trim()));
+    expect(record!.characters).toBeLessThan(cp(LONG));
+    expect(await debited()).toBe(record!.characters);
+  });
+
+  it('stream: a client gone before the first chunk pays that chunk (the work its admission set going)', async () => {
+    const { key, ledger, debited } = await fresh();
+    // A clause an earlier test left running would look like this request's.
+    await eventually(() => server.deps.engine.load().running === 0 && server.deps.admission.held().slots === 0, 'an idle server');
+    const client = new AbortController();
+    const pending = fetch(`${server.url}/v1/tts/stream`, { method: 'POST', headers: authHeaders(key), body: body(LONG), signal: client.signal }).catch((error: unknown) => error);
+    await eventually(() => server.deps.admission.held().slots > 0 && server.deps.engine.load().running > 0, 'this request admitted and synthesizing');
+    client.abort();
+    await pending;
+    await eventually(async () => (await ledger()).length === 1, 'the settled request');
+    const [record] = await ledger();
+    expect(record).toMatchObject({ endpoint: 'stream', outcome: 'cancelled' });
+    expect(record!.characters).toBeGreaterThanOrEqual(cp(SENTENCE.trim()));
+    expect(record!.characters).toBeLessThan(cp(LONG));
+    expect(await debited()).toBe(record!.characters);
   });
 
   it('stream: a client gone after the first chunk pays for the chunks handed over', async () => {

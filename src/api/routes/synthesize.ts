@@ -63,9 +63,20 @@ function seconds(ms: number): number {
   return Number((ms / 1000).toFixed(6));
 }
 
-/** An HTTP synthesis by the billing rule (core/synthesis/billing.ts): `deliveredCodePoints` is what reached the client. */
+/**
+ * An HTTP synthesis by the billing rule (core/synthesis/billing.ts): `deliveredCodePoints` is what reached the client
+ * (generate: what was synthesized before the client left); a request cancelled after admission pays its first chunk
+ * at least, so leaving early never makes the work it set going free.
+ */
 function charged(utterance: Utterance, codePoints: number, outcome: UtteranceOutcome, deliveredCodePoints: number): Charge {
-  return chargeFor({ outcome, totalCodePoints: codePoints, deliveredCodePoints, audioMs: utterance.durationMs, engine: utterance.engineKind });
+  return chargeFor({
+    outcome,
+    totalCodePoints: codePoints,
+    deliveredCodePoints,
+    cancelledMinimumCodePoints: utterance.chunks[0]?.codePoints ?? 0,
+    audioMs: utterance.durationMs,
+    engine: utterance.engineKind,
+  });
 }
 
 async function settle(ticket: Ticket, utterance: Utterance, codePoints: number, outcome: UtteranceOutcome, deliveredCodePoints: number): Promise<void> {
@@ -93,7 +104,7 @@ async function generate(ctx: ApiContext, request: SynthesisRequest, reply: Fasti
     if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
     throw engineErrorToApiError(error);
   } finally {
-    await settle(ticket, utterance, codePoints, outcome, outcome === 'completed' ? codePoints : 0);
+    await settle(ticket, utterance, codePoints, outcome, outcome === 'completed' ? codePoints : utterance.codePointsSpoken);
   }
 }
 
@@ -111,7 +122,15 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
     await settle(ticket, utterance, codePoints, signal.aborted && signal.reason === ABORT_REASONS.clientClosed ? 'cancelled' : 'failed', 0);
     throw engineErrorToApiError(error);
   }
-  const billing = { completed: false };
+  const billing = { completed: false, settled: false };
+  const settleStream = async (): Promise<void> => {
+    if (billing.settled) return;
+    billing.settled = true;
+    // Every chunk produced was handed to the response before the next was made: the client had them.
+    const clientGone = signal.aborted && signal.reason === ABORT_REASONS.clientClosed;
+    const outcome = billing.completed ? (utterance.truncated ? 'truncated' : 'completed') : clientGone ? 'cancelled' : 'failed';
+    await settle(ticket, utterance, codePoints, outcome, utterance.codePointsSpoken).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
+  };
   const body = Readable.from(
     (async function* () {
       try {
@@ -119,14 +138,16 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
         for await (const bytes of audio) yield toBuffer(bytes);
         billing.completed = true;
       } finally {
-        // Every chunk produced was handed to the response before the next was made: the client had them.
-        const clientGone = signal.aborted && signal.reason === ABORT_REASONS.clientClosed;
-        const outcome = billing.completed ? (utterance.truncated ? 'truncated' : 'completed') : clientGone ? 'cancelled' : 'failed';
-        await settle(ticket, utterance, codePoints, outcome, utterance.codePointsSpoken).catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'));
+        await settleStream();
       }
     })(),
     { objectMode: false },
   );
+  // A client gone before the body was first read: the generator never started, so its `finally` never runs.
+  body.once('close', () => {
+    void audio.return(undefined).catch(() => undefined);
+    void settleStream();
+  });
   const estimateSeconds = codePoints / ESTIMATED_CODE_POINTS_PER_SECOND / speed;
   reply
     .header('Content-Type', 'application/octet-stream')

@@ -19,4 +19,12 @@ describe('chargeFor', () => {
     expect(chargeFor({ ...end, outcome: 'cancelled', deliveredCodePoints: 150 }).used).toBe(100);
     expect(chargeFor({ ...end, outcome: 'cancelled', deliveredCodePoints: 0 }).used).toBe(0);
   });
+
+  it('a cancel pays its minimum (an HTTP request left early), delivered or not, never more than the text or on failure', () => {
+    expect(chargeFor({ ...end, outcome: 'cancelled', deliveredCodePoints: 0, cancelledMinimumCodePoints: 25 }).used).toBe(25);
+    expect(chargeFor({ ...end, outcome: 'cancelled', deliveredCodePoints: 60, cancelledMinimumCodePoints: 25 }).used).toBe(60);
+    expect(chargeFor({ ...end, outcome: 'cancelled', deliveredCodePoints: 0, cancelledMinimumCodePoints: 400 }).used).toBe(100);
+    expect(chargeFor({ ...end, outcome: 'failed', cancelledMinimumCodePoints: 25 }).used).toBe(0);
+    expect(chargeFor({ ...end, outcome: 'truncated', cancelledMinimumCodePoints: 25 }).used).toBe(0);
+  });
 });
