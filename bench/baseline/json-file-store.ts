@@ -25,7 +25,10 @@ import {
   type Store,
   type TelephonySettings,
   type UsageDetails,
+  type UsageAggregate,
+  type UsagePage,
   type UsageRecord,
+  type UsageReportAdmission,
 } from '../../src/store/store.js';
 import { assertStoredTelephonySettings } from '../../src/store/telephony-settings.js';
 import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState, WebhookBacklogEntry } from '../../src/store/outbound-call.js';
@@ -218,6 +221,18 @@ export class JsonFileStore implements Store {
 
   async listUsage(): Promise<readonly UsageRecord[]> {
     return [];
+  }
+
+  async aggregateUsage(_accountId: string, intervals: readonly unknown[]): Promise<readonly (readonly UsageAggregate[])[]> {
+    return intervals.map(() => []);
+  }
+
+  async listUsagePage(): Promise<UsagePage> {
+    return { records: [], next: null };
+  }
+
+  async admitUsageReport(_accountId: string, limit: number): Promise<UsageReportAdmission> {
+    return { ok: true, rate: { limit, remaining: limit, resetAtMs: Date.now() } };
   }
 
   async getKeyHashRecord(keyHash: string): Promise<KeyHashRecord | null> {

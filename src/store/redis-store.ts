@@ -29,7 +29,11 @@ import {
   SETTLE_LUA,
   SETTLE_NO_ACCOUNT,
   UPDATE_ACCOUNT_LUA,
+  USAGE_REPORT_WINDOW_LUA,
+  USAGE_TOTALS_BACKFILL_LUA,
 } from './redis/lua-scripts.js';
+import { aggregateRedisUsage } from './redis/usage-report.js';
+import { assertUsageIntervals, assertUsagePageLimit } from './usage-rollup.js';
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS } from './redis/client.js';
 import { DEFAULT_KEY_PREFIX, KeyLayout } from './redis/key-layout.js';
 import { CLOCK_SYNC_INTERVAL_MS, RedisClock } from './redis/redis-clock.js';
@@ -52,6 +56,10 @@ import {
   type Store,
   type TelephonySettings,
   type TimeRange,
+  type UsageAggregate,
+  type UsageDimension,
+  type UsagePage,
+  type UsageReportAdmission,
   type UsageDetails,
   type UsageRecord,
 } from './store.js';
@@ -83,6 +91,8 @@ export interface RedisStoreOptions {
 
 /** XRANGE page size for listUsage: bounded replies, however long the range. */
 const USAGE_PAGE = 5_000;
+/** Records per backfill script: each adds 12 commands per record, and a script holds Redis while it runs. */
+const USAGE_BACKFILL_PAGE = 500;
 
 export type RedisStoreEvent =
   | { readonly type: 'ready' }
@@ -98,6 +108,8 @@ type Commands = Redis & {
   raagaRateStatus: ScriptFn;
   raagaRenewSlot: ScriptFn;
   raagaSettle: ScriptFn;
+  raagaUsageReportWindow: ScriptFn;
+  raagaUsageTotalsBackfill: ScriptFn;
   raagaCreateAccount: ScriptFn;
   raagaUpdateAccount: ScriptFn;
   raagaClaim: ScriptFn;
@@ -116,7 +128,9 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaAdmit', ADMIT_LUA, 5],
   ['raagaRateStatus', RATE_STATUS_LUA, 1],
   ['raagaRenewSlot', RENEW_SLOT_LUA, 1],
-  ['raagaSettle', SETTLE_LUA, 4],
+  ['raagaSettle', SETTLE_LUA, 5],
+  ['raagaUsageReportWindow', USAGE_REPORT_WINDOW_LUA, 1],
+  ['raagaUsageTotalsBackfill', USAGE_TOTALS_BACKFILL_LUA, 3],
   ['raagaCreateAccount', CREATE_ACCOUNT_LUA, 1],
   ['raagaUpdateAccount', UPDATE_ACCOUNT_LUA, 1],
   ['raagaClaim', CLAIM_LUA, 1],
@@ -235,7 +249,7 @@ export class RedisStore implements Store {
     this.assertOpen();
     assertSettlement(usedCredits, usage);
     const k = this.accountKeys(accountId);
-    const keys = [k.account, k.reservations, k.reservedCredits, k.usage];
+    const keys = [k.account, k.reservations, k.reservedCredits, k.usage, k.usageTotals];
     const record = usage ? ['1', this.usageRetentionMs, ...usageFields(usage)] : ['0', this.usageRetentionMs];
     const balance = await this.beforeDeadline(
       async (deadline) => Number(await this.redis.raagaSettle(...keys, this.nowArg(), reservationId, usedCredits, deadline, ...record)),
@@ -243,6 +257,51 @@ export class RedisStore implements Store {
     );
     if (balance === SETTLE_NO_ACCOUNT) throw new AccountNotFoundError(accountId);
     return balance;
+  }
+
+  async aggregateUsage(accountId: string, intervals: readonly TimeRange[], dimension: UsageDimension | null): Promise<readonly (readonly UsageAggregate[])[]> {
+    this.assertOpen();
+    assertUsageIntervals(intervals);
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return intervals.map(() => []);
+    const k = this.keys.forAccount(accountId);
+    return aggregateRedisUsage(this.redis, k.usageTotals, k.usage, intervals, dimension);
+  }
+
+  async listUsagePage(accountId: string, range: TimeRange, page: { readonly after?: string | undefined; readonly limit: number }): Promise<UsagePage> {
+    this.assertOpen();
+    assertTimeRange(range.fromMs, range.toMs);
+    assertUsagePageLimit(page.limit);
+    if (page.after !== undefined && !/^\d{1,16}-\d{1,16}$/.test(page.after)) throw new RangeError(`not a usage page cursor: ${JSON.stringify(page.after)}`);
+    if (!ACCOUNT_ID_PATTERN.test(accountId) || range.fromMs === range.toMs) return { records: [], next: null };
+    const start = page.after !== undefined && Number(page.after.split('-')[0]) >= range.fromMs ? `(${page.after}` : String(range.fromMs);
+    const entries = (await this.redis.xrange(this.keys.forAccount(accountId).usage, start, String(range.toMs - 1), 'COUNT', page.limit + 1)) as [string, string[]][];
+    const more = entries.length > page.limit;
+    if (more) entries.length = page.limit;
+    return { records: entries.map((entry) => parseUsageEntry(accountId, entry)), next: more ? (entries.at(-1)?.[0] ?? null) : null };
+  }
+
+  async admitUsageReport(accountId: string, limit: number): Promise<UsageReportAdmission> {
+    this.assertOpen();
+    const key = this.accountKeys(accountId).usageReportWindow;
+    const [ok = 0, count = 0, resetAtMs = 0, retryAfterMs = 1] = (await this.redis.raagaUsageReportWindow(key, this.nowArg(), limit, RATE_WINDOW_MS, randomUUID())) as number[];
+    const rate = { limit, remaining: Math.max(0, limit - count), resetAtMs };
+    return ok === 1 ? { ok: true, rate } : { ok: false, rate, retryAfterMs };
+  }
+
+  /**
+   * Adds the account's records written before usage totals existed (an upgraded Redis) to its totals, one page per
+   * script, once: later calls return 0. Returns how many records were added. Run after every instance writes totals.
+   */
+  async backfillUsageTotals(accountId: string, pageSize = USAGE_BACKFILL_PAGE): Promise<number> {
+    this.assertOpen();
+    const k = this.accountKeys(accountId);
+    let added = 0;
+    for (;;) {
+      const page = Number(await this.redis.raagaUsageTotalsBackfill(k.account, k.usage, k.usageTotals, this.nowArg(), this.usageRetentionMs, pageSize));
+      if (page < 0) throw new AccountNotFoundError(accountId);
+      added += page;
+      if (page < pageSize) return added;
+    }
   }
 
   async listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]> {

@@ -11,6 +11,9 @@ import { OUTBOUND_CALL_RETENTION_MS, type NewOutboundCallEvent, type OutboundCal
 import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
+import { SqliteUsageRollup } from './sqlite/usage-rollup-sql.js';
+import { UsageReportWindows } from './usage-report-window.js';
+import { assertUsageIntervals, assertUsagePageLimit, bucketStart } from './usage-rollup.js';
 import {
   ACCOUNT_ID_PATTERN,
   AccountExistsError,
@@ -28,6 +31,10 @@ import {
   type Store,
   type TelephonySettings,
   type TimeRange,
+  type UsageAggregate,
+  type UsageDimension,
+  type UsagePage,
+  type UsageReportAdmission,
   type UsageDetails,
   type UsageRecord,
 } from './store.js';
@@ -40,7 +47,7 @@ export interface SqliteStoreOptions {
   readonly now?: () => number;
   /** Where `raaga.db` lives; unset: a private in-memory database (tests). */
   readonly dataDir?: string;
-  /** Usage records older than this are deleted (at open, then at most hourly). Default DEFAULT_USAGE_RETENTION_DAYS. */
+  /** Usage records (and their rollup buckets) older than this are deleted, from the day boundary before it (at open, then at most hourly). Default DEFAULT_USAGE_RETENTION_DAYS. */
   readonly usageRetentionMs?: number;
 }
 
@@ -94,6 +101,8 @@ export class SqliteStore implements Store {
   private readonly retentionMs: number;
   private readonly admission = new AdmissionBook();
   private readonly sql: ReturnType<typeof prepareStatements>;
+  private readonly rollup: SqliteUsageRollup;
+  private readonly reportWindows = new UsageReportWindows();
   private lastPruneMs = -Infinity;
   private readonly pendingSettlements: PendingSettlement[] = [];
   private closed = false;
@@ -107,6 +116,7 @@ export class SqliteStore implements Store {
     assertPositive('usageRetentionMs', this.retentionMs);
     this.db = openDatabase(options.dataDir);
     this.sql = prepareStatements(this.db);
+    this.rollup = new SqliteUsageRollup(this.db);
     try {
       this.migration = options.dataDir === undefined ? null : importStoreJson(this.db, options.dataDir, this.now());
       this.pruneUsage(this.now());
@@ -182,7 +192,10 @@ export class SqliteStore implements Store {
           // Clamped twice: never more than reserved, and never below zero whatever happened in between.
           const debit = Math.min(usedCredits, reservation.credits, balance);
           if (debit > 0) this.sql.debit.run(debit, accountId);
-          if (usage) this.sql.insertUsage.run(usageRow(now, accountId, debit, usage));
+          if (usage) {
+            this.sql.insertUsage.run(usageRow(now, accountId, debit, usage));
+            this.rollup.add(now, accountId, debit, usage);
+          }
           settled.push({ state, reservationId });
           return balance - debit;
         });
@@ -200,6 +213,27 @@ export class SqliteStore implements Store {
       else item.resolve(outcome as number);
     });
     if (now - this.lastPruneMs >= USAGE_PRUNE_INTERVAL_MS) this.pruneUsage(now);
+  }
+
+  async aggregateUsage(accountId: string, intervals: readonly TimeRange[], dimension: UsageDimension | null): Promise<readonly (readonly UsageAggregate[])[]> {
+    this.assertOpen();
+    assertUsageIntervals(intervals);
+    this.commitSettlements();
+    return this.rollup.aggregate(accountId, intervals, dimension);
+  }
+
+  async listUsagePage(accountId: string, range: TimeRange, page: { readonly after?: string | undefined; readonly limit: number }): Promise<UsagePage> {
+    this.assertOpen();
+    assertTimeRange(range.fromMs, range.toMs);
+    assertUsagePageLimit(page.limit);
+    this.commitSettlements();
+    const { rows, next } = this.rollup.page(accountId, range, page.after, page.limit);
+    return { records: (rows as UsageRow[]).map(usageRecord), next };
+  }
+
+  async admitUsageReport(accountId: string, limit: number): Promise<UsageReportAdmission> {
+    this.assertOpen();
+    return this.reportWindows.admit(accountId, limit, this.now());
   }
 
   async listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]> {
@@ -467,7 +501,10 @@ export class SqliteStore implements Store {
 
   private pruneUsage(now: number): void {
     this.lastPruneMs = now;
-    this.sql.pruneUsage.run(now - this.retentionMs);
+    // On a day boundary, records and rollup buckets alike: a bucket never outlives part of its records.
+    const cutoff = bucketStart(now - this.retentionMs, DAY_MS);
+    this.sql.pruneUsage.run(cutoff);
+    this.rollup.prune(cutoff);
     this.sql.pruneOutboundCalls.run(now - OUTBOUND_CALL_RETENTION_MS);
   }
 

@@ -135,6 +135,35 @@ export interface TimeRange {
   readonly toMs: number;
 }
 
+/** What usage totals are grouped by inside each interval of `aggregateUsage` (null: one total per interval). */
+export type UsageDimension = 'voice' | 'language' | 'key';
+
+/** Totals of the usage records of one group in one interval. */
+export interface UsageAggregate {
+  /** The voice, language or key fingerprint (null for `key` on phone calls); null for every total without a dimension. */
+  readonly group: string | null;
+  readonly characters: number;
+  readonly requests: number;
+  /** The plain sum, not rounded. */
+  readonly audioSeconds: number;
+  readonly outcomes: Readonly<Record<UsageOutcome, number>>;
+}
+
+/** Most records `listUsagePage` returns at once. */
+export const MAX_USAGE_PAGE = 10_000;
+
+export interface UsagePage {
+  /** Oldest first (by time, then by id). */
+  readonly records: readonly UsageRecord[];
+  /** Pass as `after` for the next page; null when this page holds the last record of the range. */
+  readonly next: string | null;
+}
+
+/** `GET /v1/usage`'s own window: reports an account may ask for per RATE_WINDOW_MS, apart from synthesis. */
+export type UsageReportAdmission =
+  | { readonly ok: true; readonly rate: RateInfo }
+  | { readonly ok: false; readonly rate: RateInfo; readonly retryAfterMs: number };
+
 /** What the store knows about one key hash; revoked hashes are kept so a revoked key never matches again. */
 export interface KeyHashRecord {
   readonly accountId: string;
@@ -223,6 +252,20 @@ export interface AdmissionLedger {
   settle(accountId: string, reservationId: string, usedCredits: number, usage: UsageDetails | null): Promise<number>;
   /** The account's usage records with `fromMs ≤ atMs < toMs`, oldest first (none for an unknown account). */
   listUsage(accountId: string, range: TimeRange): Promise<readonly UsageRecord[]>;
+  /**
+   * Totals of the account's records in each interval (`fromMs ≤ atMs < toMs`), per group of `dimension`: one array
+   * per interval, groups in order of value (null last), only groups with records. Reads rollup buckets written with
+   * each record (src/store/usage-rollup.ts), never every record: the cost follows the period and the groups, not the
+   * number of records, and it yields to the event loop between pieces. At most MAX_USAGE_INTERVALS intervals.
+   */
+  aggregateUsage(accountId: string, intervals: readonly TimeRange[], dimension: UsageDimension | null): Promise<readonly (readonly UsageAggregate[])[]>;
+  /**
+   * At most `limit` (≤ MAX_USAGE_PAGE) of the account's records in the range, oldest first, starting after the
+   * cursor `after` (a previous page's `next`). listUsage reads a whole range at once: tests and tools only.
+   */
+  listUsagePage(accountId: string, range: TimeRange, page: { readonly after?: string | undefined; readonly limit: number }): Promise<UsagePage>;
+  /** Counts one usage report in the account's report window (`limit` per RATE_WINDOW_MS), unless it is full. */
+  admitUsageReport(accountId: string, limit: number): Promise<UsageReportAdmission>;
 }
 
 /** Accounts and their API key hashes (keys themselves are never stored). */

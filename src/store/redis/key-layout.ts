@@ -26,6 +26,10 @@ export interface AccountKeys {
   readonly telephony: string;
   /** Stream: the usage ledger, one entry per settled utterance or request (id `<ms>-<seq>`), trimmed by age. */
   readonly usage: string;
+  /** Base name of the usage totals' bucket hashes: `<base><tier>:<bucket ms>` (src/store/redis/usage-totals.ts). */
+  readonly usageTotals: string;
+  /** Sorted set: one member per GET /v1/usage report, score = its time (ms): the report window. */
+  readonly usageReportWindow: string;
 }
 
 export class KeyLayout {
@@ -47,6 +51,8 @@ export class KeyLayout {
       voices: `${base}voices`,
       telephony: `${base}telephony`,
       usage: `${base}usage`,
+      usageTotals: `${base}usage-totals:`,
+      usageReportWindow: `${base}usage-report-window`,
     };
   }
 

@@ -5,6 +5,8 @@
 // gave up (Redis frozen, then resumed) does nothing, so a request answered 503 is never counted nor charged later.
 // Semantics mirror SqliteStore exactly (src/store/sqlite-store.ts + admission-state.ts).
 
+import { ADD_USAGE_TOTALS_LUA, usageReportWindowLua, usageTotalsBackfillLua } from './usage-totals.js';
+
 /** `now` in ms: ARGV[1] when given (tests), else the server clock. Scripts are replicated by effects (Redis ≥ 5). */
 const NOW = `
 local function server_ms()
@@ -151,12 +153,13 @@ return 1`;
  * A settled, expired or unknown reservation changes nothing and records nothing, so a retried settle never charges
  * twice. The record's id is `<ms>-<seq>` with ms = max(now, the last record's ms): ids must ascend even if the clock
  * steps back, and the range queries of listUsage read time from the id. Records older than the retention are trimmed
- * (approximately, MINID ~) as new ones arrive.
- * KEYS: account, reservations, reservedCredits, usage.
+ * (approximately, MINID ~) as new ones arrive. The record is added to the account's usage totals in the same script
+ * (src/store/redis/usage-totals.ts; KEYS[5] is the base name of their bucket hashes, on the account's slot).
+ * KEYS: account, reservations, reservedCredits, usage, usage totals base.
  * ARGV: now, reservation id, used credits, deadline ('' = none), record (1/0), retention ms, field, value, …
  * Returns the balance after settlement, or SETTLE_NO_ACCOUNT / SETTLE_EXPIRED.
  */
-export const SETTLE_LUA = `${NOW}${PRUNE}
+export const SETTLE_LUA = `${NOW}${PRUNE}${ADD_USAGE_TOTALS_LUA}
 if past(ARGV[4]) then return ${SETTLE_EXPIRED} end
 local now = now_ms(ARGV[1])
 if redis.call('EXISTS', KEYS[1]) == 0 then return ${SETTLE_NO_ACCOUNT} end
@@ -172,8 +175,11 @@ if ARGV[5] == '1' then
   local ms = now
   local top = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
   if top[1] then ms = math.max(ms, tonumber(string.match(top[1][1], '^(%d+)'))) end
-  redis.call('XADD', KEYS[4], 'MINID', '~', string.format('%d', now - tonumber(ARGV[6])), string.format('%d-*', ms),
+  local id = redis.call('XADD', KEYS[4], 'MINID', '~', string.format('%d', now - tonumber(ARGV[6])), string.format('%d-*', ms),
     'characters', debit, unpack(ARGV, 7))
+  add_usage_totals(KEYS[5], ms, now, tonumber(ARGV[6]), usage_fields(ARGV, 7), debit)
+  -- Records before this one were written without totals: USAGE_TOTALS_BACKFILL_LUA adds them, up to this bound.
+  redis.call('HSETNX', KEYS[1], 'usageTotalsFrom', '(' .. id)
 end
 return balance`;
 
@@ -316,3 +322,7 @@ export const RELEASE_KEY_LUA = `
 local held = redis.call('GET', KEYS[1])
 if held and string.sub(held, string.find(held, '|', 1, true) + 1) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/** See src/store/redis/usage-totals.ts. */
+export const USAGE_TOTALS_BACKFILL_LUA = usageTotalsBackfillLua(NOW);
+export const USAGE_REPORT_WINDOW_LUA = usageReportWindowLua(NOW);

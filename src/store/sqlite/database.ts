@@ -17,7 +17,7 @@ export const DATABASE_FILE_NAME = 'raaga.db';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** `PRAGMA user_version` of the schema below; a newer file is refused rather than misread. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE accounts (
@@ -121,6 +121,35 @@ CREATE TABLE outbound_call_days (
 `;
 
 /**
+ * Version 5: usage totals per account and UTC day, hour and quarter hour (src/store/usage-rollup.ts), written with
+ * each usage record, so reports never read every record; filled here once from the records already kept.
+ * key_id '' stands for no key (phone calls): a primary key column cannot be NULL.
+ */
+const SCHEMA_V5 = `
+CREATE TABLE usage_rollup (
+  account_id TEXT NOT NULL,
+  span_ms INTEGER NOT NULL,
+  bucket_ms INTEGER NOT NULL,
+  voice TEXT NOT NULL,
+  language TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  characters INTEGER NOT NULL,
+  requests INTEGER NOT NULL,
+  audio_seconds REAL NOT NULL,
+  PRIMARY KEY (account_id, span_ms, bucket_ms, voice, language, key_id, outcome)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX usage_rollup_by_bucket ON usage_rollup (bucket_ms);
+${[86_400_000, 3_600_000, 900_000]
+  .map(
+    (span) =>
+      `INSERT INTO usage_rollup SELECT account_id, ${span}, at_ms - at_ms % ${span}, voice, language, COALESCE(key_id, ''), outcome, ` +
+      `SUM(characters), COUNT(*), SUM(audio_seconds) FROM usage GROUP BY 1, 2, 3, 4, 5, 6, 7;`,
+  )
+  .join('\n')}
+`;
+
+/**
  * Opens (creating when missing) the store database: in `dataDir`, or in memory when it is undefined (tests, and
  * a server run without a data directory). The file is created 0600 first: it holds key hashes and provider
  * secrets, and SQLite gives its -wal and -shm files the database file's permissions.
@@ -159,6 +188,7 @@ function migrate(db: SqliteDatabase): void {
     if (version < 2) db.exec(SCHEMA_V2);
     if (version < 3) db.exec(SCHEMA_V3);
     if (version < 4) db.exec(SCHEMA_V4);
+    if (version < 5) db.exec(SCHEMA_V5);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }
