@@ -138,7 +138,7 @@ export class PrometheusMetrics implements Metrics {
     });
     this.#callRefusals = new Counter({
       name: 'raaga_call_refusals_total',
-      help: 'New calls this process refused before any audio, by reason (max_calls: TELEPHONY_MAX_CALLS; event_loop_lag: shedding load) and provider.',
+      help: 'New calls or media connections this process refused before any audio, by reason (max_calls: TELEPHONY_MAX_CALLS; event_loop_lag: shedding load; pending_streams, pending_per_source: too many connections not yet authenticated) and provider.',
       labelNames: ['reason', 'provider'],
       registers,
     });
