@@ -53,7 +53,7 @@ export class MetricsListener {
       json(404, { error: { status_code: 404, code: 'not_found', message: `This listener serves only GET ${METRICS_PATH}.` } });
       return;
     }
-    const refusal = metricsRefusal(this.options.access, request.headers.authorization);
+    const refusal = metricsRefusal(this.options.access, request.headers);
     if (refusal) {
       json(refusal.status, errorEnvelope(refusal));
       return;

@@ -1,6 +1,6 @@
 // GET /metrics after real traffic: request and error counters by route and code, first-audio histograms for the
 // HTTP stream and the WebSocket, the engine's real-time factor and queue gauges, active sessions and credits;
-// and the optional METRICS_TOKEN.
+// the optional METRICS_TOKEN; and, without it on a loopback HOST, no metrics for a request a reverse proxy forwarded.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -41,6 +41,12 @@ describe('/metrics', () => {
     const refused = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${key}` } });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+  });
+
+  it('with the token, a scrape through a reverse proxy is served', async () => {
+    const proxied = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '198.51.100.7' } });
+    expect(proxied.status).toBe(200);
+    expect(await proxied.text()).toContain('raaga_http_requests_total');
   });
 
   it('moves the counters with real HTTP and WebSocket traffic', async () => {
@@ -97,5 +103,38 @@ describe('/metrics', () => {
     expect(after.has('raaga_active_sessions{kind="call"}')).toBe(true);
     expect(after.has('raaga_barge_ins_total{cause="speech"}')).toBe(true);
     expect(after.has('process_cpu_user_seconds_total')).toBe(true);
+  });
+});
+
+describe('/metrics on a loopback HOST without METRICS_TOKEN', () => {
+  let open: TestServer;
+  beforeAll(async () => {
+    open = await startTestServer({ TTS_WORKERS: '1' });
+  });
+  afterAll(async () => {
+    await open?.close();
+  });
+
+  it('is served to a client on this machine', async () => {
+    const response = await fetch(`${open.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('raaga_http_requests_total');
+  });
+
+  it.each([
+    ['x-forwarded-for', '198.51.100.7'],
+    ['forwarded', 'for=198.51.100.7;proto=https'],
+    ['x-real-ip', '198.51.100.7'],
+    ['x-forwarded-proto', 'https'],
+    ['via', '1.1 caddy'],
+  ])('answers 404 to a request carrying %s (a same-host reverse proxy forwarded it)', async (header, value) => {
+    const response = await fetch(`${open.url}/metrics`, { headers: { [header]: value } });
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { status_code: number; code: string; message: string } };
+    expect(body.error).toMatchObject({ status_code: 404, code: 'not_found' });
+    expect(body.error.message).toBe(
+      `GET /metrics is not served to a request that came through a proxy (it carries ${header}) unless the operator sets METRICS_TOKEN; scrape the loopback port directly, or set METRICS_PORT.`,
+    );
+    expect(Object.keys(body)).toEqual(['error']);
   });
 });
