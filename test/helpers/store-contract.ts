@@ -14,6 +14,7 @@ import {
   type UsageDetails,
 } from '../../src/store/store.js';
 import { summarizeOutboundCall, type OutboundCall } from '../../src/store/outbound-call.js';
+import { runUsageContract } from './usage-contract.js';
 
 export interface TestClock {
   now(): number;
@@ -366,6 +367,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await expect(store.listUsage(account.id, { fromMs: 10, toMs: 5 })).rejects.toThrow(RangeError);
       });
     });
+
+    runUsageContract(async () => (current = await makeStore()));
 
     describe('export support', () => {
       it('lists every key with its revoked flag, and creates an account with a given creation time', async () => {

@@ -22,28 +22,26 @@ export async function aggregateRedisUsage(
   intervals: readonly TimeRange[],
   dimension: UsageDimension | null,
 ): Promise<UsageAggregate[][]> {
-  const results: UsageAggregate[][] = [];
-  for (const interval of intervals) {
-    const totals = new UsageAccumulator();
-    const buckets: string[] = [];
-    const edges: TimeRange[] = [];
+  const totals = intervals.map(() => new UsageAccumulator());
+  // Every interval's buckets in one list, fetched a batch at a time: round trips follow the buckets, not the days.
+  const buckets: { readonly interval: number; readonly key: string }[] = [];
+  const edges: { readonly interval: number; readonly range: TimeRange }[] = [];
+  intervals.forEach((interval, i) => {
     for (const piece of rollupPieces(interval)) {
-      if (!piece.tier) {
-        edges.push(piece);
-        continue;
-      }
-      for (let bucket = piece.fromMs; bucket < piece.toMs; bucket += piece.tier.spanMs) buckets.push(`${totalsBase}${piece.tier.name}:${bucket}`);
+      if (!piece.tier) edges.push({ interval: i, range: piece });
+      else for (let bucket = piece.fromMs; bucket < piece.toMs; bucket += piece.tier.spanMs) buckets.push({ interval: i, key: `${totalsBase}${piece.tier.name}:${bucket}` });
     }
-    for (let i = 0; i < buckets.length; i += BUCKET_BATCH) {
-      const hashes = await Promise.all(buckets.slice(i, i + BUCKET_BATCH).map((key) => redis.hgetall(key)));
-      for (const hash of hashes) {
-        for (const row of bucketRows(hash, dimension)) totals.add(row.group, row.outcome, row.characters, row.requests, row.audioSeconds);
-      }
-    }
-    for (const edge of edges) await addEdge(redis, stream, edge, dimension, totals);
-    results.push(totals.result());
+  });
+  for (let i = 0; i < buckets.length; i += BUCKET_BATCH) {
+    const batch = buckets.slice(i, i + BUCKET_BATCH);
+    const hashes = await Promise.all(batch.map(({ key }) => redis.hgetall(key)));
+    hashes.forEach((hash, j) => {
+      const into = totals[batch[j]!.interval]!;
+      for (const row of bucketRows(hash, dimension)) into.add(row.group, row.outcome, row.characters, row.requests, row.audioSeconds);
+    });
   }
-  return results;
+  for (const edge of edges) await addEdge(redis, stream, edge.range, dimension, totals[edge.interval]!);
+  return totals.map((t) => t.result());
 }
 
 async function addEdge(redis: UsageCommands, stream: string, edge: TimeRange, dimension: UsageDimension | null, totals: UsageAccumulator): Promise<void> {

@@ -8,6 +8,7 @@ import { deleteKeys, freePort, rawClient, uniquePrefix, useTestRedis } from '../
 import { OLD_SHAPED_TELEPHONY, OLD_SHAPED_TELEPHONY_READ_BACK, TEST_USAGE, manualClock, runStoreContract } from '../../helpers/store-contract.js';
 
 const redis = await useTestRedis('RedisStore');
+const DAY = 86_400_000;
 const url = redis.url ?? '';
 
 describe.skipIf(!redis.url)('RedisStore on a real Redis', () => {
@@ -16,6 +17,51 @@ describe.skipIf(!redis.url)('RedisStore on a real Redis', () => {
     const keyPrefix = uniquePrefix('contract');
     const store = await RedisStore.connect({ url, keyPrefix, now: clock.now });
     return { store, clock, cleanup: async () => void (await deleteKeys(url, keyPrefix)) };
+  });
+
+  describe('usage totals', () => {
+    const prefixes: string[] = [];
+    afterEach(async () => {
+      await Promise.all(prefixes.splice(0).map((p) => deleteKeys(url, p)));
+    });
+
+    it('keeps one hash per day, hour and quarter hour on the account\'s slot, expiring with the retention; backfills records from before the totals once', async () => {
+      const clock = manualClock(Date.parse('2026-11-24T10:20:00Z'));
+      const keyPrefix = uniquePrefix('totals');
+      prefixes.push(keyPrefix);
+      const store = await RedisStore.connect({ url, keyPrefix, now: clock.now, usageRetentionMs: 10 * DAY });
+      const account = await store.createAccount({ id: 'acct_t', plan: 'growth', credits: 1_000 });
+      const settle = async (id: string, used: number) => {
+        await store.admit({ accountId: account.id, limits: PLAN_LIMITS.growth, countRate: false, reservation: { id, credits: used, ttlMs: 60_000 } });
+        await store.settle(account.id, id, used, TEST_USAGE);
+        clock.advance(60_000);
+      };
+      for (let i = 0; i < 3; i++) await settle(`old${i}`, 10 + i);
+      const raw = await rawClient(url);
+      const base = `${keyPrefix}{acct_t}:usage-totals:`;
+      const totalsKeys = (await raw.keys(`${base}*`)).sort();
+      expect(totalsKeys).toEqual([`${base}d:${Date.parse('2026-11-24T00:00:00Z')}`, `${base}h:${Date.parse('2026-11-24T10:00:00Z')}`, `${base}q:${Date.parse('2026-11-24T10:15:00Z')}`]);
+      const dayTtl = await raw.pttl(totalsKeys[0]!);
+      // The bucket's end (25th 00:00Z) plus 10 days, from the last settle's time (10:22).
+      expect(dayTtl).toBeLessThanOrEqual(Date.parse('2026-12-05T00:00:00Z') - Date.parse('2026-11-24T10:22:00Z'));
+      expect(dayTtl).toBeGreaterThan(Date.parse('2026-12-05T00:00:00Z') - Date.parse('2026-11-24T10:22:00Z') - 60_000);
+      const period = { fromMs: Date.parse('2026-11-24T00:00:00Z'), toMs: Date.parse('2026-11-25T00:00:00Z') };
+      expect((await store.aggregateUsage(account.id, [period], null))[0]).toMatchObject([{ characters: 33, requests: 3 }]);
+
+      // As a Redis written before the totals existed: records, no totals, no boundary.
+      await raw.del(...totalsKeys);
+      await raw.hdel(`${keyPrefix}{acct_t}:account`, 'usageTotalsFrom');
+      await settle('new', 5); // the first record with totals marks where the backfill stops
+      expect((await store.aggregateUsage(account.id, [period], null))[0]).toMatchObject([{ characters: 5, requests: 1 }]);
+      expect(await store.backfillUsageTotals(account.id, 2)).toBe(3);
+      expect((await store.aggregateUsage(account.id, [period], 'voice'))[0]).toMatchObject([{ group: TEST_USAGE.voice, characters: 38, requests: 4 }]);
+      expect(await store.backfillUsageTotals(account.id)).toBe(0); // once
+      await settle('later', 1);
+      expect((await store.aggregateUsage(account.id, [period], null))[0]).toMatchObject([{ characters: 39, requests: 5 }]);
+      await expect(store.backfillUsageTotals('acct_none')).rejects.toThrow(/acct_none does not exist/);
+      raw.disconnect();
+      await store.close();
+    });
   });
 
   describe('on Redis TIME', () => {

@@ -225,6 +225,31 @@ describe('SqliteStore on disk', () => {
     await upgraded.close();
   });
 
+  it('upgrades a version 4 file (before usage totals): the totals are filled from the records it holds', async () => {
+    const dataDir = await tempDir();
+    const clock = manualClock(Date.parse('2026-11-24T18:29:00Z'));
+    const v4 = await SqliteStore.open({ dataDir, now: clock.now });
+    await v4.createAccount({ id: 'acct_v4', plan: 'growth', credits: 100 });
+    for (const [i, used] of [3, 5, 7].entries()) {
+      await v4.admit({ accountId: 'acct_v4', limits: PLAN_LIMITS.growth, countRate: false, reservation: { id: `r${i}`, credits: used, ttlMs: 60_000 } });
+      await v4.settle('acct_v4', `r${i}`, used, { ...TEST_USAGE, keyId: i === 2 ? null : TEST_USAGE.keyId });
+      clock.advance(60_000); // 18:29, 18:30, 18:31 UTC: the first is the 24th in Kolkata, the others the 25th
+    }
+    await v4.close();
+    const db = new Database(join(dataDir, 'raaga.db'));
+    db.exec('DROP TABLE usage_rollup;');
+    db.pragma('user_version = 4');
+    db.close();
+    const upgraded = await SqliteStore.open({ dataDir, now: clock.now });
+    const istDays = [
+      { fromMs: Date.parse('2026-11-23T18:30:00Z'), toMs: Date.parse('2026-11-24T18:30:00Z') },
+      { fromMs: Date.parse('2026-11-24T18:30:00Z'), toMs: Date.parse('2026-11-25T18:30:00Z') },
+    ];
+    expect((await upgraded.aggregateUsage('acct_v4', istDays, null)).map((day) => day.map((g) => [g.characters, g.requests]))).toEqual([[[3, 1]], [[12, 2]]]);
+    expect((await upgraded.aggregateUsage('acct_v4', [istDays[1]!], 'key'))[0]!.map((g) => [g.group, g.characters])).toEqual([[TEST_USAGE.keyId, 5], [null, 7]]);
+    await upgraded.close();
+  });
+
   it('upgrades a version 3 file (before the outbound calls of the day) in place', async () => {
     const dataDir = await tempDir();
     const v3 = await SqliteStore.open({ dataDir });
