@@ -149,8 +149,8 @@ describe('H2: Twilio media upgrades without credentials', () => {
     for (const stream of bare) expect(await stream.closed).toEqual({ code: 1008, reason: 'no start' });
     await eventually(() => admission().pendingConnections === 0, 'the bare sockets gave back their places');
     expect(admission().liveCalls).toBe(2);
-    expect(first.peer.closeCode).toBeUndefined();
-    expect(second.peer.closeCode).toBeUndefined();
+    expect(first.peer.summary().closeCode).toBeUndefined();
+    expect(second.peer.summary().closeCode).toBeUndefined();
     await first.peer.stop();
     await second.peer.stop();
     await eventually(() => admission().liveCalls === 0, 'the calls freed their slots');
@@ -194,7 +194,7 @@ describe('H2: Twilio media upgrades without credentials', () => {
     expect(await refusedUpgrade('127.0.0.10')).toMatchObject({ status: 503, error: { code: 'server_busy', message: expect.stringMatching(/TELEPHONY_MAX_PENDING_STREAMS/) } });
     expect(await refusals('pending_streams', 'twilio')).toBe(before + 1);
     expect(admission().liveCalls).toBe(1);
-    expect(call.peer.closeCode).toBeUndefined();
+    expect(call.peer.summary().closeCode).toBeUndefined();
     await call.peer.stop();
     await eventually(() => admission().liveCalls === 0, 'the call freed its slot');
   });
