@@ -3,6 +3,7 @@
 // the optional METRICS_TOKEN; and, without it on a loopback HOST, no metrics for a request a reverse proxy forwarded.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetricsListener } from '../../src/api/metrics-listener.js';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { configMessage, openClient } from '../helpers/ws-client.js';
 
@@ -136,5 +137,20 @@ describe('/metrics on a loopback HOST without METRICS_TOKEN', () => {
       `GET /metrics is not served to a request that came through a proxy (it carries ${header}) unless the operator sets METRICS_TOKEN; scrape the loopback port directly, or set METRICS_PORT.`,
     );
     expect(Object.keys(body)).toEqual(['error']);
+  });
+
+  it('the METRICS_PORT listener keeps the same rule', async () => {
+    const metrics = open.deps.metrics;
+    if (metrics === undefined) throw new Error('the test server has no metrics');
+    const listener = new MetricsListener({ host: '127.0.0.1', port: 0, metrics, access: { token: undefined, loopbackOnly: true }, timeouts: { headersMs: 10_000, requestMs: 30_000 } });
+    const { port } = await listener.listen();
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      const proxied = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      expect(proxied.status).toBe(404);
+      expect(((await proxied.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'not_found', message: expect.stringContaining('(it carries x-forwarded-for)') });
+    } finally {
+      await listener.close();
+    }
   });
 });
