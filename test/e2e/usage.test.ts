@@ -9,6 +9,7 @@ import { hashApiKey, keyFingerprint } from '../../src/store/api-key.js';
 import { authHeaders, HINDI_SENTENCE, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { openConfigured } from '../helpers/ws-client.js';
 import { ALL_TIME } from '../helpers/store-contract.js';
+import { USAGE_REPORTS_PER_MINUTE } from '../../src/core/usage/usage-report.js';
 
 let server: TestServer;
 let account: { id: string; keys: string[] };
@@ -135,6 +136,24 @@ describe('GET /v1/usage', () => {
     const instants = await usage(key, '?from=2020-01-01T00:00:00Z&to=2020-01-01T06:30:00%2B05:30');
     expect(instants.status).toBe(200);
     expect([instants.json.from, instants.json.to]).toEqual(['2020-01-01T00:00:00.000Z', '2020-01-01T01:00:00.000Z']);
+  });
+
+  it('counts reports in a window of their own: the 61st in a minute is 429 rate_limit_exceeded with Retry-After, synthesis untouched', async () => {
+    const reader = await server.account('free', 100);
+    const key = reader.keys[0]!;
+    for (let i = 0; i < USAGE_REPORTS_PER_MINUTE; i++) expect((await usage(key, '?group_by=voice')).status).toBe(200);
+    const refused = await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('rate_limit_exceeded');
+    expect(body.error.message).toMatch(/^At most 60 usage reports per minute for this account .*retry in \d+ s\.$/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // The synthesis window is the plan's and still whole: reading the ledger spent none of it.
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('15');
+    const generated = await fetch(`${server.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(key), body: synthesisBody('नमस्ते') });
+    expect(generated.status).toBe(200);
   });
 
   it('answers a bad query with 422 validation_error naming the field, and no key with 401', async () => {

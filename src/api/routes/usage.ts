@@ -1,12 +1,14 @@
 // GET /v1/usage: the account's own usage ledger, totalled and grouped (day, voice, language or key) over a period;
-// authenticated with the account's API key, not rate counted. The records themselves are the operator's
-// (`raaga usage --records`); the totals here are exact to the character.
+// authenticated with the account's API key, counted in a window of its own (USAGE_REPORTS_PER_MINUTE per account, not
+// the synthesis window). The totals come from the store's rollups (never every record) and are exact to the
+// character; the records themselves are the operator's (`raaga usage --records`, paginated).
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { storeCall } from '../../core/store-call.js';
 import { MAX_USAGE_PERIOD_DAYS, parseUsagePeriod } from '../../core/usage/usage-period.js';
-import { USAGE_GROUPINGS, summarizeUsage, type UsageTotals } from '../../core/usage/usage-summary.js';
+import { USAGE_REPORTS_PER_MINUTE, admitUsageReport, reportUsage } from '../../core/usage/usage-report.js';
+import { USAGE_GROUPINGS, type UsageTotals } from '../../core/usage/usage-summary.js';
 import { ApiError } from '../../errors.js';
 import { USAGE_OUTCOMES } from '../../store/store.js';
 import type { ApiContext } from '../context.js';
@@ -58,8 +60,8 @@ async function usageReport(ctx: ApiContext, request: UsageRequest): Promise<z.ou
   if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
   const { group_by: groupBy } = request.query;
   const period = parseUsagePeriod(request.query, Date.now());
-  const records = await storeCall(() => ctx.store.listUsage(account.id, period));
-  const summary = summarizeUsage(records, groupBy, period.timeZone);
+  await admitUsageReport(ctx.store, account.id);
+  const summary = await storeCall(() => reportUsage(ctx.store, account.id, period, groupBy));
   return {
     account_id: account.id,
     from: new Date(period.fromMs).toISOString(),
@@ -79,11 +81,11 @@ export function registerUsageRoute(app: FastifyInstance, ctx: ApiContext, onRequ
       schema: {
         tags: ['account'],
         operationId: 'getUsage',
-        summary: "The account's usage over a period: characters billed, requests, audio seconds and outcomes, grouped. Not rate counted.",
+        summary: `The account's usage over a period: characters billed, requests, audio seconds and outcomes, grouped. At most ${USAGE_REPORTS_PER_MINUTE} reports a minute per account, apart from the synthesis rate limit.`,
         querystring: UsageQuerySchema,
         response: {
           200: jsonResponse('Totals for the period and per group.', UsageReportSchema),
-          ...errorResponses(['invalid_api_key', 'validation_error', 'store_unavailable']),
+          ...errorResponses(['invalid_api_key', 'validation_error', 'rate_limit_exceeded', 'store_unavailable']),
         },
       },
     },

@@ -71,3 +71,41 @@ export function startOfLocalMonth(ms: number, timeZone: string): number {
   const t = localTime(ms, timeZone);
   return startOfLocalDay(t.year, t.month, 1, timeZone);
 }
+
+/**
+ * The first instant after `ms` that belongs to another local day, exactly: local midnight of the next date when the
+ * zone has one there, else (a zone that skips midnight for DST) the instant its clock jumps past it.
+ */
+export function nextLocalDayStart(ms: number, timeZone: string): number {
+  const day = localDay(ms, timeZone);
+  const t = localTime(ms, timeZone);
+  const guess = startOfLocalDay(t.year, t.month, t.day + 1, timeZone);
+  if (guess > ms && localDay(guess, timeZone) !== day && localDay(guess - 1, timeZone) === day) return guess;
+  // Binary search for the change (days are at most 25 hours long; offsets change at whole seconds at most).
+  let lo = ms;
+  let hi = ms + 26 * 3_600_000;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (localDay(mid, timeZone) === day) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** A local day of a period: `[fromMs, toMs)` clipped to the period, and its date. */
+export interface LocalDaySpan {
+  readonly day: string;
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** The local days `[fromMs, toMs)` touches in the zone, in order, the first and last clipped to it. */
+export function localDaySpans(fromMs: number, toMs: number, timeZone: string): LocalDaySpan[] {
+  const spans: LocalDaySpan[] = [];
+  for (let start = fromMs; start < toMs; ) {
+    const end = Math.min(nextLocalDayStart(start, timeZone), toMs);
+    spans.push({ day: localDay(start, timeZone), fromMs: start, toMs: end });
+    start = end;
+  }
+  return spans;
+}

@@ -89,15 +89,30 @@ describe('raaga usage', () => {
     expect(json.groups.map((g) => g.group)).toEqual(['2026-11-24']); // both in UTC's 24th
   });
 
-  it('prints every record with --records, quoting CSV fields that need it', async () => {
+  it('prints the records with --records, oldest first, quoting CSV fields that need it', async () => {
     const run = await raaga(sqlite(dataDir()), ['usage', '--account', 'acct_u', '--from', '2026-11-01', '--to', '2026-11-30', '--records', '--csv']);
     expect(run.stdout).toBe(
       [
         'time,key_id,endpoint,call_id,voice,language,engine,characters,audio_seconds,outcome',
-        '2026-11-24T19:00:00.000Z,sha256:aaaaaaaaaaaa,generate,,aarav,hi-IN,embedded,40,2.5,completed',
         '2026-11-24T14:00:00.000Z,,call,"CA,""quoted""",meera,hi-IN,embedded,7,0.48,cancelled',
+        '2026-11-24T19:00:00.000Z,sha256:aaaaaaaaaaaa,generate,,aarav,hi-IN,embedded,40,2.5,completed',
       ].join('\r\n') + '\n',
     );
+    expect(run.stderr).toBe('');
+  });
+
+  it('pages --records with --limit, naming the cursor of the next page when more follow', async () => {
+    const period = ['--account', 'acct_u', '--from', '2026-11-01', '--to', '2026-11-30', '--records'];
+    const first = await raaga(sqlite(dataDir()), ['usage', ...period, '--limit', '1', '--csv']);
+    expect(first.code).toBe(0);
+    expect(first.stdout.split('\r\n')[1]).toMatch(/^2026-11-24T14:00:00.000Z,/);
+    const after = /^More records follow \(pages of 1\): repeat with --after (\S+)\n$/.exec(first.stderr)?.[1];
+    expect(after).toBeDefined();
+    const second = await raaga(sqlite(dataDir()), ['usage', ...period, '--limit', '1', '--after', after!, '--json']);
+    const page = JSON.parse(second.stdout) as { records: { atMs: number; characters: number }[]; next: string | null };
+    expect(page.records.map((r) => [new Date(r.atMs).toISOString(), r.characters])).toEqual([['2026-11-24T19:00:00.000Z', 40]]);
+    expect(page.next).toBeNull();
+    expect(second.stderr).toBe('');
   });
 
   it('refuses bad options with a message and exit 1, never a stack trace', async () => {
@@ -107,6 +122,10 @@ describe('raaga usage', () => {
       [['--account', 'acct_u', '--timezone', 'Mars/Base'], /--timezone: 'Mars\/Base' is not an IANA time zone/],
       [['--account', 'acct_nobody'], /account acct_nobody does not exist/],
       [['--account', 'acct_u', '--records', '--group-by', 'day'], /--records or --group-by, not both/],
+      [['--account', 'acct_u', '--limit', '5'], /--limit and --after page --records/],
+      [['--account', 'acct_u', '--records', '--limit', '0'], /--limit must be an integer ≥ 1/],
+      [['--account', 'acct_u', '--records', '--limit', '10001'], /--limit must be at most 10000/],
+      [['--account', 'acct_u', '--records', '--after', 'x'], /--after: 'x' is not a cursor/],
     ];
     for (const [args, message] of cases) {
       const run = await raaga(sqlite(dataDir()), ['usage', ...args]);
