@@ -52,7 +52,7 @@ interface ArithmeticChain {
   readonly start: number;
   /** Where the operands, operators and spaces stop (an `=` there, or no expression ends in this chain). */
   readonly end: number;
-  /** End of `= result` after `end`, -1 when there is none. */
+  /** End of `= result` after `end`; -1 when there is none, or when no operand of the chain can reach it. */
   readonly resultEnd: number;
   /** For each operand that starts in the chain: whether an expression running to `end` starts there. */
   readonly operandStarts: ReadonlyMap<number, boolean>;
@@ -182,7 +182,7 @@ function arithmeticChain(s: string, start: number): ArithmeticChain {
   // nothing or by the one space `\s?=` allows.
   const lastRun = runs[runs.length - 1] as { from: number; to: number };
   const trailing = runs.length % 2 === 0;
-  if (trailing && !(lastRun.to - lastRun.from === 1 && isSpace(s, lastRun.from))) return { start, end, resultEnd, operandStarts };
+  if (trailing && !(lastRun.to - lastRun.from === 1 && isSpace(s, lastRun.from))) return { start, end, resultEnd: -1, operandStarts };
   const lastOperand = trailing ? runs.length - 2 : runs.length - 1;
   const text = (index: number): string => {
     const run = runs[index] as { from: number; to: number };
@@ -192,7 +192,7 @@ function arithmeticChain(s: string, start: number): ArithmeticChain {
   let toEnd = false;
   for (let index = lastOperand; index >= 0; index -= 2) {
     const operand = WHOLE_NUM.test(text(index));
-    const expression = operand && index < lastOperand && WHOLE_OPERATOR.test(text(index + 1)) && toEnd;
+    const expression: boolean = operand && index < lastOperand && WHOLE_OPERATOR.test(text(index + 1)) && toEnd;
     operandStarts.set((runs[index] as { from: number }).from, expression);
     toEnd = operand && (index === lastOperand || expression);
   }
