@@ -5,12 +5,16 @@
 import { ApiError } from '../../errors.js';
 import { USAGE_OUTCOMES, type AdmissionLedger, type UsageAggregate, type UsageOutcome } from '../../store/store.js';
 import { storeCall } from '../store-call.js';
-import { localDaySpans } from './time-zone.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { DAY_MS } from '../../config.js';
+import { localDaySpans, type LocalDaySpan } from './time-zone.js';
 import type { UsagePeriod } from './usage-period.js';
 import { type UsageGrouping, type UsageGroup, type UsageSummary, type UsageTotals } from './usage-summary.js';
 
 /** GET /v1/usage's own window per account, apart from the synthesis window: a report costs the store more than a voice list. */
 export const USAGE_REPORTS_PER_MINUTE = 60;
+
+const DAYS_PER_TURN = 32;
 
 /** Counts one report in the account's report window; throws 429 rate_limit_exceeded with Retry-After when it is full. */
 export async function admitUsageReport(store: Pick<AdmissionLedger, 'admitUsageReport'>, accountId: string): Promise<void> {
@@ -27,7 +31,7 @@ export async function admitUsageReport(store: Pick<AdmissionLedger, 'admitUsageR
 export async function reportUsage(store: Pick<AdmissionLedger, 'aggregateUsage'>, accountId: string, period: UsagePeriod, groupBy: UsageGrouping): Promise<UsageSummary> {
   let groups: { group: string | null; totals: UsageAggregate }[];
   if (groupBy === 'day') {
-    const days = localDaySpans(period.fromMs, period.toMs, period.timeZone);
+    const days = await localDaysOf(period);
     const perDay = await store.aggregateUsage(accountId, days, null);
     // A zone that sets its clock back across midnight gives a date two spans: one group each date.
     const byDay = new Map<string, UsageAggregate[]>();
@@ -44,6 +48,20 @@ export async function reportUsage(store: Pick<AdmissionLedger, 'aggregateUsage'>
   }
   const total = merge(groups.map((g) => g.totals));
   return { total: finish(total), groups: groups.map(({ group, totals }): UsageGroup => ({ group, ...finish(totals) })) };
+}
+
+/** The period's local days, a month of them per turn of the event loop (each takes one time zone lookup). */
+async function localDaysOf(period: UsagePeriod): Promise<LocalDaySpan[]> {
+  const days: LocalDaySpan[] = [];
+  for (let from = period.fromMs; from < period.toMs; ) {
+    const chunk = localDaySpans(from, Math.min(period.toMs, from + DAYS_PER_TURN * DAY_MS), period.timeZone);
+    // The last day of a chunk may be cut short by the chunk, not by the period: it is found again whole next turn.
+    if (chunk.length > 1 && chunk.at(-1)!.toMs < period.toMs) chunk.pop();
+    days.push(...chunk);
+    from = chunk.at(-1)!.toMs;
+    if (from < period.toMs) await nextTurn();
+  }
+  return days;
 }
 
 function merge(list: readonly UsageAggregate[]): UsageAggregate {

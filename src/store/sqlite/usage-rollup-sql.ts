@@ -12,6 +12,9 @@ import type { SqliteDatabase, SqliteStatement } from './database.js';
 const ROLLUP_COLUMN: Readonly<Record<UsageDimension | 'none', string>> = { voice: 'voice', language: 'language', key: 'key_id', none: "''" };
 const RECORD_COLUMN: Readonly<Record<UsageDimension | 'none', string>> = { voice: 'voice', language: 'language', key: "COALESCE(key_id, '')", none: "''" };
 
+/** Buckets one query sums at most: a query reads at most this many times the groups' combinations, a short block. */
+const BUCKETS_PER_QUERY = 16;
+
 interface TotalsRow {
   readonly grp: string;
   readonly outcome: string;
@@ -69,19 +72,26 @@ export class SqliteUsageRollup {
     let sliceStart = performance.now();
     for (const interval of intervals) {
       const totals = new UsageAccumulator();
+      const add = (rows: readonly TotalsRow[]) => {
+        for (const row of rows) totals.add(dimension === null || (dimension === 'key' && row.grp === '') ? null : row.grp, row.outcome, row.characters, row.requests, row.audio_seconds);
+      };
       for (const piece of rollupPieces(interval)) {
         if (performance.now() - sliceStart >= REPORT_SLICE_MS) {
           await nextTurn();
           sliceStart = performance.now();
         }
-        const rows = (
-          piece.tier
-            ? fromRollup.all(accountId, piece.tier.spanMs, piece.fromMs, piece.toMs)
-            : fromRecords.all(accountId, piece.fromMs, piece.toMs)
-        ) as TotalsRow[];
-        for (const row of rows) {
-          const group = dimension === null || (dimension === 'key' && row.grp === '') ? null : row.grp;
-          totals.add(group, row.outcome, row.characters, row.requests, row.audio_seconds);
+        const { tier } = piece;
+        if (!tier) {
+          add(fromRecords.all(accountId, piece.fromMs, piece.toMs) as TotalsRow[]);
+          continue;
+        }
+        // A long piece (a year of days) in queries of BUCKETS_PER_QUERY buckets, each a short block.
+        for (let from = piece.fromMs; from < piece.toMs; from += BUCKETS_PER_QUERY * tier.spanMs) {
+          if (performance.now() - sliceStart >= REPORT_SLICE_MS) {
+            await nextTurn();
+            sliceStart = performance.now();
+          }
+          add(fromRollup.all(accountId, tier.spanMs, from, Math.min(piece.toMs, from + BUCKETS_PER_QUERY * tier.spanMs)) as TotalsRow[]);
         }
       }
       results.push(totals.result());
