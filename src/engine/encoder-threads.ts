@@ -35,40 +35,53 @@ class EncoderThread {
   readonly pending = new Map<number, Pending>();
   /** Sessions opened on the current worker: a replaced worker knows none of the old ones. */
   generation = 0;
+  /** Resolves once the first worker has loaded; rejects if it exits before (a broken build, a missing file). */
   readonly ready: Promise<void>;
+  /** Why the thread cannot serve (its worker never loaded); sessions then fail at once. */
+  failed: string | undefined;
 
   constructor(
     private readonly index: number,
     private readonly options: EncoderThreadsOptions,
     private readonly isClosed: () => boolean,
   ) {
-    let markReady: () => void = () => undefined;
-    this.ready = new Promise((resolve) => (markReady = resolve));
-    this.worker = this.#spawn(markReady);
+    let settle: (error?: Error) => void = () => undefined;
+    this.ready = new Promise((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
+    this.ready.catch(() => undefined); // start() reports it
+    this.worker = this.#spawn(settle);
   }
 
-  #spawn(onReady: () => void): Worker {
+  #spawn(settle: (error?: Error) => void): Worker {
     const worker = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY.href, niceness: this.options.niceness ?? 0 } });
+    let loaded = false;
+    let lastError = '';
     worker.on('message', (message: EncoderAnswer) => {
-      if (message.type === 'ready') return onReady();
+      if (message.type === 'ready') {
+        loaded = true;
+        return settle();
+      }
       const pending = this.pending.get(message.request);
       if (pending === undefined) return;
       this.pending.delete(message.request);
       if (message.ok) pending.resolve(message);
       else pending.reject(new Error(`audio encoding failed: ${message.message}`));
     });
-    worker.on('error', () => undefined); // the exit that follows says it
+    worker.on('error', (error) => (lastError = error.message)); // the exit that follows reports it
     worker.on('exit', (exitCode) => {
       if (worker !== this.worker) return;
       const failed = [...this.pending.values()];
       this.pending.clear();
       this.options.onExit?.({ thread: this.index, exitCode, pending: failed.length });
       for (const pending of failed) pending.reject(new EngineUnavailableError(`encoder thread exited (code ${exitCode})`));
+      if (!loaded) {
+        // It never loaded: a new one would not either. Fail what asks instead of respawning in a loop.
+        this.failed = `encoder thread could not start (code ${exitCode}${lastError ? `: ${lastError}` : ''})`;
+        return settle(new EngineUnavailableError(this.failed));
+      }
       if (this.isClosed()) return;
       this.generation++;
       this.worker = this.#spawn(() => undefined);
     });
-    worker.unref();
     return worker;
   }
 
@@ -89,7 +102,7 @@ export class EncoderThreads {
     this.#threads = Array.from({ length: options.threads }, (_, index) => new EncoderThread(index, options, () => this.#closed));
   }
 
-  /** Resolves once every thread has loaded. */
+  /** Resolves once every thread has loaded; rejects (EngineUnavailableError) if one cannot. */
   async start(): Promise<void> {
     await Promise.all(this.#threads.map((thread) => thread.ready));
   }
@@ -102,6 +115,7 @@ export class EncoderThreads {
   pipeline(options: OutputPipelineOptions): AudioPipeline {
     if (this.#closed) throw new EngineUnavailableError('encoder threads closed');
     const thread = this.#threads[this.#turn++ % this.#threads.length] as EncoderThread;
+    if (thread.failed !== undefined) throw new EngineUnavailableError(thread.failed);
     const session = this.#nextSession++;
     const generation = thread.generation;
     thread.post({ type: 'open', session, options });
