@@ -144,8 +144,9 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
       const account = request.account;
       if (!account) throw new ApiError('invalid_api_key', 'Missing API key.');
       const body = request.body;
-      // Before anything is checked, booked or dialled: a process that could not take the call's stream now refuses
-      // it (503, Retry-After) rather than ring a callee it may have to turn away.
+      // Counted in the window already (preHandler); before anything else is checked, booked or dialled: a process
+      // that could not take the call's stream now refuses it (503, Retry-After) rather than ring a callee it may have
+      // to turn away.
       const busy = telephony.callAdmission.check(body.provider);
       if (busy !== undefined) throw serverBusyError(busy);
       const amd = { mode: body.amd?.mode ?? 'off', onMachine: body.amd?.on_machine ?? 'agent' } as const;
@@ -195,6 +196,8 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
     '/v1/calls/:callId',
     {
       onRequest: requireAccount,
+      // An outbound call placed before the drain is still followed while it lasts.
+      config: { servesLiveCalls: true },
       preHandler: countRequest,
       schema: {
         tags: ['calls'],
