@@ -128,7 +128,7 @@ export const WORST_CASES: readonly WorstCase[] = [
       fill(length, () => `<say-as interpret-as="currency">${pick(random, ['₹', 'Rs. ', ''])}${pick(random, [`${digits(random, 1, 12)}${pick(random, ['', ' rupees', '  /-'])}`, `${digits(random, 1, 5)} lakh`])}</say-as> `, '<speak>', '</speak>'),
   },
   // Refused by the SSML check (the amount is not one), which must not take longer to say so.
-  { name: 'SSML say-as currency refused', make: (_random, _language, length) => `<speak><say-as interpret-as="currency">${'1'.repeat(length - 62)} a   b</say-as></speak>` },
+  { name: 'SSML say-as currency refused', make: (_random, _language, length) => `<speak><say-as interpret-as="currency">${'1'.repeat(Math.max(1, length - 62))} a   b</say-as></speak>` },
   {
     name: 'SSML say-as and breaks',
     make: (random, _language, length) =>
