@@ -72,7 +72,7 @@ async function seed(dataDir: string, records: number): Promise<{ seedMs: number;
   })();
   const seedMs = performance.now() - t0;
   // As a v4 file: the store's migration fills the rollup from the records, as an upgrade does.
-  db.exec('DROP TABLE usage_rollup');
+  db.exec('DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals');
   db.pragma('user_version = 4');
   db.close();
   const t1 = performance.now();
@@ -158,7 +158,7 @@ for (const records of SIZES) {
     const seeded = await seed(dataDir, records);
     const store = await SqliteStore.open({ dataDir, now: () => NOW });
     const db = new Database(join(dataDir, 'raaga.db'), { readonly: true });
-    const rollupRows = (db.prepare('SELECT COUNT(*) AS n FROM usage_rollup').get() as { n: number }).n;
+    const rollupRows = (db.prepare('SELECT (SELECT COUNT(*) FROM usage_rollup) + (SELECT COUNT(*) FROM usage_rollup_totals) AS n').get() as { n: number }).n;
     db.close();
     const reports: Record<string, unknown>[] = [];
     for (const { groupBy, timeZone } of REPORTS) {

@@ -6,14 +6,14 @@ import type { Redis } from 'ioredis';
 import type { TimeRange, UsageAggregate, UsageDimension } from '../store.js';
 import { UsageAccumulator, rollupPieces } from '../usage-rollup.js';
 import { parseUsageEntry } from './replies.js';
-import { bucketRows } from './usage-totals.js';
+import { TOTAL_FIELDS, bucketRows, totalFieldsHash } from './usage-totals.js';
 
 /** Bucket hashes asked for at once (pipelined on the one connection). */
 const BUCKET_BATCH = 256;
 /** Stream entries per XRANGE on an edge (edges are shorter than a quarter hour). */
 const EDGE_PAGE = 1_000;
 
-type UsageCommands = Pick<Redis, 'hgetall' | 'xrange'>;
+type UsageCommands = Pick<Redis, 'hgetall' | 'hmget' | 'xrange'>;
 
 export async function aggregateRedisUsage(
   redis: UsageCommands,
@@ -34,7 +34,7 @@ export async function aggregateRedisUsage(
   });
   for (let i = 0; i < buckets.length; i += BUCKET_BATCH) {
     const batch = buckets.slice(i, i + BUCKET_BATCH);
-    const hashes = await Promise.all(batch.map(({ key }) => redis.hgetall(key)));
+    const hashes = await Promise.all(batch.map(async ({ key }) => (dimension === null ? totalFieldsHash(await redis.hmget(key, ...TOTAL_FIELDS)) : redis.hgetall(key))));
     hashes.forEach((hash, j) => {
       const into = totals[batch[j]!.interval]!;
       for (const row of bucketRows(hash, dimension)) into.add(row.group, row.outcome, row.characters, row.requests, row.audioSeconds);

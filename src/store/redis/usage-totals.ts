@@ -1,12 +1,13 @@
 // RedisStore's usage totals: per account, one hash per rollup bucket (src/store/usage-rollup.ts: UTC day, hour and
 // quarter hour), `<prefix>{<account>}:usage-totals:<tier>:<bucket ms>`, field `<metric>␟<outcome>␟<voice>␟<language>␟<key>`
-// (metric c = characters, n = requests, s = audio seconds; key '' for phone calls), added to by SETTLE_LUA in the same
+// (metric c = characters, n = requests, s = audio seconds; key '' for phone calls) and, for reports by day, the same
+// per outcome alone, `<metric>␟<outcome>` (read with HMGET: 12 fields a bucket), added to by SETTLE_LUA in the same
 // script as the record's XADD. Each hash expires USAGE_RETENTION after its bucket ends, as the stream is trimmed.
 // Records written before the totals existed are added once by USAGE_TOTALS_BACKFILL_LUA (`raaga usage --backfill`).
 // The Lua fragments, the report window script, and the decoding of bucket hashes (pure).
 
 import { ROLLUP_TIERS } from '../usage-rollup.js';
-import type { UsageDimension } from '../store.js';
+import { USAGE_OUTCOMES, type UsageDimension } from '../store.js';
 
 /** Field separator of a bucket hash (ASCII unit separator: in no voice, language or key name). */
 export const FIELD_SEPARATOR = '\u001f';
@@ -23,7 +24,8 @@ local function usage_fields(list, from)
   return f
 end
 local function add_usage_totals(base, ms, now, retention, f, characters)
-  local combo = '\\31' .. (f['outcome'] or '') .. '\\31' .. (f['voice'] or '') .. '\\31' .. (f['language'] or '') .. '\\31' .. (f['keyId'] or '')
+  local outcome = '\\31' .. (f['outcome'] or '')
+  local combo = outcome .. '\\31' .. (f['voice'] or '') .. '\\31' .. (f['language'] or '') .. '\\31' .. (f['keyId'] or '')
   for _, tier in ipairs(USAGE_TIERS) do
     local bucket = ms - (ms % tier[2])
     local ttl = bucket + tier[2] + retention - now
@@ -32,6 +34,9 @@ local function add_usage_totals(base, ms, now, retention, f, characters)
       redis.call('HINCRBY', key, 'c' .. combo, characters)
       redis.call('HINCRBY', key, 'n' .. combo, 1)
       redis.call('HINCRBYFLOAT', key, 's' .. combo, f['audioSeconds'] or '0')
+      redis.call('HINCRBY', key, 'c' .. outcome, characters)
+      redis.call('HINCRBY', key, 'n' .. outcome, 1)
+      redis.call('HINCRBYFLOAT', key, 's' .. outcome, f['audioSeconds'] or '0')
       redis.call('PEXPIRE', key, string.format('%d', ttl))
     end
   end
@@ -109,11 +114,28 @@ export interface BucketRow {
 
 const DIMENSION_INDEX: Readonly<Record<UsageDimension, number>> = { voice: 2, language: 3, key: 4 };
 
-/** A bucket hash (HGETALL) as rows of (group, outcome): the fields of one combination, grouped by `dimension`. */
+/** The per-outcome fields of a bucket, for HMGET (a report by day needs nothing else). */
+export const TOTAL_FIELDS: readonly string[] = ['c', 'n', 's'].flatMap((metric) => USAGE_OUTCOMES.map((outcome) => `${metric}${FIELD_SEPARATOR}${outcome}`));
+
+/** HMGET of TOTAL_FIELDS as the hash of those fields present. */
+export function totalFieldsHash(values: readonly (string | null)[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  TOTAL_FIELDS.forEach((field, i) => {
+    const value = values[i];
+    if (value !== null && value !== undefined) hash[field] = value;
+  });
+  return hash;
+}
+
+/**
+ * A bucket hash as rows of (group, outcome): with a dimension, the fields of each combination grouped by it; without,
+ * the per-outcome fields.
+ */
 export function bucketRows(hash: Readonly<Record<string, string>>, dimension: UsageDimension | null): BucketRow[] {
   const rows = new Map<string, { group: string | null; outcome: string; characters: number; requests: number; audioSeconds: number }>();
   for (const [field, value] of Object.entries(hash)) {
     const parts = field.split(FIELD_SEPARATOR);
+    if (parts.length !== (dimension === null ? 2 : 5)) continue;
     const [metric, outcome = ''] = parts;
     const raw = dimension === null ? null : (parts[DIMENSION_INDEX[dimension]] ?? '');
     const group = raw === null || (dimension === 'key' && raw === '') ? null : raw;

@@ -122,7 +122,9 @@ CREATE TABLE outbound_call_days (
 
 /**
  * Version 5: usage totals per account and UTC day, hour and quarter hour (src/store/usage-rollup.ts), written with
- * each usage record, so reports never read every record; filled here once from the records already kept.
+ * each usage record, so reports never read every record; filled here once from the records already kept. One row per
+ * voice × language × key × outcome in `usage_rollup` (reports grouped by voice, language or key), and per outcome
+ * alone in `usage_rollup_totals` (reports by day: a few rows per bucket however many voices and keys there are).
  * key_id '' stands for no key (phone calls): a primary key column cannot be NULL.
  */
 const SCHEMA_V5 = `
@@ -140,11 +142,24 @@ CREATE TABLE usage_rollup (
   PRIMARY KEY (account_id, span_ms, bucket_ms, voice, language, key_id, outcome)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX usage_rollup_by_bucket ON usage_rollup (bucket_ms);
+CREATE TABLE usage_rollup_totals (
+  account_id TEXT NOT NULL,
+  span_ms INTEGER NOT NULL,
+  bucket_ms INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  characters INTEGER NOT NULL,
+  requests INTEGER NOT NULL,
+  audio_seconds REAL NOT NULL,
+  PRIMARY KEY (account_id, span_ms, bucket_ms, outcome)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX usage_rollup_totals_by_bucket ON usage_rollup_totals (bucket_ms);
 ${[86_400_000, 3_600_000, 900_000]
   .map(
     (span) =>
       `INSERT INTO usage_rollup SELECT account_id, ${span}, at_ms - at_ms % ${span}, voice, language, COALESCE(key_id, ''), outcome, ` +
-      `SUM(characters), COUNT(*), SUM(audio_seconds) FROM usage GROUP BY 1, 2, 3, 4, 5, 6, 7;`,
+      `SUM(characters), COUNT(*), SUM(audio_seconds) FROM usage GROUP BY 1, 2, 3, 4, 5, 6, 7;\n` +
+      `INSERT INTO usage_rollup_totals SELECT account_id, ${span}, at_ms - at_ms % ${span}, outcome, ` +
+      `SUM(characters), COUNT(*), SUM(audio_seconds) FROM usage GROUP BY 1, 2, 3, 4;`,
   )
   .join('\n')}
 `;

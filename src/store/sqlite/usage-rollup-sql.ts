@@ -1,4 +1,5 @@
-// SqliteStore's usage totals and ledger pages: the rollup rows each settlement adds to (table usage_rollup, schema v5),
+// SqliteStore's usage totals and ledger pages: the rollup rows each settlement adds to (tables usage_rollup and
+// usage_rollup_totals, schema v5),
 // the report that sums them piece by piece (src/store/usage-rollup.ts) with a turn of the event loop between pieces,
 // and pages of records on the (account_id, at_ms) index. Every query reads a bounded number of rows.
 
@@ -25,7 +26,9 @@ interface TotalsRow {
 
 export class SqliteUsageRollup {
   readonly #add: SqliteStatement;
+  readonly #addTotal: SqliteStatement;
   readonly #prune: SqliteStatement;
+  readonly #pruneTotals: SqliteStatement;
   readonly #fromRollup: Record<string, SqliteStatement> = {};
   readonly #fromRecords: Record<string, SqliteStatement> = {};
   readonly #page: SqliteStatement;
@@ -37,11 +40,17 @@ export class SqliteUsageRollup {
         'VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (account_id, span_ms, bucket_ms, voice, language, key_id, outcome) DO UPDATE SET ' +
         'characters = characters + excluded.characters, requests = requests + 1, audio_seconds = audio_seconds + excluded.audio_seconds',
     );
+    this.#addTotal = db.prepare(
+      'INSERT INTO usage_rollup_totals (account_id, span_ms, bucket_ms, outcome, characters, requests, audio_seconds) VALUES (?, ?, ?, ?, ?, 1, ?) ' +
+        'ON CONFLICT (account_id, span_ms, bucket_ms, outcome) DO UPDATE SET ' +
+        'characters = characters + excluded.characters, requests = requests + 1, audio_seconds = audio_seconds + excluded.audio_seconds',
+    );
     this.#prune = db.prepare('DELETE FROM usage_rollup WHERE bucket_ms < ?');
+    this.#pruneTotals = db.prepare('DELETE FROM usage_rollup_totals WHERE bucket_ms < ?');
     for (const dimension of ['voice', 'language', 'key', 'none'] as const) {
       this.#fromRollup[dimension] = db.prepare(
         `SELECT ${ROLLUP_COLUMN[dimension]} AS grp, outcome, SUM(characters) AS characters, SUM(requests) AS requests, SUM(audio_seconds) AS audio_seconds ` +
-          'FROM usage_rollup WHERE account_id = ? AND span_ms = ? AND bucket_ms >= ? AND bucket_ms < ? GROUP BY grp, outcome',
+          `FROM ${dimension === 'none' ? 'usage_rollup_totals' : 'usage_rollup'} WHERE account_id = ? AND span_ms = ? AND bucket_ms >= ? AND bucket_ms < ? GROUP BY grp, outcome`,
       );
       this.#fromRecords[dimension] = db.prepare(
         `SELECT ${RECORD_COLUMN[dimension]} AS grp, outcome, SUM(characters) AS characters, COUNT(*) AS requests, SUM(audio_seconds) AS audio_seconds ` +
@@ -55,13 +64,16 @@ export class SqliteUsageRollup {
   /** The record's share of each tier's bucket; run in the settlement's transaction, beside the record's insert. */
   add(atMs: number, accountId: string, characters: number, usage: UsageDetails): void {
     for (const { spanMs } of ROLLUP_TIERS) {
-      this.#add.run(accountId, spanMs, atMs - (atMs % spanMs), usage.voice, usage.language, usage.keyId ?? '', usage.outcome, characters, usage.audioSeconds);
+      const bucket = atMs - (atMs % spanMs);
+      this.#add.run(accountId, spanMs, bucket, usage.voice, usage.language, usage.keyId ?? '', usage.outcome, characters, usage.audioSeconds);
+      this.#addTotal.run(accountId, spanMs, bucket, usage.outcome, characters, usage.audioSeconds);
     }
   }
 
   /** Drops buckets that begin before `cutoffMs`, a day boundary (so no bucket outlives part of its records). */
   prune(cutoffMs: number): void {
     this.#prune.run(cutoffMs);
+    this.#pruneTotals.run(cutoffMs);
   }
 
   async aggregate(accountId: string, intervals: readonly TimeRange[], dimension: UsageDimension | null): Promise<UsageAggregate[][]> {

@@ -215,7 +215,7 @@ describe('SqliteStore on disk', () => {
     await v2.createAccount({ id: 'acct_v2', plan: 'free', credits: 5 });
     await v2.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup;');
+    db.exec('DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
     db.pragma('user_version = 2');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
@@ -237,7 +237,7 @@ describe('SqliteStore on disk', () => {
     }
     await v4.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE usage_rollup;');
+    db.exec('DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
     db.pragma('user_version = 4');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir, now: clock.now });
@@ -256,7 +256,7 @@ describe('SqliteStore on disk', () => {
     await v3.createAccount({ id: 'acct_v3', plan: 'growth', credits: 3 });
     await v3.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE outbound_call_days; DROP TABLE usage_rollup;');
+    db.exec('DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
     db.pragma('user_version = 3');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
@@ -271,7 +271,7 @@ describe('SqliteStore on disk', () => {
     await v1.createAccount({ id: 'acct_v1', plan: 'growth', credits: 77 });
     await v1.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup;');
+    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
     db.pragma('user_version = 1');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
