@@ -25,6 +25,8 @@ export interface ServerProcessOptions {
    */
   readonly inheritEnv?: boolean;
   readonly startTimeoutMs?: number;
+  /** Called as soon as the process is spawned, before it listens (a test that acts on its start-up). */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Spawns the server with HOST=127.0.0.1, PORT=0, TTS_WORKERS=1, LOG_LEVEL=warn and `env` on top. */
@@ -38,6 +40,7 @@ export async function startServerProcess(env: Record<string, string>, options: S
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ALLOWED_PRIVATE_DESTINATIONS: '127.0.0.0/8,::1/128', TELEPHONY_SHED_LAG_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  options.onSpawn?.(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
