@@ -75,7 +75,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.decorate('shuttingDown', false);
   app.addHook('onRequest', async (request, reply) => {
-    if (!app.shuttingDown) return;
+    if (!app.shuttingDown || request.routeOptions.config.openWhileDraining === true) return;
     // The retry must not come back on this connection: behind a load balancer it reaches another instance.
     reply.header('Connection', 'close');
     // A refused WebSocket upgrade's socket belongs to no HTTP server any more: only this ends it.
@@ -177,5 +177,62 @@ export async function closeApp(app: FastifyInstance, graceMs: number, onGraceExp
     clearInterval(sweep);
     clearTimeout(force);
     clearTimeout(grace);
+  }
+}
+
+/**
+ * The server's drain on SIGTERM, so a deploy keeps every live call: /readyz turns 503 at once and new calls are
+ * refused the way overload refuses them (webhooks answer busy, POST /v1/calls 503 with Retry-After); HTTP requests
+ * get SHUTDOWN_GRACE_MS to finish, TTS WebSocket sessions finish their utterance and close 1011 (reconnect); live
+ * calls go on until they end, or until CALL_DRAIN_LIMIT_MS, when each says its closing line and hangs up. The
+ * listener stays open meanwhile (a provider's webhook for a new call is answered, not refused at the TCP level); the
+ * app closes once no call is left. docs/operations.md ("Shutdown") has the timeline.
+ */
+export interface DrainOptions {
+  /** What HTTP requests and TTS WebSocket sessions are given to finish (SHUTDOWN_GRACE_MS). */
+  readonly graceMs: number;
+  /** What live calls are given (CALL_DRAIN_LIMIT_MS). */
+  readonly callDrainLimitMs: number;
+  /** How often the number of calls still live is logged while the drain waits for them. */
+  readonly progressEveryMs?: number;
+}
+
+const PROGRESS_EVERY_MS = 30_000;
+
+/** What a drain acts on: the three signals of the shutdown's phases and the call admission (deps.ts builds them). */
+export interface DrainControllers {
+  readonly drainController: AbortController;
+  readonly shutdownController: AbortController;
+  readonly callsEndingController: AbortController;
+  readonly telephony?: Pick<NonNullable<ApiContext['telephony']>, 'callAdmission'> | undefined;
+}
+
+/** Runs the drain to its end: resolves once the app is closed (every call over, every request finished or cut). */
+export async function drainApp(app: FastifyInstance, deps: DrainControllers, logger: Logger, options: DrainOptions): Promise<void> {
+  const startedAt = performance.now();
+  app.shuttingDown = true;
+  deps.telephony?.callAdmission.beginDrain();
+  deps.drainController.abort('shutdown');
+  const grace = setTimeout(() => deps.shutdownController.abort('shutdown'), options.graceMs);
+  const limit = setTimeout(() => {
+    logger.warn({ liveCalls: deps.telephony?.callAdmission.liveCalls ?? 0, callDrainLimitMs: options.callDrainLimitMs }, 'call drain limit reached: live calls say their closing line and hang up');
+    deps.callsEndingController.abort('call drain limit');
+  }, options.callDrainLimitMs);
+  const progress = setInterval(
+    () => logger.info({ liveCalls: deps.telephony?.callAdmission.liveCalls ?? 0, drainingForMs: Math.round(performance.now() - startedAt) }, 'draining: waiting for live calls to end'),
+    options.progressEveryMs ?? PROGRESS_EVERY_MS,
+  );
+  for (const timer of [grace, limit, progress]) timer.unref();
+  try {
+    logger.info({ liveCalls: deps.telephony?.callAdmission.liveCalls ?? 0, graceMs: options.graceMs, callDrainLimitMs: options.callDrainLimitMs }, 'draining: new calls refused, live calls go on');
+    await deps.telephony?.callAdmission.whenNoCalls();
+    logger.info({ drainingForMs: Math.round(performance.now() - startedAt) }, 'draining: no call left; closing');
+    // HTTP requests keep what is left of their grace (counted from the signal).
+    const graceLeftMs = Math.max(0, options.graceMs - (performance.now() - startedAt));
+    await closeApp(app, graceLeftMs, () => deps.shutdownController.abort('shutdown'));
+  } finally {
+    clearTimeout(grace);
+    clearTimeout(limit);
+    clearInterval(progress);
   }
 }

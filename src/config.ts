@@ -65,6 +65,8 @@ export const ConfigSchema = z.object({
    */
   RESERVATION_TTL_MS: intFromEnv(1000, 86_400_000).default(15 * 60_000),
   SHUTDOWN_GRACE_MS: intFromEnv(0, 300_000).default(10_000),
+  /** How long a drain lets live calls go on before each says its closing line and hangs up (default 1 h, at most 24 h). */
+  CALL_DRAIN_LIMIT_MS: intFromEnv(0, 86_400_000).default(3_600_000),
   /** When set, the shared store is Redis (every instance must point at the same one); unset: the embedded store. */
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be redis://[user:password@]host:port[/db] or rediss://…').optional(),
   /** Usage ledger records older than this many days are deleted (SQLite) or trimmed (each account's Redis stream). */
@@ -174,6 +176,8 @@ export interface Config {
   readonly slotLeaseMs: number;
   readonly reservationTtlMs: number;
   readonly shutdownGraceMs: number;
+  /** On SIGTERM, live calls go on for at most this long; then each says its closing line and hangs up. */
+  readonly callDrainLimitMs: number;
   readonly usageRetentionMs: number;
   /** Set: RedisStore; unset: SqliteStore in dataDir. */
   readonly redisUrl: string | undefined;
@@ -314,6 +318,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     slotLeaseMs: e.SLOT_LEASE_MS,
     reservationTtlMs: e.RESERVATION_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    callDrainLimitMs: e.CALL_DRAIN_LIMIT_MS,
     usageRetentionMs: e.USAGE_RETENTION_DAYS * DAY_MS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

@@ -44,6 +44,10 @@ export interface Deps extends AppDeps {
   readonly engine: TtsEngine;
   /** Abort to cancel every in-flight synthesis (end of the shutdown grace period). */
   readonly shutdownController: AbortController;
+  /** Abort when the drain begins (SIGTERM): ApiContext.draining. */
+  readonly drainController: AbortController;
+  /** Abort when the call drain limit is over: ApiContext.callsEnding. */
+  readonly callsEndingController: AbortController;
   /** Call once the server listens: the event-loop lag monitor starts, so start-up work never sheds a call. */
   startLagMonitor(): void;
   /** Stops the engine and flushes the store. */
@@ -192,8 +196,10 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
   });
   await encoders.start();
   const shutdownController = new AbortController();
-  // Every in-flight request and session listens on it (and removes its listener when done): no leak at 11+.
-  setMaxListeners(0, shutdownController.signal);
+  const drainController = new AbortController();
+  const callsEndingController = new AbortController();
+  // Every in-flight request, session and call listens on them (and removes its listener when done): no leak at 11+.
+  setMaxListeners(0, shutdownController.signal, callsEndingController.signal);
   const [telephonyParts, vadLoad] = await buildTelephony(config, logger, store, overrides);
   const metrics = new PrometheusMetrics({
     engineLoad: () => engine.load(),
@@ -242,6 +248,10 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     // Every session and call gets these as one object.
     services,
     shutdownController,
+    drainController,
+    callsEndingController,
+    draining: drainController.signal,
+    callsEnding: callsEndingController.signal,
     maxBodyBytes: config.maxBodyBytes,
     httpTimeouts: config.httpTimeouts,
     webSocket: { maxPayloadBytes: config.wsMaxPayloadBytes },

@@ -1,7 +1,7 @@
 // The server process: parse config from the environment, build deps, provision accounts, warm the engine,
-// listen, and shut down gracefully (stop accepting, let in-flight work finish within the grace, flush the store).
+// listen, and drain on SIGTERM (drainApp: live calls go on, new ones are refused), then flush the store.
 
-import { buildApp, closeApp } from './app.js';
+import { buildApp, drainApp } from './app.js';
 import { ConfigError, parseConfig } from './config.js';
 import { applyAccountsFile } from './core/accounts/accounts-file.js';
 import { accountsAllowingUnsigned, ensureDevAccount } from './core/accounts/dev-account.js';
@@ -78,11 +78,15 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator will not wait. Whatever is live is cut; reservations expire on their own.
+      logger.warn({ signal }, 'second signal: stopping at once');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    logger.info({ signal, graceMs: config.shutdownGraceMs, callDrainLimitMs: config.callDrainLimitMs }, 'shutting down');
     try {
-      await closeApp(app, config.shutdownGraceMs, () => deps.shutdownController.abort('shutdown'));
+      await drainApp(app, deps, logger, { graceMs: config.shutdownGraceMs, callDrainLimitMs: config.callDrainLimitMs });
       await metricsListener?.close();
       await deps.close();
       logger.info('stopped');
@@ -92,8 +96,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
   // After the handlers: a supervisor may send SIGTERM as soon as it reads the address, and before them Node's
   // default action would kill the process without the graceful shutdown.
   // One write, so a reader never sees the address without the key that goes with it.

@@ -52,6 +52,13 @@ export interface ApiContext {
   readonly synthesis: SynthesisService;
   /** Aborts every in-flight synthesis when the grace period of a shutdown runs out. */
   readonly shutdown: AbortSignal;
+  /**
+   * Aborts when the server begins to drain (SIGTERM): /readyz turns 503, new calls are refused, TTS WebSocket sessions
+   * finish their utterance and close; live calls go on. Absent: the server never drains (tests of single routes).
+   */
+  readonly draining?: AbortSignal;
+  /** Aborts when the call drain limit is over: each live call speaks its closing line and hangs up. */
+  readonly callsEnding?: AbortSignal;
   /** The same admission, voices, synthesis and shutdown as one object: what every session and call is given. */
   readonly services: SessionServices;
   readonly maxBodyBytes: number;

@@ -18,8 +18,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The Asterisk AudioSocket listener when AUDIOSOCKET_PORT is set; started with `listen()` after the app's. */
     audioSocket: AudioSocketListener | null;
-    /** Set by closeApp: from then on every request is answered 503 server_shutting_down. */
+    /**
+     * Set when the server begins to drain: from then on every request is answered 503 server_shutting_down, except
+     * on routes that stay open while the server drains (their route config says `openWhileDraining`).
+     */
     shuttingDown: boolean;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route stays open while the server drains: it serves calls already live (provider webhooks and media, call
+     * control), or reports on the drain (/healthz, /readyz).
+     */
+    openWhileDraining?: boolean;
   }
 }
 

@@ -13,6 +13,7 @@ import type { BargeInOverrides, BargeInSettings, VoiceActivityDetectorFactory } 
 import { CallBargeIn, type BargeInPort, type BotAudio } from './barge-in/call-barge-in.js';
 import type { CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
 import { CallEnding } from './call-ending.js';
+import { SHUTDOWN_CLOSING_LINES } from './closing-lines.js';
 import { CallTextQueue } from './call-text-queue.js';
 import { PlaybackLedger } from './playback-ledger.js';
 import { CallPlayback } from './call-playback.js';
@@ -26,6 +27,8 @@ import type { TurnPlayout } from './utterance-turn.js';
 
 /** Texts an agent or API may queue behind the one speaking. */
 const MAX_QUEUED_TEXTS = 16;
+/** The closing line's utterance id, as the agent and the playback events see it. */
+const SHUTDOWN_UTTERANCE_ID = 'utt_shutdown';
 
 export interface CallSettings {
   /** mulaw 8000: the call's audio; the agent may replace voice, language and speed. */
@@ -291,6 +294,18 @@ export class CallSession {
   /** Server shutdown: close after the current utterance (the session's drain rule). */
   beginShutdown(): void {
     this.#session.beginShutdown();
+  }
+
+  /**
+   * The server's call drain limit is over: what is speaking stops, the closing line is said in the call's language
+   * (not interruptible), and the call hangs up once it has played.
+   */
+  closeForShutdown(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    this.#stop({ force: true, cause: 'cancel' });
+    const language = this.#session.language ?? this.#settings.config.language;
+    this.say({ text: SHUTDOWN_CLOSING_LINES[language], utteranceId: SHUTDOWN_UTTERANCE_ID, interruptible: false });
+    return this.hangup(true);
   }
 
   // ---- internals ---------------------------------------------------------------------------------------

@@ -72,6 +72,9 @@ export type EndReason =
   | 'engine-lost'
   | 'internal';
 
+/** Why a session closed for the server's shutdown: the spec's 1011 asks the client to reconnect. */
+const SHUTDOWN_CLOSE_REASON = 'server shutting down; reconnect';
+
 const CLIENT_CAUSED: ReadonlySet<EndReason> = new Set(['client-cancel', 'barge-in', 'client-closed', 'client-disconnect', 'idle-timeout', 'slow-client']);
 
 interface ActiveConfig {
@@ -110,7 +113,7 @@ export class SynthesisSession {
   #utterances = 0;
   readonly #closed: Promise<void>;
   #resolveClosed: () => void = () => undefined;
-  readonly #onShutdown = (): void => this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+  readonly #onShutdown = (): void => this.#close(CLOSE_CODES.sessionLost, SHUTDOWN_CLOSE_REASON, 'shutdown');
 
   constructor(deps: SessionDeps, account: Account, sink: SessionSink) {
     this.#deps = deps;
@@ -135,7 +138,7 @@ export class SynthesisSession {
   /** Greets the client (`connected`) and starts the idle timer. Call once, after authentication. */
   open(): void {
     if (this.#deps.services.shutdown?.aborted) {
-      this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+      this.#close(CLOSE_CODES.sessionLost, SHUTDOWN_CLOSE_REASON, 'shutdown');
       return;
     }
     this.#deps.services.shutdown?.addEventListener('abort', this.#onShutdown, { once: true });
@@ -199,11 +202,19 @@ export class SynthesisSession {
     this.#close(CLOSE_CODES.normal, 'client closed', 'client-closed');
   }
 
-  /** Server shutdown has begun: close now if idle, else right after the current utterance is answered. */
+  /** The language of the config in force (a call's agent may have changed it), if any was accepted. */
+  get language(): SessionConfig['language'] | undefined {
+    return this.#active?.config.language;
+  }
+
+  /**
+   * Server shutdown has begun: close now if idle, else right after the current utterance is answered, with the
+   * spec's 1011 "session lost; reconnect", so the client reconnects (to another instance).
+   */
   beginShutdown(): void {
     this.#draining = true;
     if (this.#state === 'connected' || this.#state === 'idle') {
-      this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+      this.#close(CLOSE_CODES.sessionLost, SHUTDOWN_CLOSE_REASON, 'shutdown');
     }
   }
 
@@ -484,7 +495,7 @@ export class SynthesisSession {
     this.#turnOver();
     this.#state = 'idle';
     if (this.#draining) {
-      this.#close(CLOSE_CODES.goingAway, 'server shutting down', 'shutdown');
+      this.#close(CLOSE_CODES.sessionLost, SHUTDOWN_CLOSE_REASON, 'shutdown');
       return;
     }
     if (this.#pendingTexts > 0) {

@@ -8,7 +8,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { EventLoopLag } from '../util/event-loop-lag.js';
 import { PendingConnections, type PendingRefusalReason } from './pending-connections.js';
 
-export type CallRefusalReason = 'max_calls' | 'event_loop_lag' | PendingRefusalReason;
+export type CallRefusalReason = 'max_calls' | 'event_loop_lag' | 'draining' | PendingRefusalReason;
 
 /** A live call's place in this process; `release` is idempotent (a socket close and a settled call both call it). */
 export interface CallSlot {
@@ -24,8 +24,12 @@ export type CallAdmissionResult = CallSlot | { readonly ok: false; readonly reas
  */
 export interface ConnectionTicket {
   readonly ok: true;
-  /** The connection authenticated: its pending place becomes a call slot, or the reason there is none (the place is freed either way). */
-  admit(): CallRefusalReason | undefined;
+  /**
+   * The connection authenticated: its pending place becomes a call slot, or the reason there is none (the place is
+   * freed either way). `answered`: the call was already accepted before this stream (a call token of our answer
+   * webhook or of an outbound call), so a draining server still takes it.
+   */
+  admit(answered?: boolean): CallRefusalReason | undefined;
   release(): void;
 }
 
@@ -44,6 +48,9 @@ export interface CallAdmissionDeps {
  */
 export const REFUSAL_BURST_GAP_MS = 10_000;
 
+/** How long after a webhook accepted a call its stream may still be on the way (a drain waits for it). */
+export const ANSWERED_STREAM_WINDOW_MS = 5_000;
+
 /** Seconds a refused client should wait (Retry-After): long enough for lag to settle or calls to end. */
 export const SERVER_BUSY_RETRY_AFTER_S = 5;
 
@@ -52,6 +59,11 @@ export class CallAdmission {
   readonly #pending: PendingConnections;
   #live = 0;
   #shedding = false;
+  #draining = false;
+  /** When `check` last accepted a call (its stream follows). */
+  #lastAcceptedAtMs: number | undefined;
+  /** Resolvers waiting for the last call to end (the drain). */
+  #idleWaiters: (() => void)[] = [];
   #lastRefusalAtMs: number | undefined;
   #burstReason: CallRefusalReason | undefined;
   #burstRefusals = 0;
@@ -69,6 +81,32 @@ export class CallAdmission {
   /** Calls holding a slot of this process now. */
   get liveCalls(): number {
     return this.#live;
+  }
+
+  /**
+   * The server drains: from now on new calls are refused (webhooks answer busy, a stream that was not already
+   * answered is closed "try again later", POST /v1/calls gets 503), as under overload; calls live go on.
+   */
+  beginDrain(): void {
+    this.#draining = true;
+  }
+
+  /**
+   * Resolves once no call holds a slot of this process and no media connection is waiting to authenticate (at once
+   * if none does): what a drain waits for. A call answered just before (a webhook accepted it) has its stream on the
+   * way, so the drain also waits until `answerWindowMs` has passed since the last call was accepted.
+   */
+  async whenNoCalls(answerWindowMs = ANSWERED_STREAM_WINDOW_MS): Promise<void> {
+    for (;;) {
+      if (this.#live > 0 || this.#pending.held > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+      const sinceAccepted = this.#lastAcceptedAtMs === undefined ? Infinity : this.#deps.now() - this.#lastAcceptedAtMs;
+      if (sinceAccepted < answerWindowMs) await new Promise((resolve) => setTimeout(resolve, answerWindowMs - sinceAccepted).unref());
+      else if (this.#live === 0 && this.#pending.held === 0) return;
+    }
+  }
+
+  #notifyIfNoCalls(): void {
+    if (this.#live === 0 && this.#pending.held === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   /** Every slot is held by an authenticated call; /readyz reports not-ready meanwhile. */
@@ -105,8 +143,8 @@ export class CallAdmission {
    * Takes a slot for a call whose media connection has just authenticated (through `admitConnection`), or says why
    * not. The refusal is counted and, once per burst, logged.
    */
-  tryAdmit(provider: string): CallAdmissionResult {
-    const refused = this.#refusal();
+  tryAdmit(provider: string, answered = false): CallAdmissionResult {
+    const refused = this.#refusal(answered);
     if (refused !== undefined) return this.#refuse(provider, refused);
     this.#live++;
     let held = true;
@@ -116,6 +154,7 @@ export class CallAdmission {
         if (!held) return;
         held = false;
         this.#live--;
+        this.#notifyIfNoCalls();
       },
     };
   }
@@ -126,23 +165,29 @@ export class CallAdmission {
    * this source address); otherwise it holds a pending place, and no call slot until `admit`.
    */
   admitConnection(provider: string, source: string): ConnectionTicket | { readonly ok: false; readonly reason: CallRefusalReason } {
-    const refused = this.#refusal() ?? this.#pending.refusal(source);
+    // A draining server still lets a stream connect: it may be the media of a call answered before the drain, which
+    // only its authenticated start can tell (`admit(answered)`).
+    const refused = this.#refusal(true) ?? this.#pending.refusal(source);
     if (refused !== undefined) return this.#refuse(provider, refused, source);
     const place = this.#pending.hold(source);
     let slot: CallSlot | undefined;
     return {
       ok: true,
-      admit: () => {
+      admit: (answered = false) => {
         place.release();
         if (slot) return undefined;
-        const result = this.tryAdmit(provider);
-        if (!result.ok) return result.reason;
+        const result = this.tryAdmit(provider, answered);
+        if (!result.ok) {
+          this.#notifyIfNoCalls();
+          return result.reason;
+        }
         slot = result;
         return undefined;
       },
       release: () => {
         place.release();
         slot?.release();
+        this.#notifyIfNoCalls();
       },
     };
   }
@@ -154,11 +199,14 @@ export class CallAdmission {
   check(provider: string): CallRefusalReason | undefined {
     const refused = this.#refusal();
     if (refused !== undefined) this.#refuse(provider, refused);
+    else this.#lastAcceptedAtMs = this.#deps.now();
     return refused;
   }
 
-  // Lag first: while shedding, the lag is what an operator must see, whatever the count.
-  #refusal(): CallRefusalReason | undefined {
+  // Draining first (nothing new is taken however quiet the process is), then lag: while shedding, the lag is what an
+  // operator must see, whatever the count. A call answered before the drain is not new.
+  #refusal(answered = false): CallRefusalReason | undefined {
+    if (this.#draining && !answered) return 'draining';
     if (this.shedding) return 'event_loop_lag';
     if (this.#live >= this.#deps.config.maxCalls) return 'max_calls';
     return undefined;
@@ -199,6 +247,7 @@ export function serverBusyError(reason: CallRefusalReason): ApiError {
   const why = {
     max_calls: 'is at its limit of simultaneous calls',
     event_loop_lag: 'is shedding load (its event loop lags)',
+    draining: 'is shutting down and takes no new calls',
     pending_streams: 'has too many media connections that have not authenticated yet (TELEPHONY_MAX_PENDING_STREAMS)',
     pending_per_source: 'has too many media connections from this address that have not authenticated yet (TELEPHONY_MAX_PENDING_PER_SOURCE)',
   }[reason];

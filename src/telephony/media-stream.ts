@@ -24,6 +24,8 @@ import { InboundFramer, isSupportedWireFormat } from './wire-audio.js';
 const AFTER_STREAM_ANSWERABLE_MS = 30_000;
 
 export interface MediaStreamDeps extends CallAssemblyDeps {
+  /** Aborts when the server's call drain limit is over: a live call speaks its closing line and hangs up. */
+  readonly callsEnding?: AbortSignal | undefined;
   readonly store: Pick<Store, 'getAccount' | 'findAccountByKeyHash' | 'getTelephonySettings' | 'holdKey' | 'releaseKey'>;
   /** Wall clock (epoch ms) for call-token expiry. */
   readonly now: () => number;
@@ -85,7 +87,15 @@ export class MediaStream implements CallMediaPort {
     socket.onClose((code) => this.#onSocketClosed(code));
     this.#startDeadline = deps.clock.setTimeout(() => this.#noStart(), deps.config.startTimeoutMs);
     this.#armWatchdog();
+    deps.callsEnding?.addEventListener('abort', this.#onCallsEnding, { once: true });
+    void this.#done.then(() => deps.callsEnding?.removeEventListener('abort', this.#onCallsEnding));
   }
+
+  /** The call drain limit is over: the call says its closing line and hangs up; a stream with no call closes. */
+  readonly #onCallsEnding = (): void => {
+    if (this.#call && !this.#call.ended) void this.#call.closeForShutdown();
+    else if (this.#state !== 'stopped') this.close('server shutting down');
+  };
 
   /** Resolves when the connection is closed and the call (if any) has settled its credits and freed its slot. */
   get done(): Promise<void> {
@@ -96,7 +106,7 @@ export class MediaStream implements CallMediaPort {
     return this.#call;
   }
 
-  /** Server shutdown: the call ends after its current utterance. */
+  /** The app closes (after the drain, or without one in tests): the call ends after its current utterance. */
   beginShutdown(): void {
     if (this.#call) this.#call.beginShutdown();
     else this.close('server shutting down');
@@ -207,7 +217,7 @@ export class MediaStream implements CallMediaPort {
     if (typeof payer === 'string') return refused(payer);
     if (this.#stopReceived || !this.#socket.open) return this.#finishWithoutCall();
     this.#log = this.#log.child({ accountId: payer.account.id });
-    const busy = this.#ticket.admit();
+    const busy = this.#ticket.admit(payer.answered);
     if (busy !== undefined) {
       this.#log.warn({ reason: busy }, 'media stream refused: no call slot left for it');
       this.#state = 'stopped';

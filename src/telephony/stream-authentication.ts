@@ -13,6 +13,8 @@ import type { StreamAdmission } from './stream-provider.js';
 export interface StreamPayer {
   readonly account: Account;
   readonly settings: TelephonySettings | null;
+  /** A call token paid: the call was accepted before its stream (our answer webhook, an outbound call). */
+  readonly answered: boolean;
 }
 
 export interface StreamAuthenticationDeps {
@@ -26,11 +28,12 @@ export interface StreamAuthenticationDeps {
 export async function authenticateStream(deps: StreamAuthenticationDeps, admission: StreamAdmission, start: StreamStart): Promise<StreamPayer | string> {
   const account = await payingAccount(deps, admission, start);
   if (typeof account === 'string') return account;
+  const answered = (admission.callToken ?? start.parameters[TOKEN_PARAMETER]) !== undefined;
   if (admission.accountId !== undefined && admission.accountId !== account.id) return 'credentials belong to another account than the stream URL';
   const settings = await deps.store.getTelephonySettings(account.id);
   const failed = admission.verifyAtStart?.(settings);
   if (failed !== undefined) return failed;
-  return { account, settings };
+  return { account, settings, answered };
 }
 
 async function payingAccount(deps: StreamAuthenticationDeps, admission: StreamAdmission, start: StreamStart): Promise<Account | string> {

@@ -201,7 +201,7 @@ describe('the concurrency slot', () => {
     client.send({ type: 'text', text: LONG });
     await client.waitForFrames(1);
     server.deps.shutdownController.abort('shutdown');
-    expect(await client.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect(await client.closed).toEqual({ code: 1011, reason: 'server shutting down; reconnect' });
     // HTTP requests are refused once shutdown has begun, so ask the store directly.
     const probe = await server.deps.store.admit({
       accountId: account.id,
@@ -214,13 +214,13 @@ describe('the concurrency slot', () => {
     expect(await account.balance()).toBe(before);
   });
 
-  it('server close with an idle session open: the client sees 1001 and the server stops', async () => {
+  it('server close with an idle session open: the client sees 1011 (reconnect) and the server stops', async () => {
     const server = await start();
     const { key } = await freeAccount(server);
     const client = track(await openConfigured(server, key));
     await server.close();
     servers = [];
-    expect((await client.closed).code).toBe(1001);
+    expect((await client.closed).code).toBe(1011);
   });
 });
 

@@ -17,6 +17,8 @@ import { countsInRateWindow } from '../rate-window.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { STRICT_BODY_ERRORS } from '../synthesis-request.js';
 
+const LIVE_CALL_ROUTE = { openWhileDraining: true } as const;
+
 const SayBodySchema = z.strictObject(
   { text: z.string({ error: 'is required and must be a string' }), interruptible: z.boolean().optional(), utterance_id: UTTERANCE_ID.optional() },
   STRICT_BODY_ERRORS,
@@ -88,6 +90,8 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/say',
     {
       onRequest: requireAccount,
+      // A live call is controlled until it ends, a draining server's included.
+      config: LIVE_CALL_ROUTE,
       preHandler: countRequest,
       schema: {
         ...doc('callSay', "Queue a text on a live call (like an agent's text); the request counts in the rate window, and its speech counts and is billed when it starts."),
@@ -112,6 +116,8 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/cancel',
     {
       onRequest: requireAccount,
+      // A live call is controlled until it ends, a draining server's included.
+      config: LIVE_CALL_ROUTE,
       preHandler: countRequest,
       schema: { ...doc('callCancel', 'Stop what the call is saying and drop its queue.'), params: CallParamsSchema, response: { 200: jsonResponse('Cancelled.', CancelResultSchema), ...errors() } },
     },
@@ -125,6 +131,8 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/hangup',
     {
       onRequest: requireAccount,
+      // A live call is controlled until it ends, a draining server's included.
+      config: LIVE_CALL_ROUTE,
       preHandler: countRequest,
       schema: {
         ...doc('callHangup', 'Hang up, by default after what is queued has played (`drain`).'),
@@ -142,6 +150,8 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/transfer',
     {
       onRequest: requireAccount,
+      // A live call is controlled until it ends, a draining server's included.
+      config: LIVE_CALL_ROUTE,
       preHandler: countRequest,
       schema: {
         ...doc('callTransfer', 'Transfer the call to a number or SIP URI (with caller_id and ring timeout where the provider dials: Twilio, Plivo).'),
@@ -161,6 +171,8 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/gather',
     {
       onRequest: requireAccount,
+      // A live call is controlled until it ends, a draining server's included.
+      config: LIVE_CALL_ROUTE,
       preHandler: countRequest,
       schema: {
         ...doc('callGather', 'Collect keys: speak `prompt` (billed as a say), then take digits until the finish key, num_digits or a timeout.'),
@@ -180,6 +192,8 @@ export function registerCallControlRoutes(app: FastifyInstance, ctx: ApiContext,
     '/v1/calls/:callSid/gather/:gatherId',
     {
       onRequest: requireAccount,
+      // A live call is controlled until it ends, a draining server's included.
+      config: LIVE_CALL_ROUTE,
       preHandler: countRequest,
       schema: {
         ...doc('callGatherResult', `A gather's result, waiting up to \`wait_ms\` for it (long-poll). Kept for the call's last ${GATHER_RESULTS_KEPT} gathers while it lasts.`),

@@ -7,7 +7,7 @@ import { jsonResponse, NO_KEY } from '../route-schemas.js';
 
 export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const healthz = { tags: ['operations'], operationId: 'health', summary: 'Liveness.', security: NO_KEY, response: { 200: jsonResponse('Alive.', HealthSchema) } };
-  app.get('/healthz', { schema: healthz }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: healthz, config: { openWhileDraining: true } }, async () => ({ status: 'ok' }));
 
   const readyz = {
     tags: ['operations'],
@@ -16,7 +16,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): voi
     security: NO_KEY,
     response: { 200: jsonResponse('Ready.', ReadinessSchema), 503: jsonResponse('Not ready.', ReadinessSchema) },
   };
-  app.get('/readyz', { schema: readyz }, async (_request, reply) => {
+  app.get('/readyz', { schema: readyz, config: { openWhileDraining: true } }, async (_request, reply) => {
     const engine = ctx.synthesis.isReady();
     let store = true;
     try {
@@ -27,10 +27,11 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ApiContext): voi
     const shedding = ctx.telephony?.callAdmission.shedding ?? false;
     // Authenticated calls only: connections that have not proved who pays hold no slot, so they cannot make this 503.
     const saturated = ctx.telephony?.callAdmission.saturated ?? false;
-    const ready = engine && store && !ctx.shutdown.aborted && !shedding && !saturated;
+    const shuttingDown = ctx.shutdown.aborted || ctx.draining?.aborted === true;
+    const ready = engine && store && !shuttingDown && !shedding && !saturated;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
-      checks: { engine: engine ? 'ready' : 'warming', store: store ? 'ok' : 'unreachable', shutting_down: ctx.shutdown.aborted, shedding_calls: shedding, calls_saturated: saturated },
+      checks: { engine: engine ? 'ready' : 'warming', store: store ? 'ok' : 'unreachable', shutting_down: shuttingDown, shedding_calls: shedding, calls_saturated: saturated },
     });
   });
 }

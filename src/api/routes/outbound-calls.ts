@@ -197,7 +197,7 @@ export function registerOutboundCallRoutes(app: FastifyInstance, ctx: ApiContext
     {
       onRequest: requireAccount,
       // An outbound call placed before the drain is still followed while it lasts.
-      config: { servesLiveCalls: true },
+      config: { openWhileDraining: true },
       preHandler: countRequest,
       schema: {
         tags: ['calls'],

@@ -38,7 +38,9 @@ function registerWebhook(scope: FastifyInstance, serverLog: FastifyBaseLogger, c
   };
   for (const method of webhook.methods) {
     // A quiet route's URL carries call settings or secrets: fastify's request lines (which log URLs) stay off.
-    scope.route({ method, url: webhook.path, ...(webhook.quiet ? { logLevel: 'warn' as const } : {}), schema: PROVIDER_ONLY, handler });
+    // Open while the server drains: a live call's status callbacks go on, and a new call is refused the provider's
+    // own way (call admission's 'draining'), not with a 503 the provider would read as an application error.
+    scope.route({ method, url: webhook.path, ...(webhook.quiet ? { logLevel: 'warn' as const } : {}), schema: PROVIDER_ONLY, config: { openWhileDraining: true }, handler });
   }
 }
 

@@ -159,7 +159,8 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
         });
       };
       // The URL may carry call settings (greeting text) and secrets: fastify's request lines stay off; the stream logs ids.
-      scope.route({ method: 'GET', url: path.path, logLevel: 'warn', schema: PROVIDER_ONLY, onRequest, handler: plainGet, wsHandler: onSocket });
+      // Open while the server drains: the stream of a call answered before the drain still connects (call admission refuses new ones).
+      scope.route({ method: 'GET', url: path.path, logLevel: 'warn', schema: PROVIDER_ONLY, config: { openWhileDraining: true }, onRequest, handler: plainGet, wsHandler: onSocket });
     }
   }
 }
@@ -167,7 +168,10 @@ export function registerMediaEndpoints(scope: FastifyInstance, ctx: ApiContext, 
 export function mediaStreamDeps(ctx: ApiContext, telephony: TelephonyContext): MediaStreamDeps {
   return {
     store: ctx.store,
-    services: ctx.services,
+    // A call is not cut when the shutdown grace of HTTP requests runs out: it goes on until it ends, or until the
+    // call drain limit (`callsEnding`), when it speaks its closing line and hangs up.
+    services: { ...ctx.services, shutdown: undefined },
+    callsEnding: ctx.callsEnding,
     clock: telephony.clock ?? monotonicClock,
     now: Date.now,
     vad: telephony.vad,

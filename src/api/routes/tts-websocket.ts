@@ -1,6 +1,6 @@
 // GET /v1/tts/websocket: registers @fastify/websocket, authenticates the upgrade, and binds each socket to a
 // SynthesisSession (the protocol lives in src/session/). Also owns the set of live sessions, so a server
-// shutdown lets each one finish its utterance and close with 1001.
+// drain lets each one finish its utterance and close with 1011 (reconnect).
 
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,6 +37,9 @@ export function maxOpenSessions(plan: Plan): number {
 
 export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): void {
   const sessions = new Set<SynthesisSession>();
+  ctx.draining?.addEventListener('abort', () => {
+    for (const session of sessions) session.beginShutdown();
+  }, { once: true });
   const openByAccount = new Map<string, number>();
   // The key is checked before the upgrade; the verdict waits here so a bad key still gets 101, then 4001.
   const verdicts = new WeakMap<FastifyRequest, Principal | ApiError>();
@@ -51,6 +54,7 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
       closeSocket(socket, CLOSE_CODES.internalError, 'internal server error');
     },
     preClose: (done) => {
+      // Sessions began to close when the drain began; this is for an app closed without one (tests).
       for (const session of sessions) session.beginShutdown();
       app.websocketServer.close();
       done();

@@ -506,31 +506,31 @@ describe('closing', () => {
     expect(h.sink.ofType('configured')).toHaveLength(0);
   });
 
-  it('shutdown begins: idle sessions close with 1001 at once', async () => {
+  it('shutdown begins: idle sessions close with 1011 (reconnect) at once', async () => {
     const h = await configured();
     h.session.beginShutdown();
-    expect(h.sink.closedWith).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect(h.sink.closedWith).toEqual({ code: 1011, reason: 'server shutting down; reconnect' });
     await h.session.closed;
     expect(await h.slotFree()).toBe(true);
   });
 
-  it('shutdown begins while speaking: the utterance finishes, then 1001', async () => {
+  it('shutdown begins while speaking: the utterance finishes, then 1011 (reconnect)', async () => {
     const h = await configured();
     h.session.receive({ type: 'text', text: SHORT });
     await h.sink.waitForFrames(1);
     h.session.beginShutdown();
     expect(h.sink.closedWith).toBeUndefined();
     await h.sink.waitFor('end_of_utterance');
-    expect(await h.sink.waitForClose()).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect(await h.sink.waitForClose()).toEqual({ code: 1011, reason: 'server shutting down; reconnect' });
   });
 
-  it('the shutdown grace runs out mid-utterance: 1001 at once, nothing billed, slot freed', async () => {
+  it('the shutdown grace runs out mid-utterance: 1011 at once, nothing billed, slot freed', async () => {
     const h = await configured();
     const before = await h.balance();
     h.session.receive({ type: 'text', text: LONG });
     await h.sink.waitForFrames(1);
     h.shutdown.abort('shutdown');
-    expect(h.sink.closedWith).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect(h.sink.closedWith).toEqual({ code: 1011, reason: 'server shutting down; reconnect' });
     await h.session.closed;
     expect(await h.balance()).toBe(before);
     expect(await h.slotFree()).toBe(true);

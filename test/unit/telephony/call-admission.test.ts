@@ -25,6 +25,58 @@ const slot = (result: CallAdmissionResult) => {
 };
 
 describe('CallAdmission', () => {
+  it('draining refuses every new call (webhook checks, streams not answered before), but takes a stream already answered', () => {
+    const { admission, refusals } = setup(4);
+    const live = slot(admission.tryAdmit('twilio'));
+    admission.beginDrain();
+    expect(admission.check('twilio')).toBe('draining');
+    expect(admission.tryAdmit('exotel')).toEqual({ ok: false, reason: 'draining' });
+    // A media connection may still connect (it may carry a call answered before the drain)...
+    const answered = admission.admitConnection('twilio', '203.0.113.9');
+    const fresh = admission.admitConnection('exotel', '203.0.113.9');
+    if (!answered.ok || !fresh.ok) throw new Error('a connection was refused before it could prove anything');
+    // ...and only its authenticated start tells: a call token of our answer is taken, anything else refused.
+    expect(answered.admit(true)).toBeUndefined();
+    expect(fresh.admit(false)).toBe('draining');
+    expect(admission.liveCalls).toBe(2);
+    expect(refusals.map(([, reason]) => reason)).toEqual(['draining', 'draining', 'draining']);
+    expect(serverBusyError('draining').message).toMatch(/shutting down and takes no new calls/);
+    live.release();
+    answered.release();
+    expect(admission.liveCalls).toBe(0);
+  });
+
+  it('whenNoCalls resolves once the last call and the last connection waiting to authenticate are gone', async () => {
+    const { admission } = setup(4);
+    const order: string[] = [];
+    const call = slot(admission.tryAdmit('twilio'));
+    const waiting = admission.admitConnection('exotel', '198.51.100.7');
+    if (!waiting.ok) throw new Error('refused');
+    const done = admission.whenNoCalls(0).then(() => order.push('no calls'));
+    call.release();
+    await Promise.resolve();
+    order.push('call released');
+    waiting.release();
+    await done;
+    expect(order).toEqual(['call released', 'no calls']);
+    // With nothing live it resolves at once.
+    await admission.whenNoCalls(0);
+  });
+
+  it('whenNoCalls waits out the answer window after a webhook accepted a call (its stream is on the way)', async () => {
+    const { admission, state } = setup(4);
+    expect(admission.check('twilio')).toBeUndefined();
+    state.nowMs += 40;
+    const order: string[] = [];
+    const done = admission.whenNoCalls(50).then(() => order.push('no calls'));
+    // Whatever resolves without the window's end has resolved by the next turn of the loop.
+    await new Promise(setImmediate);
+    order.push('window over');
+    state.nowMs += 10;
+    await done;
+    expect(order).toEqual(['window over', 'no calls']);
+  });
+
   it('holds at most maxCalls slots; a released slot (released twice) frees exactly one', () => {
     const { admission, refusals } = setup(2);
     const first = slot(admission.tryAdmit('twilio'));
