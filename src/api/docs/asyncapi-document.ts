@@ -148,8 +148,8 @@ export function buildAsyncApiDocument(): Json {
       version: 'v1',
       description:
         '`ttsWebSocket` (/v1/tts/websocket): one session speaks one sentence per `text` message and streams the audio back as binary ' +
-        'frames; `cancel` stops it at once. Close codes: 1000 normal or idle timeout (60 s), 1001 server shutting down, 1007 invalid ' +
-        'UTF-8, 1008 slow reader or flood, 1009 message over 64 KiB, 1011 session lost (reconnect), 4001 authentication failed, 4002 ' +
+        'frames; `cancel` stops it at once. Close codes: 1000 normal or idle timeout (60 s), 1007 invalid ' +
+        'UTF-8, 1008 slow reader or flood, 1009 message over 64 KiB, 1011 session lost or server shutting down (reconnect), 4001 authentication failed, 4002 ' +
         'internal error. Guide: docs/websocket.md. `callAgent`: during a phone call Raaga connects to the call\'s `agent_url` and ' +
         'exchanges call events and words with it. Guide: docs/telephony.md ("Agent protocol"). Generated from the server\'s zod schemas (`npm run openapi`).',
     },
