@@ -1,5 +1,6 @@
-// Totals of usage records, overall and per group (local day, voice, language or key), for GET /v1/usage and
-// `raaga usage`. Characters are integers summed exactly; seconds are rounded to the microsecond once, at the end.
+// Totals of usage records, overall and per group (local day, voice, language or key), and the shapes of a report.
+// Reports themselves come from the store's totals (usage-report.ts); summing records in memory here is the reference
+// they are tested against. Characters are integers summed exactly; seconds are rounded to the microsecond once, at the end.
 
 import { USAGE_OUTCOMES, type UsageOutcome, type UsageRecord } from '../../store/store.js';
 import { localDay } from './time-zone.js';
