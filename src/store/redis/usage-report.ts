@@ -8,8 +8,11 @@ import { UsageAccumulator, rollupPieces } from '../usage-rollup.js';
 import { parseUsageEntry } from './replies.js';
 import { TOTAL_FIELDS, bucketRows, totalFieldsHash } from './usage-totals.js';
 
-/** Bucket hashes asked for at once (pipelined on the one connection). */
-const BUCKET_BATCH = 256;
+/**
+ * Bucket hashes asked for at once (pipelined on the one connection): 12 fields each by day, whole hashes (a field per
+ * combination) otherwise, so each batch's replies are summed in a short block.
+ */
+const BUCKET_BATCH = { totals: 1_024, combinations: 128 } as const;
 /** Stream entries per XRANGE on an edge (edges are shorter than a quarter hour). */
 const EDGE_PAGE = 1_000;
 
@@ -32,8 +35,9 @@ export async function aggregateRedisUsage(
       else for (let bucket = piece.fromMs; bucket < piece.toMs; bucket += piece.tier.spanMs) buckets.push({ interval: i, key: `${totalsBase}${piece.tier.name}:${bucket}` });
     }
   });
-  for (let i = 0; i < buckets.length; i += BUCKET_BATCH) {
-    const batch = buckets.slice(i, i + BUCKET_BATCH);
+  const batchSize = dimension === null ? BUCKET_BATCH.totals : BUCKET_BATCH.combinations;
+  for (let i = 0; i < buckets.length; i += batchSize) {
+    const batch = buckets.slice(i, i + batchSize);
     const hashes = await Promise.all(batch.map(async ({ key }) => (dimension === null ? totalFieldsHash(await redis.hmget(key, ...TOTAL_FIELDS)) : redis.hgetall(key))));
     hashes.forEach((hash, j) => {
       const into = totals[batch[j]!.interval]!;
