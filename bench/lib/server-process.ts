@@ -37,6 +37,8 @@ export interface ServerProcessOptions {
   readonly accountIds?: readonly string[];
   /** Runs on the embedded store of the server's data dir before the server starts (e.g. telephony settings). */
   readonly prepare?: (store: SqliteStore, accounts: readonly { id: string; key: string }[]) => Promise<void>;
+  /** Runs on the data dir once the store is closed, before the server starts (e.g. records written with SQL). */
+  readonly prepareDataDir?: (dataDir: string) => Promise<void> | void;
 }
 
 export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
@@ -54,6 +56,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   if (options.prepare) await options.prepare(store, accounts);
   else for (const account of accounts) await store.putTelephonySettings({ accountId: account.id, allowUnsigned: true, updatedAtMs: Date.now() });
   await store.close();
+  await options.prepareDataDir?.(join(dir, 'data'));
   await writeFile(
     join(dir, 'accounts.json'),
     JSON.stringify({ accounts: accounts.map((a) => ({ id: a.id, plan: 'growth', credits: 1_000_000_000, keys: [a.key] })) }),

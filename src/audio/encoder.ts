@@ -6,7 +6,7 @@ import { Mp3StreamEncoder } from './mp3-encoder.js';
 import { pcm16ToMulaw } from './mulaw.js';
 import { pcm16ToBytesLE } from './pcm.js';
 import type { OutputFormat } from './formats.js';
-import { encodeWav, wavHeader } from './wav.js';
+import { WAV_HEADER_BYTES, wavHeader } from './wav.js';
 
 export type { OutputFormat } from './formats.js';
 export type EncoderMode = 'complete' | 'streaming';
@@ -75,15 +75,18 @@ function completeEncoder(format: OutputFormat, sampleRateHz: number): AudioEncod
       return EMPTY_BYTES;
     },
     flush: () => {
-      const all = new Int16Array(total);
-      let offset = 0;
+      if (format === 'mulaw') return concatBytes(chunks.map((c) => pcm16ToMulaw(c)));
+      // One allocation for the whole file (header included) and one copy of each chunk into it: a 3-minute 48 kHz
+      // utterance is 17 MB, and copying it twice more would hold the event loop for no reason.
+      const headerBytes = format === 'wav' ? WAV_HEADER_BYTES : 0;
+      const out = new Uint8Array(headerBytes + total * 2);
+      if (format === 'wav') out.set(wavHeader({ sampleRateHz, channels: 1, bitsPerSample: 16, dataBytes: total * 2 }), 0);
+      let offset = headerBytes;
       for (const c of chunks) {
-        all.set(c, offset);
-        offset += c.length;
+        out.set(pcm16ToBytesLE(c), offset);
+        offset += c.byteLength;
       }
-      if (format === 'wav') return encodeWav(all, sampleRateHz);
-      if (format === 'mulaw') return pcm16ToMulaw(all);
-      return pcm16ToBytesLE(all);
+      return out;
     },
   };
 }
