@@ -5,6 +5,7 @@ import { buildApp, drainApp } from './app.js';
 import { ConfigError, parseConfig } from './config.js';
 import { applyAccountsFile } from './core/accounts/accounts-file.js';
 import { accountsAllowingUnsigned, ensureDevAccount } from './core/accounts/dev-account.js';
+import { warmUpTextFrontEnd } from './core/text/front-end-warm-up.js';
 import { buildDeps } from './deps.js';
 import { MetricsListener } from './api/metrics-listener.js';
 import { isLoopbackHost } from './api/metrics-access.js';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   await deps.engine.start();
   logger.info({ engine: deps.engine.name, workers: deps.engine.load().workers, ms: Date.now() - started }, 'engine warmed');
+  warmUpTextFrontEnd();
   // Calls hear nothing until the VAD model is loaded; a failed load is logged in deps and leaves speech barge-in off.
   await deps.telephony?.vad?.ready().catch(() => undefined);
 
