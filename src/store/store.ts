@@ -224,8 +224,11 @@ export class AccountExistsError extends Error {
   }
 }
 
-/** What `holdKey` keeps unique: see telephony/call-assembly.ts, stream-authentication.ts and outbound/outbound-calls.ts. */
-export const HELD_KEY_NAMESPACES = ['call-id', 'call-token', 'plivo-nonce', 'outbound-answer'] as const;
+/**
+ * What `holdKey` keeps unique: see telephony/call-assembly.ts, stream-authentication.ts, outbound/outbound-calls.ts
+ * and twilio/twilio-webhooks.ts ('twilio-answer': the call token a CallSid's voice webhook was answered with).
+ */
+export const HELD_KEY_NAMESPACES = ['call-id', 'call-token', 'plivo-nonce', 'outbound-answer', 'twilio-answer'] as const;
 export type HeldKeyNamespace = (typeof HELD_KEY_NAMESPACES)[number];
 
 /**
@@ -344,7 +347,8 @@ export interface KeyHolds {
   /**
    * Holds `key` of `namespace` for `owner` during `ttlMs`, unless another owner holds it; returns the holder after
    * the attempt (`owner` when it got or already had the key: its hold is then renewed). What must stay unique across
-   * every instance for a while: a live call id's account, a call token already used, a Plivo nonce already seen.
+   * every instance for a while: a live call id's account, a call token already used, a Plivo nonce already seen, the
+   * call token a Twilio CallSid was answered with.
    */
   holdKey(namespace: HeldKeyNamespace, key: string, owner: string, ttlMs: number): Promise<string>;
   /** Lets go of `key` if `owner` holds it (nothing otherwise). */

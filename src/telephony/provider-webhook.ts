@@ -6,7 +6,7 @@ import type { TelephonyConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CallControlBus } from '../store/call-control-bus.js';
 import type { AnsweredBy } from '../store/outbound-call.js';
-import type { Account, TelephonySettings } from '../store/store.js';
+import type { Account, HeldKeyNamespace, TelephonySettings } from '../store/store.js';
 import type { CallAdmission } from './call-admission.js';
 import type { ResolvedParameters } from './call-parameters.js';
 import type { Form, ProviderRequest } from './provider-request.js';
@@ -75,6 +75,17 @@ export interface WebhookContext {
   checkedCallParameters(account: Account, layers: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Promise<CheckedParameters>;
   /** The call token an answer step hands the stream: this account pays for this call id, for CALL_TOKEN_TTL_MS. */
   mintCallToken(accountId: string, callId: string): string;
+  /**
+   * The call token of this call id's first answer within `windowMs` (held under `scope` on every instance): a fresh
+   * one, or, when the answer was asked for before, the very same token, whose single use covers both answers.
+   */
+  heldCallToken(scope: HeldKeyNamespace, accountId: string, callId: string, windowMs: number): Promise<AnswerToken>;
+}
+
+export interface AnswerToken {
+  readonly token: string;
+  /** The call id was answered before within the window: this is that answer's token again. */
+  readonly repeated: boolean;
 }
 
 export interface ProviderWebhook {

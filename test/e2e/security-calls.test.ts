@@ -1,11 +1,14 @@
 // Tenants cannot touch each other's calls nor open free streams with a replayed credential, over real sockets:
 // a call id that another account's live call holds (M2), a Twilio upgrade signature replayed without the call's
-// token (M3), a call token used twice and a Plivo nonce seen before (L8).
+// token (M3), a call token used twice and a Plivo nonce seen before (L8), a signed Twilio voice webhook replayed
+// (security review c283aa8, L2).
 
+import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallPeer } from '../../src/sim/call-peer.js';
+import { fetchStreamInstruction } from '../../src/sim/dialects/twilio-voice-webhook-client.js';
 import { plivoSignatureV3 } from '../../src/telephony/plivo/plivo-signature.js';
-import { callControl, placeCall, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
+import { callControl, eventually, placeCall, RawStream, SETTINGS_UPDATED_AT_MS, unsignedAccount } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -101,5 +104,52 @@ describe('M3 and L8: replayed credentials open nothing', () => {
     expect(replayed.status).toBe(403);
     expect(await replayed.text()).toBe('');
     expect((await send('22222222222222222222')).status).toBe(200);
+  });
+});
+
+describe('L2: a replayed signed voice webhook opens nothing more', () => {
+  it('the same signed webhook again gets the identical TwiML, whose token opens one stream only; another CallSid is answered afresh', async () => {
+    const acct = await tenant();
+    await server.deps.store.putTelephonySettings({ accountId: acct.id, credentials: { twilioAuthToken: AUTH_TOKEN }, updatedAtMs: SETTINGS_UPDATED_AT_MS });
+    const url = `${server.url}/v1/telephony/twilio/voice/${acct.id}?greeting=${encodeURIComponent('नमस्ते।')}`;
+    const params = { CallSid: `CA${'d'.repeat(32)}`, AccountSid: `AC${'d'.repeat(32)}` };
+    const creditsBefore = (await server.deps.store.getAccount(acct.id))!.credits;
+    const answered = await fetchStreamInstruction({ url, authToken: AUTH_TOKEN, params });
+    // Captured and sent again, as an attacker (or Twilio retrying) would: byte for byte the same answer.
+    const replayed = await fetchStreamInstruction({ url, authToken: AUTH_TOKEN, params });
+    expect(replayed.twiml).toBe(answered.twiml);
+    expect(replayed.parameters.raaga_token).toMatch(/^rct1\./);
+
+    const call = await CallPeer.connect({ url: answered.streamUrl, callSid: params.CallSid, customParameters: answered.parameters, signature: { authToken: AUTH_TOKEN } });
+    await call.waitFor('first_media_in', 10_000);
+    await call.stop();
+    // The replay's stream, with the upgrade signature that is the same for every call, and the start parameters the
+    // attacker picks around the token: refused, and nothing more is billed than the one call.
+    const stream = RawStream.open(replayed.streamUrl, { 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(AUTH_TOKEN, replayed.streamUrl, {}) });
+    await stream.opened;
+    stream.start(params.CallSid, { ...replayed.parameters, greeting: 'Attacker chosen words.' });
+    expect(await stream.closed).toEqual({ code: 1008, reason: 'call token was already used' });
+    expect(stream.received.filter((message) => message.event === 'media')).toEqual([]);
+    // The replay was refused before any synthesis: the balance settles at the one call's greeting.
+    const credits = async () => (await server.deps.store.getAccount(acct.id))!.credits;
+    await eventually(async () => (await credits()) === creditsBefore - [...'नमस्ते।'].length, 'the one call settled');
+
+    // Another call of the same account is answered with its own token, and runs.
+    const other = await fetchStreamInstruction({ url, authToken: AUTH_TOKEN, params: { ...params, CallSid: `CA${'e'.repeat(32)}` } });
+    expect(other.parameters.raaga_token).not.toBe(answered.parameters.raaga_token);
+    const next = await CallPeer.connect({ url: other.streamUrl, callSid: `CA${'e'.repeat(32)}`, customParameters: other.parameters, signature: { authToken: AUTH_TOKEN } });
+    await next.waitFor('first_media_in', 10_000);
+    await next.stop();
+  });
+
+  it('a refused answer (a bad setting) holds nothing: the same CallSid, corrected, is answered', async () => {
+    const acct = await tenant();
+    const params = { CallSid: `CA${'f'.repeat(32)}`, AccountSid: `AC${'f'.repeat(32)}` };
+    const base = `${server.url}/v1/telephony/twilio/voice/${acct.id}`;
+    await expect(fetchStreamInstruction({ url: `${base}?barge_in=loud`, params })).rejects.toThrow(/voice webhook answered 422/);
+    const answered = await fetchStreamInstruction({ url: `${base}?greeting=${encodeURIComponent('नमस्ते।')}`, params });
+    const call = await CallPeer.connect({ url: answered.streamUrl, callSid: params.CallSid, customParameters: answered.parameters });
+    await call.waitFor('first_media_in', 10_000);
+    await call.stop();
   });
 });

@@ -12,7 +12,7 @@ import { PROVIDERS } from '../../telephony/providers.js';
 import { formOf } from '../../telephony/webhook-form.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
 import { admitProviderRequest, authenticateProviderRequest, isRefusal, providerRequest } from '../provider-admission.js';
-import { checkedCallParameters, mintCallToken, PROVIDER_ONLY, registerMediaEndpoints } from './telephony-media.js';
+import { checkedCallParameters, heldCallToken, mintCallToken, PROVIDER_ONLY, registerMediaEndpoints } from './telephony-media.js';
 
 export function registerProviderRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const telephony = ctx.telephony;
@@ -65,6 +65,7 @@ function webhookContext(ctx: ApiContext, telephony: TelephonyContext, module: Pr
     settings: (accountId) => storeCall(() => ctx.store.getTelephonySettings(accountId)),
     checkedCallParameters: (account, layers) => checkedCallParameters(ctx, telephony, account, layers),
     mintCallToken: (accountId, callId) => mintCallToken(telephony, accountId, callId),
+    heldCallToken: (scope, accountId, callId, windowMs) => heldCallToken(ctx, telephony, scope, accountId, callId, windowMs),
   };
 }
 

@@ -10,13 +10,13 @@ import { storeCall } from '../../core/store-call.js';
 import { ApiError, errorEnvelope } from '../../errors.js';
 import { monotonicClock } from '../../session/clock.js';
 import { summarizeOutboundCall } from '../../store/outbound-call.js';
-import type { Account } from '../../store/store.js';
+import type { Account, HeldKeyNamespace } from '../../store/store.js';
 import { AGENT_URL_SCHEMES, resolveCallParameters } from '../../telephony/call-parameters.js';
 import { signCallToken } from '../../telephony/call-token.js';
 import { serverBusyError, type ConnectionTicket } from '../../telephony/call-admission.js';
 import { MediaStream, type MediaStreamDeps } from '../../telephony/media-stream.js';
 import type { MediaPath, ProviderModule } from '../../telephony/provider-module.js';
-import type { CheckedParameters } from '../../telephony/provider-webhook.js';
+import type { AnswerToken, CheckedParameters } from '../../telephony/provider-webhook.js';
 import type { StreamAdmission } from '../../telephony/stream-provider.js';
 import { webSocketStream } from '../../telephony/stream-socket.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
@@ -44,6 +44,19 @@ export async function checkedCallParameters(ctx: ApiContext, telephony: Telephon
 /** The call token an answer step hands the stream: this account pays for this call id, for CALL_TOKEN_TTL_MS. */
 export function mintCallToken(telephony: TelephonyContext, accountId: string, callSid: string): string {
   return signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs: Date.now() + telephony.config.callTokenTtlMs });
+}
+
+/**
+ * The call token of a call id's first answer within `windowMs`, on every instance: its expiry is held (Store.holdKey,
+ * `account:callId` of `scope`), and a token is its claims' MAC, so an answer asked again (a provider's retry, or a
+ * replay of its signed request) gets the very same token, whose single use then covers every copy of the answer.
+ */
+export async function heldCallToken(ctx: Pick<ApiContext, 'store'>, telephony: TelephonyContext, scope: HeldKeyNamespace, accountId: string, callSid: string, windowMs: number): Promise<AnswerToken> {
+  const fresh = String(Date.now() + telephony.config.callTokenTtlMs);
+  const held = await storeCall(() => ctx.store.holdKey(scope, `${accountId}:${callSid}`, fresh, windowMs));
+  const expiresAtMs = Number(held);
+  if (!Number.isSafeInteger(expiresAtMs)) throw new ApiError('internal_error', `The held answer of call ${callSid} is not a token expiry.`);
+  return { token: signCallToken(telephony.callTokenSecret, { accountId, callSid, expiresAtMs }), repeated: held !== fresh };
 }
 
 /** What the connection to one media path proved, or undefined once the request was answered (403, 401, 404). */

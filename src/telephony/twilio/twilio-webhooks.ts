@@ -22,24 +22,36 @@ type Layers = ReadonlyArray<Readonly<Record<string, string>> | undefined>;
 const twiml = (body: string): WebhookReply => ({ status: 200, type: 'text/xml; charset=utf-8', body });
 
 /**
+ * How long a CallSid's voice-webhook answer is held: X-Twilio-Signature covers the URL and the form only (no time, no
+ * nonce), so a captured webhook replays as valid for ever. Within this window the same CallSid gets the same call
+ * token back (an honest retry works, a replay opens nothing: the token is spent or expired); the window is far longer
+ * than any call token lives (CALL_TOKEN_TTL_MS is at most 1 h) and the same as Plivo's nonce window.
+ */
+export const TWILIO_ANSWER_WINDOW_MS = 24 * 3600_000;
+
+/**
  * The TwiML that connects an answered call to Raaga: its settings resolved over the layers and checked (voice
  * included), a call token bound to the CallSid. An account without an auth token cannot have its provider requests
- * signed, so its stream goes to the generic path (the token pays) without stream or connect callbacks.
+ * signed, so its stream goes to the generic path (the token pays) without stream or connect callbacks. With `once`,
+ * the token is the one this CallSid was first answered with (TWILIO_ANSWER_WINDOW_MS): the same request then gets
+ * the identical TwiML.
  */
-async function streamAnswer(request: WebhookRequest, context: WebhookContext, checked: ProviderAccount, callSid: string, layers: Layers): Promise<string> {
+async function streamAnswer(request: WebhookRequest, context: WebhookContext, checked: ProviderAccount, callSid: string, layers: Layers, once = false): Promise<{ readonly body: string; readonly repeated: boolean }> {
   const accountId = checked.account.id;
+  // Checked first: a refused answer (422) holds nothing, so the request corrected (or retried) is answered afresh.
   const resolved = await context.checkedCallParameters(checked.account, layers);
-  const token = context.mintCallToken(accountId, callSid);
+  const { token, repeated } = once ? await context.heldCallToken('twilio-answer', accountId, callSid, TWILIO_ANSWER_WINDOW_MS) : { token: context.mintCallToken(accountId, callSid), repeated: false };
   const parameters = { ...compact(resolved.settings), ...resolved.value.custom, [TOKEN_PARAMETER]: token };
   const base = request.origin();
   const signed = providerRequestsAllowed(twilioCredentials, checked.settings);
   try {
-    return streamTwiml({
+    const body = streamTwiml({
       streamUrl: streamUrlFor(base, signed ? `${TWILIO_MEDIA_PATH}/${accountId}` : TWILIO_MEDIA_PATH),
       streamName: `raaga-${callSid.slice(-12)}`,
       parameters,
       ...(signed ? { statusCallback: `${base}${TWILIO_STATUS_PATH}/${accountId}`, connectAction: `${base}${TWILIO_CONNECT_ACTION_PATH}/${accountId}` } : {}),
     });
+    return { body, repeated };
   } catch (error) {
     if (error instanceof TwimlParameterError) throw new ApiError('validation_error', error.message);
     throw error;
@@ -67,9 +79,11 @@ const voiceWebhook: ProviderWebhook = {
     if (!callSid) throw new ApiError('bad_request', 'CallSid is missing: this endpoint is a Twilio voice webhook.');
     // On GET, Twilio's own fields share the query with the call settings; they are not settings.
     const query = isGet ? withoutProviderFields(request.query) : request.query;
-    const answer = await streamAnswer(request, context, checked, callSid, [checked.settings?.defaults, query, { ...compact({ from: form.From, to: form.To }), ...twilioCallFacts(form) }]);
-    context.serverLog.info({ reqId: request.id, accountId, callSid }, 'twilio voice webhook answered');
-    return twiml(answer);
+    // One answer per CallSid: a retry or a replay of this signed request gets the same TwiML, with the same token.
+    const answer = await streamAnswer(request, context, checked, callSid, [checked.settings?.defaults, query, { ...compact({ from: form.From, to: form.To }), ...twilioCallFacts(form) }], true);
+    if (answer.repeated) context.serverLog.warn({ reqId: request.id, accountId, callSid }, 'twilio voice webhook answered again (a retry or a replay): the same call token, good for one stream');
+    else context.serverLog.info({ reqId: request.id, accountId, callSid }, 'twilio voice webhook answered');
+    return twiml(answer.body);
   },
 };
 
@@ -98,7 +112,7 @@ const outboundAnswer: ProviderWebhook = {
     if (!answer) return NOT_FOUND;
     context.log.info({ accountId, callId, callSid, action: answer.action, answeredBy: form.AnsweredBy }, 'twilio outbound call answered');
     if (answer.action === 'hangup') return twiml(hangupTwiml());
-    return twiml(await streamAnswer(request, context, { account, settings }, callSid, [settings?.defaults, answer.layer]));
+    return twiml((await streamAnswer(request, context, { account, settings }, callSid, [settings?.defaults, answer.layer])).body);
   },
 };
 
@@ -142,7 +156,7 @@ const dialAction: ProviderWebhook = {
     const fallback = settings.fallback_message ?? context.config.agentFallbackMessage;
     if (status === 'completed' || status === 'answered' || (!settings.agent_url && fallback === '')) return twiml(hangupTwiml());
     const resumed: Record<string, string> = settings.agent_url ? { transfer_status: status } : { transfer_status: status, greeting: fallback, hangup_after_greeting: 'true', greeting_interruptible: 'false' };
-    return twiml(await streamAnswer(request, context, checked, callSid, [settings, resumed, compact({ from: form.From, to: form.To })]));
+    return twiml((await streamAnswer(request, context, checked, callSid, [settings, resumed, compact({ from: form.From, to: form.To })])).body);
   },
 };
 
