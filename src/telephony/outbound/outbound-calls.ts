@@ -25,6 +25,7 @@ import type { DestinationPolicy } from '../destination/destination-policy.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { OUTBOUND_CALL_PARAMETER } from '../call-parameters.js';
 import { providerDialer, type OutboundProviderName } from '../providers.js';
+import { eventLoopTurn } from '../../util/event-loop-turn.js';
 
 /** Beyond ring timeout and time limit, how long a provider may still be on its way to the answer URL. */
 const ANSWER_GRACE_MS = 60_000;
@@ -54,7 +55,7 @@ export interface OutboundCallsDeps {
     | 'recordOutboundCallEvent'
     | 'reserveDialSlot'
     | 'claimOutboundCallOfDay'
-    | 'listUsage'
+    | 'listUsagePage'
     | 'advanceWebhookCursor'
     | 'webhookBacklog'
     | 'holdKey'
@@ -310,10 +311,23 @@ export class OutboundCalls {
     const summary = summarizeOutboundCall(state);
     const ids = new Set([summary.streamCallId, summary.providerCallId, event.streamCallId, event.providerCallId].filter((id): id is string => id !== undefined));
     if (ids.size === 0) return 0;
-    const usage = await this.deps.store.listUsage(state.call.accountId, { fromMs: state.call.createdAtMs, toMs: this.deps.now() + 1 });
-    return usage.filter((record) => record.endpoint === 'call' && record.callId !== undefined && ids.has(record.callId)).reduce((sum, record) => sum + record.characters, 0);
+    // The account's records since the call was placed, a bounded page at a time with a turn of the loop between
+    // pages: a busy account writes thousands while one call lasts.
+    const range = { fromMs: state.call.createdAtMs, toMs: this.deps.now() + 1 };
+    let characters = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.deps.store.listUsagePage(state.call.accountId, range, { limit: USAGE_PAGE_RECORDS, ...(after === undefined ? {} : { after }) });
+      for (const record of page.records) if (record.endpoint === 'call' && record.callId !== undefined && ids.has(record.callId)) characters += record.characters;
+      if (page.next === null) return characters;
+      after = page.next;
+      await eventLoopTurn();
+    }
   }
 }
+
+/** Usage records read per page when a call's characters are summed. */
+const USAGE_PAGE_RECORDS = 1_000;
 
 /**
  * Error codes a replay answers with as they were (each one the first attempt could have stopped with; a stored
