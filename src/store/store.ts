@@ -95,9 +95,9 @@ export interface NewAccount {
 export type UsageOutcome = 'completed' | 'cancelled' | 'truncated' | 'failed';
 export const USAGE_OUTCOMES: readonly UsageOutcome[] = ['completed', 'cancelled', 'truncated', 'failed'];
 
-/** The surface that spent the credits: an HTTP endpoint, a WebSocket session, or a phone call. */
-export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call';
-export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = ['generate', 'stream', 'websocket', 'call'];
+/** The surface that spent the credits: an HTTP endpoint, a WebSocket session, a phone call, or the playground's simulated caller. */
+export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call' | 'playground';
+export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = ['generate', 'stream', 'websocket', 'call', 'playground'];
 
 /** What the caller of `settle` knows about the settled utterance; the store adds time, account and the debit. */
 export interface UsageDetails {

@@ -1,12 +1,15 @@
 // POST /v1/playground/call-sim: a real simulated call (voice webhook → TwiML → media stream over loopback, the
 // caller talking over the greeting) whose result matches its documented schema, shows the barge-in, and moves the
-// call metrics (active calls, barge-ins, first audio on calls).
+// call metrics (active calls, barge-ins, first audio on calls); the simulated caller's words are admitted and billed
+// like any synthesis (security review c283aa8, L5).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallSimResultSchema } from '../../src/api/routes/playground-call.js';
+import { countCodePoints } from '../../src/util/code-points.js';
 import { metricValue } from '../helpers/metrics.js';
+import { ALL_TIME } from '../helpers/store-contract.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { SETTINGS_UPDATED_AT_MS } from '../helpers/telephony.js';
+import { eventually, SETTINGS_UPDATED_AT_MS } from '../helpers/telephony.js';
 
 let server: TestServer;
 let key: string;
@@ -88,5 +91,70 @@ describe('call simulator endpoint', () => {
     expect(((await audioSocket.json()) as { error: { message: string } }).error.message).toMatch(/provider/);
     const badVoice = await simulate({ voice: 'nobody', language: 'hi-IN', greeting: 'नमस्ते' });
     expect(((await badVoice.json()) as { error: { code: string } }).error.code).toBe('voice_language_not_found');
+  });
+});
+
+describe("the simulated caller's words are paid for like any synthesis", () => {
+  const CALLER = 'रुकिए, मुझे कुछ पूछना है';
+  const balance = async (id: string) => (await server.deps.store.getAccount(id))!.credits;
+  const ledger = (id: string) => server.deps.store.listUsage(id, ALL_TIME);
+  const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+  it('debits the caller text by its code points, with its own playground record, beside the call', async () => {
+    const created = await server.account('growth', 1_000_000);
+    const response = await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते।', caller_text: ` ${CALLER} `, caller_at_ms: 1500, duration_ms: 2000 }, created.keys[0]);
+    expect(response.status).toBe(200);
+    // The call settles as its stream ends, which the response need not wait for.
+    await eventually(async () => (await ledger(created.id)).some((record) => record.endpoint === 'call'), "the call's record");
+    const records = await ledger(created.id);
+    const playground = records.filter((record) => record.endpoint === 'playground');
+    expect(playground).toEqual([expect.objectContaining({ endpoint: 'playground', characters: countCodePoints(CALLER), outcome: 'completed', language: 'hi-IN', keyId: expect.stringMatching(/^sha256:/) })]);
+    expect(playground[0]!.voice).not.toBe('meera');
+    // The call's greeting is billed by its own record; the balance fell by exactly what the ledger says.
+    expect(records.filter((record) => record.endpoint === 'call')).toHaveLength(1);
+    const spent = records.reduce((sum, record) => sum + record.characters, 0);
+    expect(spent).toBeGreaterThanOrEqual(countCodePoints(CALLER));
+    expect(await balance(created.id)).toBe(1_000_000 - spent);
+  });
+
+  it('needs credits for the caller text: 402 before any call, nothing spent', async () => {
+    const created = await server.account('growth', countCodePoints(CALLER) - 1);
+    const response = await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते।', caller_text: CALLER }, created.keys[0]);
+    expect(response.status).toBe(402);
+    expect(await errorOf(response)).toMatchObject({ code: 'insufficient_credits' });
+    expect(await balance(created.id)).toBe(countCodePoints(CALLER) - 1);
+    expect(await ledger(created.id)).toEqual([]);
+    expect(await metric('raaga_active_sessions{kind="call"}')).toBe(0);
+  });
+
+  it("takes a concurrency slot: a free account whose one slot is busy gets 429 concurrency_limit_exceeded", async () => {
+    const created = await server.account('free', 10_000);
+    const account = (await server.deps.store.getAccount(created.id))!;
+    const holder = await server.deps.admission.admit({ account, countRate: false, takeSlot: true, credits: 0 });
+    try {
+      const response = await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते।', caller_text: CALLER }, created.keys[0]);
+      expect(response.status).toBe(429);
+      expect(await errorOf(response)).toMatchObject({ code: 'concurrency_limit_exceeded' });
+    } finally {
+      await holder.finish(0);
+    }
+    expect(await balance(created.id)).toBe(10_000);
+    expect(await ledger(created.id)).toEqual([]);
+  });
+
+  it('counts in the rate window: a free account past its 15 requests gets 429 rate_limit_exceeded with Retry-After', async () => {
+    const created = await server.account('free', 10_000);
+    const apiKey = created.keys[0] as string;
+    // Fifteen counted requests that cost nothing: call lookups of a call that does not exist (404, counted).
+    for (let i = 0; i < 15; i++) {
+      const lookup = await fetch(`${server.url}/v1/calls/CA${String(i).padStart(32, '0')}`, { headers: authHeaders(apiKey) });
+      expect(lookup.status).toBe(404);
+    }
+    const response = await simulate({ voice: 'meera', language: 'hi-IN', greeting: 'नमस्ते।', caller_text: CALLER }, apiKey);
+    expect(response.status).toBe(429);
+    expect(await errorOf(response)).toMatchObject({ code: 'rate_limit_exceeded' });
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await balance(created.id)).toBe(10_000);
+    expect(await ledger(created.id)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
 // chosen provider would (the providers of the registry that offer themselves to the playground; Twilio: the media
 // stream with a freshly minted call token; the others: their own path and protocol with the account's stored
 // credentials for them), caller speech in real time, marks, clear, with the CallPeer of src/sim/, and returns its
-// timeline and what the caller heard. The bot's speech is billed.
+// timeline and what the caller heard. The bot's speech is billed like any call, the simulated caller's words like any
+// synthesis (admitted with a concurrency slot and their credits, billed by the billing rule).
 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -11,9 +12,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { pcm16Sample } from '../../audio/pcm.js';
+import type { Ticket } from '../../core/admission.js';
+import { chargeFor, type UtteranceOutcome } from '../../core/synthesis/billing.js';
+import type { ResolvedVoice } from '../../core/voice-resolver.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import type { Account } from '../../store/store.js';
+import { countCodePoints } from '../../util/code-points.js';
 import { dialProvider, storedCredentials } from '../../sim/dial-provider.js';
 import { CallerTrack, type CallerClip } from '../../sim/caller-audio.js';
 import type { CallPeer } from '../../sim/call-peer.js';
@@ -21,6 +26,7 @@ import { PLAYGROUND_PROVIDERS } from '../../telephony/providers.js';
 import { mintCallToken } from './telephony-media.js';
 import { storeCall } from '../../core/store-call.js';
 import type { ApiContext, TelephonyContext } from '../context.js';
+import { engineErrorToApiError } from '../engine-errors.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 
 export const CALL_SIM_PATH = '/v1/playground/call-sim';
@@ -92,44 +98,77 @@ function frameLevels(mulaw: Uint8Array): number[] {
   return levels;
 }
 
-/** The caller's words as 8 kHz mu-law, by this server's engine, in a voice other than the bot's when possible. */
-async function callerClip(ctx: ApiContext, account: Account, request: z.output<typeof CallSimRequestSchema>, signal: AbortSignal): Promise<CallerClip | undefined> {
+/** What the simulated caller says, and in which voice: one other than the bot's when possible. */
+interface CallerLine {
+  readonly text: string;
+  readonly codePoints: number;
+  readonly voiceName: string;
+  readonly voice: ResolvedVoice;
+}
+
+async function callerLine(ctx: ApiContext, account: Account, request: z.output<typeof CallSimRequestSchema>): Promise<CallerLine | undefined> {
   const text = request.caller_text?.trim();
   if (!text) return undefined;
   const voices = ctx.catalog.voices();
   const bot = voices.find((voice) => voice.name === request.voice);
   const callerVoice = voices.find((voice) => voice.name !== request.voice && voice.gender !== bot?.gender) ?? voices[0];
   if (!callerVoice) return undefined;
+  return { text, codePoints: countCodePoints(text), voiceName: callerVoice.name, voice: await ctx.voices.resolve(account, callerVoice.name, request.language) };
+}
+
+/**
+ * The caller's words as 8 kHz mu-law, by this server's engine, paid for like a `generate` of them (the ticket holds
+ * their slot and credits): the whole text once its audio is made, nothing when the engine failed or cut it short.
+ */
+async function callerClip(ctx: ApiContext, account: Account, request: z.output<typeof CallSimRequestSchema>, line: CallerLine, ticket: Ticket, signal: AbortSignal): Promise<CallerClip> {
   const utterance = ctx.synthesis.utterance({
-    text,
+    text: line.text,
     language: request.language,
-    voice: await ctx.voices.resolve(account, callerVoice.name, request.language),
+    voice: line.voice,
     format: 'mulaw',
     sampleRateHz: 8000,
     speed: 1,
     mode: 'complete',
     accountId: account.id,
   });
-  const parts: Uint8Array[] = [];
-  for await (const bytes of utterance.audio(signal)) parts.push(bytes);
-  return { atMs: request.caller_at_ms, mulaw: Buffer.concat(parts), label: `"${text}"` };
+  let outcome: UtteranceOutcome = 'failed';
+  try {
+    const parts: Uint8Array[] = [];
+    for await (const bytes of utterance.audio(signal)) parts.push(bytes);
+    outcome = utterance.truncated ? 'truncated' : 'completed';
+    return { atMs: request.caller_at_ms, mulaw: Buffer.concat(parts), label: `"${line.text}"` };
+  } catch (error) {
+    throw engineErrorToApiError(error);
+  } finally {
+    const { used, report } = chargeFor({ outcome, totalCodePoints: line.codePoints, deliveredCodePoints: 0, audioMs: utterance.durationMs, engine: utterance.engineKind });
+    await ticket.finish(used, report);
+  }
 }
 
 async function simulateCall(
   app: FastifyInstance,
   ctx: ApiContext,
   telephony: TelephonyContext,
-  httpRequest: Pick<FastifyRequest, 'account' | 'rateInfo'> & { readonly body: z.output<typeof CallSimRequestSchema> },
+  httpRequest: Pick<FastifyRequest, 'account' | 'apiKeyId' | 'rateInfo'> & { readonly body: z.output<typeof CallSimRequestSchema> },
 ): Promise<CallSimResult> {
   const account = httpRequest.account as Account;
   const request = httpRequest.body;
-  // The simulation itself counts as one request of the account's window (the call then pays its own way).
-  const ticket = await ctx.admission.admit({ account, countRate: true, takeSlot: false, credits: 0 });
-  httpRequest.rateInfo = ticket.rate;
-  await ticket.finish(0);
   await ctx.voices.resolve(account, request.voice, request.language);
-
-  const clip = await callerClip(ctx, account, request, ctx.shutdown);
+  const line = await callerLine(ctx, account, request);
+  // The simulation counts as one request of the account's window; the simulated caller's words are synthesis like
+  // any other (a concurrency slot while they are made, their code points in credits, a `playground` usage record);
+  // the call then pays its own way.
+  const ticket = await ctx.admission.admit({
+    account,
+    countRate: true,
+    takeSlot: line !== undefined,
+    credits: line?.codePoints ?? 0,
+    ...(line ? { usage: { keyId: httpRequest.apiKeyId, endpoint: 'playground' as const, voice: line.voiceName, language: request.language } } : {}),
+  });
+  httpRequest.rateInfo = ticket.rate;
+  let clip: CallerClip | undefined;
+  if (line) clip = await callerClip(ctx, account, request, line, ticket, ctx.shutdown);
+  else await ticket.finish(0);
   const base = localBaseUrl(app);
   const settings = await storeCall(() => ctx.store.getTelephonySettings(account.id));
   const params = { voice: request.voice, language: request.language, greeting: request.greeting };
@@ -197,7 +236,8 @@ export function registerPlaygroundCallRoute(app: FastifyInstance, ctx: ApiContex
       "Plays a provider's side of a call over loopback for `duration_ms` of real time (Twilio: the media stream with a call token minted for it; " +
       "Exotel, Plivo/Vobiz, Smartflo, Asterisk: their own path and protocol, with the account's stored credentials for that provider): the bot " +
       "speaks the greeting, the simulated caller talks at `caller_at_ms`. Counts as one request of the rate window; the bot's " +
-      "speech is billed like any call (the simulated caller's is not). Only when telephony is enabled.",
+      "speech is billed like any call, and `caller_text` like any synthesis: its code points in credits and a concurrency slot while " +
+      'it is synthesized, before the call starts. Only when telephony is enabled.',
     body: CallSimRequestSchema,
     response: {
       200: jsonResponse('What happened on the line.', CallSimResultSchema),
