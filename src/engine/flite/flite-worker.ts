@@ -6,10 +6,12 @@ import { afterTrim, deliverClause } from '../../audio/clause-delivery.js';
 import { errorMessage, workerSide } from '../worker-side.js';
 import type { PackWorkerReport } from '../pack-worker-pool.js';
 import { fliteVoiceKey, type FliteJob, type FliteResult, type FliteWorkerData } from './flite-messages.js';
+import { placeFliteSandbox } from './flite-sandbox.js';
 import { synthesizeFlite } from './flite-synth.js';
 import { openFliteVoice } from './flite-voice.js';
 
 const { data, post, answerJobs } = workerSide<FliteWorkerData, FliteResult>('flite-worker');
+placeFliteSandbox(data.sandboxDir);
 
 const startedAt = performance.now();
 const report: PackWorkerReport = { loaded: [], failed: [], rssBytes: 0 };
