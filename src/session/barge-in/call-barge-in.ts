@@ -233,7 +233,8 @@ export class CallBargeIn {
       case 'suspect_long': {
         // An echo can run past long_min_ms (a late hold on a loaded machine, a long echo path): the bot's own voice
         // never commits. It stops one delay after the hold, and suspect_ended resumes it then.
-        if (this.#controller.held && this.#echo.soundsLikeEcho(event.atMs - this.#settings.policy.longMinMs, event.atMs)) return;
+        const hold = this.#hold;
+        if (this.#controller.held && hold && this.#echo.soundsLikeEcho(event.atMs - this.#settings.policy.longMinMs, event.atMs, hold.clearedAtMs)) return;
         this.#controller.suspectLong();
         return;
       }
@@ -243,7 +244,7 @@ export class CallBargeIn {
         const hold = this.#hold;
         const endedAtMs = event.atMs - SUSPECT_END_SILENCE_MS;
         const startedAtMs = endedAtMs - event.extentMs;
-        const echo = hold !== undefined && (this.#echo.endedLikeEcho(startedAtMs, hold.clearedAtMs, endedAtMs) || this.#echo.soundsLikeEcho(startedAtMs, endedAtMs));
+        const echo = hold !== undefined && (this.#echo.endedLikeEcho(startedAtMs, hold.clearedAtMs, endedAtMs) || this.#echo.soundsLikeEcho(startedAtMs, endedAtMs, hold.clearedAtMs));
         this.#controller.suspectEnded(event.extentMs, echo);
         return;
       }

@@ -51,6 +51,17 @@ const LOCAL_CORRELATION = 0.8;
 const LOCAL_MIN_SLOTS = 20;
 /** How far from one echo delay after a hold the caller's sound may end and still count as the echo stopping. */
 const SIGNATURE_TOLERANCE_MS = 80;
+/**
+ * A held sound is judged as echo together with the line just before it: an echo follows the bot one delay later
+ * wherever the bot was audible, so it cannot begin out of a silent line while the bot (one delay earlier) was already
+ * talking. Judged on the sound alone, a single syllable ("stop", 30 slots of one rise and fall) follows some stretch of
+ * the bot's speech at one of the 40 delays closely enough by chance (Flite's rms voice did, at 0.8, in 2 of 8 offsets:
+ * the bot resumed over the caller's next words). The 200 ms before the sound put the caller's silence, where the bot
+ * was playing, into the same correlation. A real echo of a bot that was already talking was on the line then too
+ * (below the VAD, or not yet judged as speech) and still correlates; one that began with the bot's own first word
+ * has bot silence there, which says nothing either way.
+ */
+const ONSET_LEAD_MS = 200;
 
 export interface EchoEstimate {
   readonly delayMs: number;
@@ -130,10 +141,13 @@ export class EchoGate {
    * following what was played one delay earlier (the estimate's, or any of 10–400 ms before there is one) at least
    * LOCAL_CORRELATION closely. A held sound like that is never committed, however long it runs: the echo stops one
    * delay after the hold, and the hold resumes then (the signature above, or this same test on the whole sound).
+   * With `clearedAtMs` (the hold's clear), a delay the sound has outlasted since the clear cannot explain it.
    */
-  soundsLikeEcho(startedAtMs: number, nowMs: number): boolean {
+  soundsLikeEcho(startedAtMs: number, nowMs: number, clearedAtMs?: number): boolean {
     const lags = this.#estimate ? [this.#estimate.delaySlots] : undefined;
-    return this.#bestLocalLag(startedAtMs, nowMs, (lag) => lags === undefined || lags.includes(lag)) !== undefined;
+    // After the clear the bot is silent, so its echo at a delay is gone one delay (and the tolerance) later.
+    const heardAfterEcho = (lag: number) => clearedAtMs !== undefined && nowMs > clearedAtMs + lag * SLOT_MS + SIGNATURE_TOLERANCE_MS;
+    return this.#bestLocalLag(startedAtMs, nowMs, (lag) => (lags === undefined || lags.includes(lag)) && !heardAfterEcho(lag)) !== undefined;
   }
 
   /**
@@ -145,9 +159,12 @@ export class EchoGate {
     return this.#bestLocalLag(startedAtMs, endedAtMs, (lag) => Math.abs(endedAtMs - (heldAtMs + lag * SLOT_MS)) <= SIGNATURE_TOLERANCE_MS);
   }
 
-  /** The lag (among those `allowed`) at which the sound over [startedAtMs, endedAtMs] follows the bot as an echo. */
+  /**
+   * The lag (among those `allowed`) at which the sound over [startedAtMs, endedAtMs], with the line ONSET_LEAD_MS
+   * before it, follows the bot as an echo.
+   */
   #bestLocalLag(startedAtMs: number, endedAtMs: number, allowed: (lag: number) => boolean): number | undefined {
-    const window = this.#window(Math.round(startedAtMs / SLOT_MS), Math.round(endedAtMs / SLOT_MS));
+    const window = this.#window(Math.round((startedAtMs - ONSET_LEAD_MS) / SLOT_MS), Math.round(endedAtMs / SLOT_MS));
     let best: { lag: number; correlation: number } | undefined;
     for (let lag = 1; lag <= MAX_LAG_SLOTS; lag++) {
       if (!allowed(lag)) continue;
