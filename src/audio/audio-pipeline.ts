@@ -11,8 +11,8 @@ export interface AudioPipeline {
   readonly lastLeadTrimmedMs: number;
   /** One clause in; the bytes ready to send now. One call at a time: await each before the next. */
   pushClause(samples: Float32Array, pauseAfterMs: number, alreadyShaped: boolean): Promise<Uint8Array>;
-  /** The tails (the whole file in 'complete' mode). */
-  end(): Promise<Uint8Array>;
+  /** The tails (the whole file in 'complete' mode), as consecutive pieces. */
+  end(): Promise<readonly Uint8Array[]>;
   /** Frees what the pipeline holds when its utterance stops before `end()`; idempotent, harmless after `end()`. */
   close(): void;
 }
@@ -31,7 +31,7 @@ export function inlinePipeline(options: OutputPipelineOptions): AudioPipeline {
       return pipeline.lastLeadTrimmedMs;
     },
     pushClause: (samples, pauseAfterMs, alreadyShaped) => Promise.resolve(pipeline.pushClause(samples, pauseAfterMs, alreadyShaped)),
-    end: () => Promise.resolve(pipeline.end()),
+    end: () => Promise.resolve(pipeline.endPieces()),
     close: () => undefined,
   };
 }

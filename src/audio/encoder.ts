@@ -6,7 +6,7 @@ import { Mp3StreamEncoder } from './mp3-encoder.js';
 import { pcm16ToMulaw } from './mulaw.js';
 import { pcm16ToBytesLE } from './pcm.js';
 import type { OutputFormat } from './formats.js';
-import { WAV_HEADER_BYTES, wavHeader } from './wav.js';
+import { wavHeader } from './wav.js';
 
 export type { OutputFormat } from './formats.js';
 export type EncoderMode = 'complete' | 'streaming';
@@ -18,8 +18,13 @@ export interface AudioEncoder {
   header(): Uint8Array;
   /** Streaming: bytes ready now (may share memory with `pcm`). Complete: always empty (buffered). */
   encode(pcm: Int16Array): Uint8Array;
-  /** Streaming: encoder tail (MP3 only). Complete: the whole file. Call once, at the end. */
+  /** Streaming: encoder tail (MP3 only). Complete: the whole file. Call once, at the end (or flushPieces). */
   flush(): Uint8Array;
+  /**
+   * The same bytes as `flush`, as consecutive pieces: a complete file of PCM, WAV or mu-law is its header and each
+   * chunk as encoded, never copied into one buffer (17 MB for three minutes at 48 kHz) on the caller's thread.
+   */
+  flushPieces(): Uint8Array[];
 }
 
 export function createEncoder(format: OutputFormat, sampleRateHz: number, mode: EncoderMode): AudioEncoder {
@@ -32,13 +37,14 @@ function streamingEncoder(format: OutputFormat, sampleRateHz: number): AudioEnco
     case 'pcm':
     case 'wav': {
       const header = format === 'wav' ? wavHeader({ sampleRateHz, channels: 1, bitsPerSample: 16, dataBytes: 'streaming' }) : EMPTY_BYTES;
-      return { format, mode, header: () => header, encode: (pcm) => pcm16ToBytesLE(pcm), flush: () => EMPTY_BYTES };
+      return { format, mode, header: () => header, encode: (pcm) => pcm16ToBytesLE(pcm), flush: () => EMPTY_BYTES, flushPieces: () => [] };
     }
     case 'mulaw':
-      return { format, mode, header: () => EMPTY_BYTES, encode: (pcm) => pcm16ToMulaw(pcm), flush: () => EMPTY_BYTES };
+      return { format, mode, header: () => EMPTY_BYTES, encode: (pcm) => pcm16ToMulaw(pcm), flush: () => EMPTY_BYTES, flushPieces: () => [] };
     case 'mp3': {
       const mp3 = new Mp3StreamEncoder(sampleRateHz);
-      return { format, mode, header: () => EMPTY_BYTES, encode: (pcm) => mp3.encode(pcm), flush: () => mp3.flush() };
+      const flush = () => mp3.flush();
+      return { format, mode, header: () => EMPTY_BYTES, encode: (pcm) => mp3.encode(pcm), flush, flushPieces: () => [flush()] };
     }
   }
 }
@@ -48,6 +54,10 @@ function completeEncoder(format: OutputFormat, sampleRateHz: number): AudioEncod
   if (format === 'mp3') {
     const mp3 = new Mp3StreamEncoder(sampleRateHz);
     const parts: Uint8Array[] = [];
+    const flushPieces = (): Uint8Array[] => {
+      parts.push(mp3.flush());
+      return parts;
+    };
     return {
       format,
       mode,
@@ -56,37 +66,27 @@ function completeEncoder(format: OutputFormat, sampleRateHz: number): AudioEncod
         parts.push(mp3.encode(pcm));
         return EMPTY_BYTES;
       },
-      flush: () => {
-        parts.push(mp3.flush());
-        return concatBytes(parts);
-      },
+      flush: () => concatBytes(flushPieces()),
+      flushPieces,
     };
   }
-  // pcm, wav, mulaw: keep the PCM (copied: callers may reuse their arrays) and encode once at the end.
-  const chunks: Int16Array[] = [];
-  let total = 0;
+  // pcm, wav, mulaw: each chunk encoded as it comes (a copy: callers may reuse their arrays), so the end only adds
+  // the WAV header, whose sizes are known then.
+  const pieces: Uint8Array[] = [];
+  let dataBytes = 0;
+  const flushPieces = (): Uint8Array[] =>
+    format === 'wav' ? [wavHeader({ sampleRateHz, channels: 1, bitsPerSample: 16, dataBytes }), ...pieces] : pieces;
   return {
     format,
     mode,
     header: () => EMPTY_BYTES,
     encode: (pcm) => {
-      chunks.push(pcm.slice());
-      total += pcm.length;
+      const bytes = format === 'mulaw' ? pcm16ToMulaw(pcm) : pcm16ToBytesLE(pcm.slice());
+      pieces.push(bytes);
+      dataBytes += bytes.length;
       return EMPTY_BYTES;
     },
-    flush: () => {
-      if (format === 'mulaw') return concatBytes(chunks.map((c) => pcm16ToMulaw(c)));
-      // One allocation for the whole file (header included) and one copy of each chunk into it: a 3-minute 48 kHz
-      // utterance is 17 MB, and copying it twice more would hold the event loop for no reason.
-      const headerBytes = format === 'wav' ? WAV_HEADER_BYTES : 0;
-      const out = new Uint8Array(headerBytes + total * 2);
-      if (format === 'wav') out.set(wavHeader({ sampleRateHz, channels: 1, bitsPerSample: 16, dataBytes: total * 2 }), 0);
-      let offset = headerBytes;
-      for (const c of chunks) {
-        out.set(pcm16ToBytesLE(c), offset);
-        offset += c.byteLength;
-      }
-      return out;
-    },
+    flush: () => concatBytes(flushPieces()),
+    flushPieces,
   };
 }

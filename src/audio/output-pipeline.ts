@@ -52,12 +52,15 @@ export class OutputPipeline {
 
   /** Flushes resampler/encoder tails; returns the remaining bytes (the whole file in 'complete' mode). */
   end(): Uint8Array {
-    if (this.ended) return EMPTY_BYTES;
+    return concatBytes(this.endPieces());
+  }
+
+  /** `end()`'s bytes as consecutive pieces, not copied into one buffer (a complete file can be many megabytes). */
+  endPieces(): Uint8Array[] {
+    if (this.ended) return [];
     this.ended = true;
-    const parts: Uint8Array[] = [];
-    parts.push(this.emit(this.resampler.flush()));
-    parts.push(this.encoder.flush());
-    return concatBytes(parts);
+    const tail = this.emit(this.resampler.flush());
+    return [tail, ...this.encoder.flushPieces()].filter((piece) => piece.length > 0);
   }
 
   /** Silence the last pushClause trimmed from the start of its clause (0 for a clause that came shaped). */

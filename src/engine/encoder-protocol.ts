@@ -18,5 +18,6 @@ export type EncoderRequest =
 
 export type EncoderAnswer =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly request: number; readonly ok: true; readonly bytes: Uint8Array; readonly durationMs: number; readonly leadTrimmedMs: number }
+  /** `pieces`: a clause's bytes (one piece, or none), or the end's tails (the whole file in 'complete' mode). */
+  | { readonly type: 'done'; readonly request: number; readonly ok: true; readonly pieces: Uint8Array[]; readonly durationMs: number; readonly leadTrimmedMs: number }
   | { readonly type: 'done'; readonly request: number; readonly ok: false; readonly message: string };

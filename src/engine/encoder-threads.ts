@@ -5,6 +5,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { AudioPipeline, AudioPipelineFactory } from '../audio/audio-pipeline.js';
+import { EMPTY_BYTES } from '../audio/bytes.js';
 import { inlinePipeline } from '../audio/audio-pipeline.js';
 import type { OutputFormat } from '../audio/formats.js';
 import type { OutputPipelineOptions } from '../audio/output-pipeline.js';
@@ -122,16 +123,16 @@ export class EncoderThreads {
     let durationMs = 0;
     let leadTrimmedMs = 0;
     let open = true;
-    const call = (message: (request: number) => EncoderRequest): Promise<Uint8Array> => {
+    const call = (message: (request: number) => EncoderRequest): Promise<Uint8Array[]> => {
       if (!open) return Promise.reject(new Error('encoder session is closed'));
       if (thread.generation !== generation) return Promise.reject(new EngineUnavailableError('encoder thread was replaced'));
       const request = this.#nextRequest++;
-      return new Promise<Uint8Array>((resolve, reject) => {
+      return new Promise<Uint8Array[]>((resolve, reject) => {
         thread.pending.set(request, {
           resolve: (answer) => {
             durationMs = answer.durationMs;
             leadTrimmedMs = answer.leadTrimmedMs;
-            resolve(answer.bytes);
+            resolve(answer.pieces);
           },
           reject,
         });
@@ -147,12 +148,14 @@ export class EncoderThreads {
         return leadTrimmedMs;
       },
       // A copy moves to the thread: the caller keeps its clip.
-      pushClause: (samples, pauseAfterMs, alreadyShaped) =>
-        call((request) => ({ type: 'push', session, request, samples: samples.slice(), pauseAfterMs, alreadyShaped })),
+      pushClause: async (samples, pauseAfterMs, alreadyShaped) => {
+        const pieces = await call((request) => ({ type: 'push', session, request, samples: samples.slice(), pauseAfterMs, alreadyShaped }));
+        return pieces[0] ?? EMPTY_BYTES;
+      },
       end: async () => {
-        const bytes = await call((request) => ({ type: 'end', session, request }));
+        const pieces = await call((request) => ({ type: 'end', session, request }));
         open = false;
-        return bytes;
+        return pieces;
       },
       close: () => {
         if (!open) return;

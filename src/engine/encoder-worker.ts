@@ -11,25 +11,23 @@ if (port === null) throw new Error('encoder-worker must run in a worker thread')
 const pipelines = new Map<number, OutputPipeline>();
 
 function answer(message: EncoderAnswer): void {
-  if (message.type === 'done' && message.ok && message.bytes.byteLength > 0) {
-    // A view into a larger buffer (lamejs frames, a shared empty array) is copied; a whole buffer moves.
-    const bytes = message.bytes;
-    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    port!.postMessage({ ...message, bytes: owned }, [owned.buffer as ArrayBuffer]);
-    return;
-  }
-  port!.postMessage(message);
+  if (message.type !== 'done' || !message.ok) return port!.postMessage(message);
+  // A view into a larger buffer (lamejs frames, a shared empty array) is copied; a whole buffer moves.
+  const pieces = message.pieces
+    .filter((piece) => piece.byteLength > 0)
+    .map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
+  port!.postMessage({ ...message, pieces }, pieces.map((piece) => piece.buffer as ArrayBuffer));
 }
 
-function run(request: number, session: number, work: (pipeline: OutputPipeline) => Uint8Array): void {
+function run(request: number, session: number, work: (pipeline: OutputPipeline) => Uint8Array[]): void {
   const pipeline = pipelines.get(session);
   if (pipeline === undefined) {
     answer({ type: 'done', request, ok: false, message: `encoder session ${session} is not open` });
     return;
   }
   try {
-    const bytes = work(pipeline);
-    answer({ type: 'done', request, ok: true, bytes, durationMs: pipeline.durationMs, leadTrimmedMs: pipeline.lastLeadTrimmedMs });
+    const pieces = work(pipeline);
+    answer({ type: 'done', request, ok: true, pieces, durationMs: pipeline.durationMs, leadTrimmedMs: pipeline.lastLeadTrimmedMs });
   } catch (error) {
     pipelines.delete(session);
     answer({ type: 'done', request, ok: false, message: errorMessage(error) });
@@ -42,12 +40,12 @@ port.on('message', (message: EncoderRequest) => {
       pipelines.set(message.session, new OutputPipeline(message.options));
       return;
     case 'push':
-      run(message.request, message.session, (pipeline) => pipeline.pushClause(message.samples, message.pauseAfterMs, message.alreadyShaped));
+      run(message.request, message.session, (pipeline) => [pipeline.pushClause(message.samples, message.pauseAfterMs, message.alreadyShaped)]);
       return;
     case 'end':
       run(message.request, message.session, (pipeline) => {
         pipelines.delete(message.session);
-        return pipeline.end();
+        return pipeline.endPieces();
       });
       return;
     case 'drop':

@@ -278,7 +278,7 @@ export class Utterance {
       }
       const tail = await pipeline.end();
       this.#durationMs = pipeline.durationMs;
-      if (tail.length > 0) yield tail;
+      for (const piece of tail) yield piece;
     } finally {
       signal.removeEventListener('abort', onAbort);
       if (!local.signal.aborted) local.abort(new Error('utterance finished'));

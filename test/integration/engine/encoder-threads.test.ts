@@ -23,7 +23,7 @@ function clauses(count: number, ms: number): Float32Array[] {
 async function run(pipeline: AudioPipeline, input: readonly Float32Array[]): Promise<{ bytes: Uint8Array; durationMs: number }> {
   const out: Uint8Array[] = [];
   for (const samples of input) out.push(await pipeline.pushClause(samples, 120, false));
-  out.push(await pipeline.end());
+  out.push(...(await pipeline.end()));
   return { bytes: concatBytes(out), durationMs: pipeline.durationMs };
 }
 
