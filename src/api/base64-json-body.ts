@@ -5,8 +5,8 @@
 import { Readable } from 'node:stream';
 import { eventLoopTurn } from '../util/event-loop-turn.js';
 
-/** Bytes encoded per slice: a multiple of 3, so slices concatenate into one valid base64 string (1 MiB of text). */
-const SLICE_BYTES = 3 * 256 * 1024;
+/** Bytes encoded per slice: a multiple of 3, so slices concatenate into one valid base64 string (256 KiB of text). */
+const SLICE_BYTES = 3 * 64 * 1024;
 
 export interface JsonBody {
   readonly body: Readable;

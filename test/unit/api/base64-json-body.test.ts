@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { base64JsonBody } from '../../../src/api/base64-json-body.js';
 import { seeded } from '../../helpers/seeded-random.js';
 
-const SLICE = 3 * 256 * 1024;
+const SLICE = 3 * 64 * 1024;
 
 function bytes(length: number, random: () => number): Uint8Array {
   const out = new Uint8Array(length);
