@@ -9,21 +9,15 @@ import { join } from 'node:path';
 import twilio from 'twilio';
 import { CallPeer } from '../src/sim/call-peer.js';
 import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
-import { generateApiKey, hashApiKey } from '../src/store/api-key.js';
-import { SqliteStore } from '../src/store/sqlite-store.js';
 import { startServerProcess } from '../test/helpers/server-process.js';
+import { seedTwilioAccount, TWILIO_AUTH_TOKEN } from '../test/helpers/twilio-account.js';
 import { machine, round, writeResult } from './lib/stats.js';
 
-const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
+const AUTH_TOKEN = TWILIO_AUTH_TOKEN;
 const CALL_DRAIN_LIMIT_MS = Number(process.env.BENCH_CALL_DRAIN_LIMIT_MS ?? 8000);
 
 const dataDir = await mkdtemp(join(tmpdir(), 'raaga-drain-bench-'));
-const store = await SqliteStore.open({ dataDir });
-const account = await store.createAccount({ plan: 'growth', credits: 1_000_000 });
-const key = generateApiKey();
-await store.addKeyHash(account.id, hashApiKey(key));
-await store.putTelephonySettings({ accountId: account.id, credentials: { twilioAuthToken: AUTH_TOKEN }, updatedAtMs: 1 });
-await store.close();
+const { accountId, key } = await seedTwilioAccount(dataDir);
 const server = await startServerProcess({ RAAGA_DATA_DIR: dataDir, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '2000', CALL_DRAIN_LIMIT_MS: String(CALL_DRAIN_LIMIT_MS) }, { startTimeoutMs: 60_000 });
 
 async function poll(check: () => Promise<boolean>): Promise<void> {
@@ -31,7 +25,7 @@ async function poll(check: () => Promise<boolean>): Promise<void> {
 }
 
 try {
-  const webhook = `${server.url}/v1/telephony/twilio/voice/${account.id}`;
+  const webhook = `${server.url}/v1/telephony/twilio/voice/${accountId}`;
   const instruction = await fetchStreamInstruction({ url: `${webhook}?greeting=Namaste`, authToken: AUTH_TOKEN });
   const callSid = instruction.params.CallSid!;
   const peer = await CallPeer.connect({ url: instruction.streamUrl, callSid, customParameters: instruction.parameters, signature: { authToken: AUTH_TOKEN } });

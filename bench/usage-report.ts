@@ -17,6 +17,7 @@ import { reportUsage } from '../src/core/usage/usage-report.js';
 import { summarizeUsage, type UsageGrouping } from '../src/core/usage/usage-summary.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import { round, writeResult } from './lib/stats.js';
+import { seeded } from '../test/helpers/seeded-random.js';
 
 const SIZES = (process.env.BENCH_USAGE_SIZES ?? '1000000,2000000').split(',').map(Number);
 const BASELINE = process.env.BENCH_USAGE_BASELINE === '1';
@@ -38,17 +39,6 @@ const REPORTS: readonly { readonly groupBy: UsageGrouping; readonly timeZone: st
   { groupBy: 'key', timeZone: 'Asia/Kolkata' },
 ];
 
-/** A small deterministic generator (mulberry32): the same ledger every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function seed(dataDir: string, records: number): Promise<{ seedMs: number; migrateMs: number }> {
   const store = await SqliteStore.open({ dataDir, now: () => NOW });
   await store.createAccount({ id: ACCOUNT, plan: 'growth', credits: 0 });
@@ -57,7 +47,8 @@ async function seed(dataDir: string, records: number): Promise<{ seedMs: number;
   const insert = db.prepare(
     'INSERT INTO usage (at_ms, account_id, key_id, endpoint, call_id, voice, language, engine, characters, audio_seconds, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const next = random(42);
+  // The same ledger every run.
+  const next = seeded(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const start = NOW - SPAN_DAYS * DAY_MS;
   const step = (SPAN_DAYS * DAY_MS) / records;

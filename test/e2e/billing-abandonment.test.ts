@@ -34,34 +34,21 @@ async function fresh() {
 const body = (text: string, format = 'pcm') => JSON.stringify({ model_id: 'raaga-v1', voice: 'aarav', language: 'hi-IN', text, output_format: format, sample_rate: 8000 });
 
 describe('billing when the client leaves early', () => {
-  it('generate: a client gone before the file pays what was synthesized, its first chunk at least (cancelled)', async () => {
-    const { key, ledger, debited } = await fresh();
-    const client = new AbortController();
-    const pending = fetch(`${server.url}/v1/tts/generate`, { method: 'POST', headers: authHeaders(key), body: body(LONG), signal: client.signal }).catch((error: unknown) => error);
-    // Leave once the engine is working on it.
-    await eventually(() => server.deps.engine.load().running > 0, 'synthesis under way');
-    client.abort();
-    await pending;
-    await eventually(async () => (await ledger()).length === 1, 'the settled request');
-    const [record] = await ledger();
-    expect(record).toMatchObject({ endpoint: 'generate', outcome: 'cancelled' });
-    expect(record!.characters).toBeGreaterThanOrEqual(cp(SENTENCE.trim()));
-    expect(record!.characters).toBeLessThan(cp(LONG));
-    expect(await debited()).toBe(record!.characters);
-  });
-
-  it('stream: a client gone before the first chunk pays that chunk (the work its admission set going)', async () => {
+  it.each([
+    ['generate', 'before the file pays what was synthesized, its first chunk at least'],
+    ['stream', 'before the first chunk pays that chunk (the work its admission set going)'],
+  ] as const)('%s: a client gone %s (cancelled)', async (endpoint) => {
     const { key, ledger, debited } = await fresh();
     // A clause an earlier test left running would look like this request's.
     await eventually(() => server.deps.engine.load().running === 0 && server.deps.admission.held().slots === 0, 'an idle server');
     const client = new AbortController();
-    const pending = fetch(`${server.url}/v1/tts/stream`, { method: 'POST', headers: authHeaders(key), body: body(LONG), signal: client.signal }).catch((error: unknown) => error);
+    const pending = fetch(`${server.url}/v1/tts/${endpoint}`, { method: 'POST', headers: authHeaders(key), body: body(LONG), signal: client.signal }).catch((error: unknown) => error);
     await eventually(() => server.deps.admission.held().slots > 0 && server.deps.engine.load().running > 0, 'this request admitted and synthesizing');
     client.abort();
     await pending;
     await eventually(async () => (await ledger()).length === 1, 'the settled request');
     const [record] = await ledger();
-    expect(record).toMatchObject({ endpoint: 'stream', outcome: 'cancelled' });
+    expect(record).toMatchObject({ endpoint, outcome: 'cancelled' });
     expect(record!.characters).toBeGreaterThanOrEqual(cp(SENTENCE.trim()));
     expect(record!.characters).toBeLessThan(cp(LONG));
     expect(await debited()).toBe(record!.characters);

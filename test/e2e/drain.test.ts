@@ -12,13 +12,12 @@ import { afterEach, expect, it } from 'vitest';
 import { mulawToPcm16 } from '../../src/audio/mulaw.js';
 import { CallPeer } from '../../src/sim/call-peer.js';
 import { fetchStreamInstruction } from '../../src/sim/dialects/twilio-voice-webhook-client.js';
-import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { eventually } from '../helpers/telephony.js';
 import { authHeaders } from '../helpers/test-server.js';
+import { seedTwilioAccount, TWILIO_AUTH_TOKEN } from '../helpers/twilio-account.js';
 
-const AUTH_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
+const AUTH_TOKEN = TWILIO_AUTH_TOKEN;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -27,15 +26,10 @@ afterEach(async () => {
 async function serverWithTwilioAccount(env: Record<string, string>): Promise<{ server: ServerProcess; accountId: string; key: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'raaga-drain-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const store = await SqliteStore.open({ dataDir });
-  const account = await store.createAccount({ plan: 'growth', credits: 1_000_000 });
-  const key = generateApiKey();
-  await store.addKeyHash(account.id, hashApiKey(key));
-  await store.putTelephonySettings({ accountId: account.id, credentials: { twilioAuthToken: AUTH_TOKEN }, updatedAtMs: 1 });
-  await store.close();
+  const { accountId, key } = await seedTwilioAccount(dataDir);
   const server = await startServerProcess({ RAAGA_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }, { startTimeoutMs: 60_000 });
   cleanups.push(server.kill);
-  return { server, accountId: account.id, key };
+  return { server, accountId, key };
 }
 
 async function liveCall(server: ServerProcess, accountId: string, greeting: string): Promise<{ peer: CallPeer; callSid: string }> {
