@@ -37,7 +37,7 @@ describe('billing when the client leaves early', () => {
   it.each([
     ['generate', 'before the file pays what was synthesized, its first chunk at least'],
     ['stream', 'before the first chunk pays that chunk (the work its admission set going)'],
-  ] as const)('%s: a client gone %s (cancelled)', async (endpoint) => {
+  ] as const)('%s: a client gone %s (cancelled)', async (endpoint, _outcome) => {
     const { key, ledger, debited } = await fresh();
     // A clause an earlier test left running would look like this request's.
     await eventually(() => server.deps.engine.load().running === 0 && server.deps.admission.held().slots === 0, 'an idle server');
