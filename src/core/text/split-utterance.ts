@@ -106,9 +106,19 @@ function cutSpan(span: Span, limit: number, chars: readonly string[], guard: Gua
   ];
 }
 
+/**
+ * The front end's readings, less those longer than a chunk (a 3,000-digit "number", a dotted name of 1,500 labels):
+ * a reading is never cut, so one would make a single clause of many minutes of audio (one engine job, one block of
+ * work wherever it lands). Such text is read as written and cut like any other. An SSML alias or say-as is kept.
+ */
+function chunkSizedReplacements(source: SourceText, replacements: readonly Replacement[], maxChunkChars: number): Replacement[] {
+  const forced = new Set(source.forced.map((span) => `${span.start}:${span.end}`));
+  return replacements.filter((r) => r.end - r.start <= maxChunkChars || forced.has(`${r.start}:${r.end}`));
+}
+
 export function splitUtterance(text: string, options: SplitOptions): TextChunk[] {
   const source = toSourceText(text);
-  const replacements = replacementsFor(source, options.language);
+  const replacements = chunkSizedReplacements(source, replacementsFor(source, options.language), options.maxChunkChars);
   const guard = guards(source.chars.length, replacements);
   const pending = splitSentences(source, guard);
   const chunks: TextChunk[] = [];

@@ -131,3 +131,34 @@ describe('splitUtterance with the text front end', () => {
     for (const chunk of chunks) expect(chunk.text).not.toMatch(/\d/u);
   });
 });
+
+describe('splitUtterance never makes a chunk longer than maxChunkChars out of one reading', () => {
+  const total = (text: string, chunks: readonly { codePoints: number }[]) => {
+    expect(chunks.reduce((n, c) => n + c.codePoints, 0)).toBe(countCodePoints(text));
+  };
+  // Each is one "reading" of the front end if taken whole (a number, a web address, an e-mail, a phone number, an
+  // identifier): kept whole, it would be one clause of many minutes of audio.
+  const cases: [string, string, 'en-IN' | 'hi-IN'][] = [
+    ['a dotted name', `${'a.'.repeat(1498)}com`, 'en-IN'],
+    ['a 3,000-digit number', '1'.repeat(3000), 'en-IN'],
+    ['an e-mail address', `${'a'.repeat(2980)}@example.com`, 'en-IN'],
+    ['a web address', `https://example.com/${'a/'.repeat(1480)}`, 'en-IN'],
+    ['a phone number', `+91 ${'9'.repeat(2990)}`, 'hi-IN'],
+    ['a decimal', `1.${'5'.repeat(2997)}`, 'hi-IN'],
+    ['an identifier', 'A1B2'.repeat(750), 'en-IN'],
+  ];
+  for (const [name, text, language] of cases) {
+    it(`cuts ${name}`, () => {
+      const chunks = splitUtterance(text, { firstChunkMaxChars: 100, maxChunkChars: 300, language });
+      expect(chunks.length).toBeGreaterThanOrEqual(10);
+      for (const chunk of chunks) expect(chunk.codePoints).toBeLessThanOrEqual(300);
+      total(text, chunks);
+    });
+  }
+
+  it('keeps a reading of ordinary length whole', () => {
+    const chunks = splitUtterance('Call +91 98765 43210 today.', { firstChunkMaxChars: 100, maxChunkChars: 300, language: 'en-IN' });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.text).not.toMatch(/\d/u);
+  });
+});
