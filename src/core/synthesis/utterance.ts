@@ -235,12 +235,14 @@ export class Utterance {
       let next = start(0);
       for (let index = 0; next; index++) {
         const clip = await next;
-        // A prefetched clip that is already here resolves without a macrotask: without this turn a long utterance
-        // would encode clause after clause in one block while live calls wait for their frames.
-        await eventLoopTurn();
         signal.throwIfAborted();
         if (clip.samples.length > 0) this.#spokenBy ??= clip.engine;
         next = start(index + 1);
+        // A prefetched clip that is already here resolves without a macrotask: without this turn a long utterance
+        // would encode clause after clause in one block while live calls wait for their frames. (The next clause is
+        // already queued, so the turn costs it nothing.)
+        await eventLoopTurn();
+        signal.throwIfAborted();
         const chunk = this.chunks[index] as TextChunk;
         const isLast = index === this.chunks.length - 1;
         // An SSML <break> at the very end is still silence the author asked for.
