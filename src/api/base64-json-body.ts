@@ -20,9 +20,10 @@ export function base64JsonBody(key: string, parts: readonly Uint8Array[], rest: 
   const tail = Buffer.from(restJson === '{}' ? '"}' : `",${restJson.slice(1)}`);
   const payloadBytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
   const lengthBytes = head.length + 4 * Math.ceil(payloadBytes / 3) + tail.length;
-  async function* pieces(): AsyncGenerator<Buffer> {
+  async function* pieces(): AsyncGenerator<Buffer | string> {
     yield head;
-    for await (const slice of slices(parts)) yield Buffer.from(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength).toString('base64'), 'latin1');
+    // Base64 is ASCII: the text's length is its byte length, and it goes out as it is.
+    for await (const slice of slices(parts)) yield Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength).toString('base64');
     yield tail;
   }
   return { body: Readable.from(pieces(), { objectMode: false }), lengthBytes };

@@ -26,18 +26,17 @@ export interface StreamAuthenticationDeps {
 
 /** The paying account and its settings, or why the stream is refused (a sentence for the log). */
 export async function authenticateStream(deps: StreamAuthenticationDeps, admission: StreamAdmission, start: StreamStart): Promise<StreamPayer | string> {
-  const account = await payingAccount(deps, admission, start);
+  const token = admission.callToken ?? start.parameters[TOKEN_PARAMETER];
+  const account = await payingAccount(deps, admission, start, token);
   if (typeof account === 'string') return account;
-  const answered = (admission.callToken ?? start.parameters[TOKEN_PARAMETER]) !== undefined;
   if (admission.accountId !== undefined && admission.accountId !== account.id) return 'credentials belong to another account than the stream URL';
   const settings = await deps.store.getTelephonySettings(account.id);
   const failed = admission.verifyAtStart?.(settings);
   if (failed !== undefined) return failed;
-  return { account, settings, answered };
+  return { account, settings, answered: token !== undefined };
 }
 
-async function payingAccount(deps: StreamAuthenticationDeps, admission: StreamAdmission, start: StreamStart): Promise<Account | string> {
-  const token = admission.callToken ?? start.parameters[TOKEN_PARAMETER];
+async function payingAccount(deps: StreamAuthenticationDeps, admission: StreamAdmission, start: StreamStart, token: string | undefined): Promise<Account | string> {
   const apiKey = start.parameters[API_KEY_PARAMETER];
   if (token !== undefined) {
     const claims = verifyCallToken(deps.callTokenSecret, token, deps.now());

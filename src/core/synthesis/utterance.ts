@@ -198,12 +198,11 @@ export class Utterance {
     let pipeline: AudioPipeline | undefined;
     // Pauses of chunks that came before any audio, pushed once the pipeline exists.
     let pendingPauseMs = 0;
-    /** The pipeline at `rateHz` and the encoded silence of the pauses that came before it. */
-    const openPipeline = async (rateHz: number): Promise<[AudioPipeline, Uint8Array]> => {
-      const opened = this.pipelines({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
-      pipeline = opened;
-      return [opened, pendingPauseMs > 0 ? await opened.pushClause(NO_SAMPLES, pendingPauseMs, false) : EMPTY_BYTES];
-    };
+    const openPipeline = (rateHz: number): AudioPipeline =>
+      this.pipelines({ inputRateHz: rateHz, outputRateHz: request.sampleRateHz, format: request.format, mode: request.mode });
+    /** The encoded silence of the pauses that came before the pipeline was opened. */
+    const lead = (opened: AudioPipeline): Promise<Uint8Array> =>
+      pendingPauseMs > 0 ? opened.pushClause(NO_SAMPLES, pendingPauseMs, false) : Promise.resolve(EMPTY_BYTES);
     const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
     const lane = { kind: request.forCall === true ? 'call' : 'request', owner: request.accountId ?? '' } as const;
     // Our own controller so a prefetched job is dropped when the consumer stops early.
@@ -252,9 +251,9 @@ export class Utterance {
           pendingPauseMs += pauseMs;
         } else {
           if (pipeline === undefined) {
-            let lead: Uint8Array;
-            [pipeline, lead] = await openPipeline(clip.sampleRateHz);
-            if (lead.length > 0) yield lead;
+            pipeline = openPipeline(clip.sampleRateHz);
+            const silence = await lead(pipeline);
+            if (silence.length > 0) yield silence;
           } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipeline.inputRateHz) {
             throw new Error(`engine clips changed rate mid-utterance (${pipeline.inputRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
           }
@@ -274,9 +273,9 @@ export class Utterance {
         }
       }
       if (pipeline === undefined) {
-        let lead: Uint8Array;
-        [pipeline, lead] = await openPipeline(SILENT_UTTERANCE_RATE_HZ);
-        if (lead.length > 0) yield lead;
+        pipeline = openPipeline(SILENT_UTTERANCE_RATE_HZ);
+        const silence = await lead(pipeline);
+        if (silence.length > 0) yield silence;
       }
       const tail = await pipeline.end();
       this.#durationMs = pipeline.durationMs;
