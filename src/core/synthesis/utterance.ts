@@ -25,6 +25,11 @@ export interface UtteranceRequest extends CacheKeyRequest {
   readonly accountId?: string;
   /** True for a phone call's speech: its clauses get a worker before any API request's (engine/job-queue.ts). */
   readonly forCall?: boolean;
+  /**
+   * Silence after the last chunk. A text streamed in segments (streamed-text.ts) is spoken as one utterance per
+   * segment, and each but the last needs the pause its sentence or clause would have had inside one text.
+   */
+  readonly trailingPauseMs?: number;
 }
 
 export interface ChunkingOptions {
@@ -69,7 +74,7 @@ export class Utterance {
     private readonly pipelines: AudioPipelineFactory = inlinePipeline,
   ) {
     // The text front end runs here: chunk text reaches every engine normalised for the request's language.
-    this.chunks = splitUtterance(request.text, { ...chunking, language: request.language });
+    this.chunks = withTrailingPause(splitUtterance(request.text, { ...chunking, language: request.language }), request.trailingPauseMs);
     const totalCodePoints = this.chunks.reduce((sum, chunk) => sum + chunk.codePoints, 0);
     const msPerChar = chunking.maxAudioMsPerChar ?? MAX_AUDIO_MS_PER_CHAR;
     this.#budgetMs = Math.max(MIN_AUDIO_BUDGET_MS, (totalCodePoints * msPerChar) / request.speed);
@@ -286,6 +291,13 @@ export class Utterance {
       pipeline?.close();
     }
   }
+}
+
+/** The last chunk ends with `pauseMs` of silence, kept like a `<break>`'s (and so part of the prompt cache key). */
+function withTrailingPause(chunks: TextChunk[], pauseMs: number | undefined): TextChunk[] {
+  const last = chunks.at(-1);
+  if (pauseMs === undefined || pauseMs <= 0 || !last || last.explicitPause === true) return chunks;
+  return [...chunks.slice(0, -1), { ...last, pauseAfterMs: pauseMs, explicitPause: true }];
 }
 
 function clamp(value: number, min: number, max: number): number {
