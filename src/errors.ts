@@ -40,13 +40,19 @@ export class ApiError extends Error {
   readonly status: number;
   /** Seconds the client should wait; becomes `Retry-After` over HTTP and `retry_after_seconds` over WebSocket. */
   readonly retryAfterSeconds: number | undefined;
+  /**
+   * The request field at fault (`voice`, `speed`), when one is: the spec's envelope does not carry it (its message
+   * names the field); a vendor dialect's may (OpenAI's `param`).
+   */
+  readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number } = {}) {
+  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number; field?: string } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.field = options.field;
   }
 }
 

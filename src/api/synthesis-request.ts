@@ -34,7 +34,12 @@ export const voiceAndAudioShape = {
 
 /** `output_format` with the default of its context (mp3 over HTTP, pcm on the WebSocket). */
 export function outputFormatWithDefault(format: OutputFormat) {
-  return voiceAndAudioShape.output_format.meta({ description: 'mp3, wav, pcm (16-bit little-endian mono) or mulaw (G.711 µ-law).', default: format });
+  return voiceAndAudioShape.output_format.meta({
+    description:
+      'mp3, wav, pcm (16-bit little-endian mono) or mulaw (G.711 µ-law); Raaga extensions beyond the spec: alaw (G.711 A-law, ' +
+      'the law of E1 trunks) and opus (an Ogg/Opus stream, RFC 7845: 20 ms mono packets, as WhatsApp voice notes need).',
+    default: format,
+  });
 }
 
 /** The object-level messages of a strict JSON body schema (an unknown field, or a body that is not an object). */
@@ -78,9 +83,9 @@ export function validationError(error: z.ZodError): ApiError {
   const field = issue.path.join('.');
   if (!field) return new ApiError('validation_error', `The request ${issue.message}.`);
   if (issue.code === 'invalid_type' && issue.input === undefined) {
-    return new ApiError('validation_error', `Field '${field}' is required.`);
+    return new ApiError('validation_error', `Field '${field}' is required.`, { field });
   }
-  return new ApiError('validation_error', `Field '${field}' ${issue.message}.`);
+  return new ApiError('validation_error', `Field '${field}' ${issue.message}.`, { field });
 }
 
 /** Rules beyond the schema, in a fixed order so each input gets one stable code. */

@@ -18,6 +18,9 @@ export interface ResolvedVoice {
   readonly ownerAccountId?: string;
 }
 
+/** Every refusal here is about the request's voice (with its language). */
+const VOICE_FIELD = { field: 'voice' } as const;
+
 export class VoiceResolver {
   constructor(
     private readonly catalog: VoiceCatalog,
@@ -30,6 +33,7 @@ export class VoiceResolver {
       throw new ApiError(
         'voice_language_not_found',
         `Voice '${voice}' with language '${language}' is not in the catalog; GET /v1/voices lists the valid pairs.`,
+        VOICE_FIELD,
       );
     }
     return { voiceName: voice, pitchShiftSemitones: 0, rateMultiplier: 1 };
@@ -40,17 +44,19 @@ export class VoiceResolver {
       throw new ApiError(
         'validation_error',
         `voice: custom voices (vc_ ids) are available on the Growth plan only; this account is on the ${account.plan} plan.`,
+        VOICE_FIELD,
       );
     }
     const custom = await storeCall(() => this.store.getCustomVoice(voiceId));
     // Another account's voice is reported exactly like a missing one, so ids cannot be probed.
     if (!custom || custom.accountId !== account.id) {
-      throw new ApiError('voice_language_not_found', `Custom voice '${voiceId}' does not exist for this account.`);
+      throw new ApiError('voice_language_not_found', `Custom voice '${voiceId}' does not exist for this account.`, VOICE_FIELD);
     }
     if (!this.catalog.hasPair(custom.baseVoice, language)) {
       throw new ApiError(
         'voice_language_not_found',
         `Custom voice '${voiceId}' cannot speak '${language}': its base voice '${custom.baseVoice}' is not available in that language.`,
+        VOICE_FIELD,
       );
     }
     return {
