@@ -95,9 +95,12 @@ export interface NewAccount {
 export type UsageOutcome = 'completed' | 'cancelled' | 'truncated' | 'failed';
 export const USAGE_OUTCOMES: readonly UsageOutcome[] = ['completed', 'cancelled', 'truncated', 'failed'];
 
-/** The surface that spent the credits: an HTTP endpoint, a WebSocket session, a phone call, or the playground's simulated caller. */
-export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call' | 'playground';
-export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = ['generate', 'stream', 'websocket', 'call', 'playground'];
+/**
+ * The surface that spent the credits: an HTTP endpoint, a WebSocket session, a phone call, the playground's simulated
+ * caller, or OpenAI's POST /v1/audio/speech (`openai_speech`, api/openai/).
+ */
+export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call' | 'playground' | 'openai_speech';
+export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = ['generate', 'stream', 'websocket', 'call', 'playground', 'openai_speech'];
 
 /** What the caller of `settle` knows about the settled utterance; the store adds time, account and the debit. */
 export interface UsageDetails {

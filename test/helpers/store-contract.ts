@@ -6,6 +6,7 @@ import {
   AccountExistsError,
   AccountNotFoundError,
   PLAN_LIMITS,
+  USAGE_ENDPOINTS,
   type AdmissionRequest,
   type AdmissionResult,
   type Plan,
@@ -330,6 +331,19 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         ]);
         expect(new Set(records.map((r) => r.id)).size).toBe(2);
         await expect(store.settle(account.id, 'r9', 1, null)).rejects.toThrow(/usage record/);
+      });
+
+      it('records every endpoint the ledger knows, and refuses one it does not (nothing debited)', async () => {
+        const { store, account, admit } = await setup('growth', 100);
+        for (const [i, endpoint] of USAGE_ENDPOINTS.entries()) {
+          expect((await admit({ reservation: { id: `e${i}`, credits: 1, ttlMs: 60_000 } })).ok).toBe(true);
+          await store.settle(account.id, `e${i}`, 1, { ...TEST_USAGE, endpoint });
+        }
+        expect((await admit({ reservation: { id: 'bad', credits: 1, ttlMs: 60_000 } })).ok).toBe(true);
+        const unknown = { ...TEST_USAGE, endpoint: 'elsewhere' } as unknown as UsageDetails;
+        await expect(store.settle(account.id, 'bad', 1, unknown)).rejects.toThrow(/unknown usage endpoint/);
+        expect((await store.listUsage(account.id, ALL_TIME)).map((record) => record.endpoint)).toEqual([...USAGE_ENDPOINTS]);
+        expect((await store.getAccount(account.id))?.credits).toBe(100 - USAGE_ENDPOINTS.length);
       });
 
       it('records the credits actually debited when a settle asks for more than was reserved', async () => {
