@@ -1,14 +1,44 @@
 // Every error a client can meet leaves as the spec's envelope: ApiErrors as they are, framework errors
 // (bad JSON, wrong content type, oversized body) as 422 validation_error naming the problem (the spec lists no
 // other client status for a body), an unknown route as 404 not_found, anything else a 500
-// with a generic message (the details go to the log, never to the client).
+// with a generic message (the details go to the log, never to the client). Under a vendor dialect's paths
+// (src/api/<dialect>/) the same errors leave in that dialect's envelope and statuses instead (ErrorDialect).
 
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdmissionRefusedError } from '../core/admission.js';
 import { ApiError, errorEnvelope } from '../errors.js';
 
-function fromFrameworkError(error: FastifyError, maxBodyBytes: number): ApiError | null {
+/**
+ * Another vendor's wire shape for errors, on the paths it owns: the same ApiError (code, message, field, Retry-After),
+ * written in its envelope with its statuses. Framework errors and 404s under those paths are answered the same way.
+ */
+export interface ErrorDialect {
+  /** True when a request path (without its query) is the dialect's. */
+  owns(path: string): boolean;
+  /** Writes the error: status, headers and the dialect's envelope. */
+  send(reply: FastifyReply, error: ApiError): FastifyReply;
+  /** How an oversized body's message names the dialect's text field and its limit. */
+  readonly textLimit: string;
+}
+
+/** The spec's routes: what an oversized body's message says of `text`. */
+const SPEC_TEXT_LIMIT = 'text is at most 3000 characters';
+
+function dialectOf(dialects: readonly ErrorDialect[], url: string): ErrorDialect | undefined {
+  const path = url.split('?')[0] ?? '';
+  return dialects.find((dialect) => dialect.owns(path));
+}
+
+/** The error in the envelope of the request's dialect, or the spec's. */
+function answer(reply: FastifyReply, error: ApiError, dialects: readonly ErrorDialect[]): FastifyReply {
+  const dialect = dialectOf(dialects, reply.request.url);
+  if (!dialect) return sendApiError(reply, error);
+  reply.request.errorCode = error.code;
+  return dialect.send(reply, error);
+}
+
+function fromFrameworkError(error: FastifyError, maxBodyBytes: number, textLimit = SPEC_TEXT_LIMIT): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('validation_error', 'The request body is not valid JSON; send a JSON object.');
@@ -17,7 +47,7 @@ function fromFrameworkError(error: FastifyError, maxBodyBytes: number): ApiError
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('validation_error', "The request body must be JSON; send it with 'Content-Type: application/json'.");
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('validation_error', `The request body exceeds ${maxBodyBytes} bytes; text is at most 3000 characters.`);
+      return new ApiError('validation_error', `The request body exceeds ${maxBodyBytes} bytes; ${textLimit}.`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('validation_error', 'Content-Length does not match the body sent; send the JSON body whole.');
     case 'FST_ERR_BAD_URL':
@@ -40,11 +70,12 @@ export const MAX_PATH_PARAM_CHARS = 512;
  * Errors fastify raises before a route is found (a malformed percent-encoding, an over-long path segment): the
  * envelope like every other error (fastify's `frameworkErrors` option).
  */
-export function frameworkErrorAnswer(maxBodyBytes: number) {
+export function frameworkErrorAnswer(maxBodyBytes: number, dialects: readonly ErrorDialect[] = []) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     // Before routing the onSend hook that names the request does not run.
     reply.header('X-Request-Id', request.id);
-    void sendApiError(reply, fromFrameworkError(error, maxBodyBytes) ?? new ApiError('validation_error', 'The request could not be read; check the URL.'));
+    const textLimit = dialectOf(dialects, request.url)?.textLimit;
+    void answer(reply, fromFrameworkError(error, maxBodyBytes, textLimit) ?? new ApiError('validation_error', 'The request could not be read; check the URL.'), dialects);
   };
 }
 
@@ -75,20 +106,21 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   return reply.code(error.status).type('application/json; charset=utf-8').send(errorEnvelope(error, reply.request.id));
 }
 
-export function registerErrorHandling(app: FastifyInstance, maxBodyBytes: number): void {
+export function registerErrorHandling(app: FastifyInstance, maxBodyBytes: number, dialects: readonly ErrorDialect[] = []): void {
   app.setErrorHandler((rawError: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    let error: ApiError | null = rawError instanceof ApiError ? rawError : fromFrameworkError(rawError, maxBodyBytes);
+    const textLimit = dialectOf(dialects, request.url)?.textLimit;
+    let error: ApiError | null = rawError instanceof ApiError ? rawError : fromFrameworkError(rawError, maxBodyBytes, textLimit);
     if (!error) {
       request.log.error({ err: rawError }, 'unhandled error');
       error = new ApiError('internal_error', 'Unexpected server error; retry with backoff.');
     }
     // The onSend hook writes the window headers; a refusal already knows the window.
     if (rawError instanceof AdmissionRefusedError) request.rateInfo = rawError.rate;
-    return sendApiError(reply, error);
+    return answer(reply, error, dialects);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    return sendApiError(reply, new ApiError('not_found', `No endpoint ${request.method} ${path}; see the API reference in docs/api.md.`));
+    return answer(reply, new ApiError('not_found', `No endpoint ${request.method} ${path}; see the API reference in docs/api.md.`), dialects);
   });
 }

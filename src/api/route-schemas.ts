@@ -28,13 +28,22 @@ export function jsonResponse(description: string, schema: z.ZodType) {
   return { description, content: { 'application/json': { schema } } };
 }
 
+/** How errors are written: the spec's envelope and statuses, or a vendor dialect's (src/api/<dialect>/). */
+export interface ErrorEnvelopeDocs {
+  readonly name: string;
+  readonly schema: z.ZodType;
+  readonly statusOf: (code: ErrorCode) => number;
+}
+
+const SPEC_ENVELOPE: ErrorEnvelopeDocs = { name: 'Error envelope', schema: ErrorEnvelopeSchema, statusOf: (code) => ERROR_CODES[code].status };
+
 /** Error responses grouped by status, each naming the codes it can carry (from the error registry). */
-export function errorResponses(codes: readonly ErrorCode[]): Record<number, ReturnType<typeof jsonResponse>> {
+export function errorResponses(codes: readonly ErrorCode[], envelope: ErrorEnvelopeDocs = SPEC_ENVELOPE): Record<number, ReturnType<typeof jsonResponse>> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
+  for (const code of codes) byStatus.set(envelope.statusOf(code), [...(byStatus.get(envelope.statusOf(code)) ?? []), code]);
   const out: Record<number, ReturnType<typeof jsonResponse>> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    out[status] = jsonResponse(`Error envelope with code ${list.map((code) => `\`${code}\``).join(', ')}.`, ErrorEnvelopeSchema);
+    out[status] = jsonResponse(`${envelope.name} with code ${list.map((code) => `\`${code}\``).join(', ')}.`, envelope.schema);
   }
   return out;
 }
