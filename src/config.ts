@@ -36,6 +36,48 @@ function networkBlocks(fallback: string) {
     });
 }
 
+/** A voice alias of the OpenAI dialect and the preset it names: lower-case letters, digits, `_`, `.`, `-`. */
+const VOICE_ALIAS_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+
+/**
+ * OPENAI_VOICE_ALIASES: a JSON object (`{"alloy":"meera"}`) or `name=preset,name=preset`. Names are compared in lower
+ * case; whether each preset exists is checked against the voice catalog when the routes are built.
+ */
+function voiceAliases() {
+  return z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined) return {};
+      let entries: [string, unknown][];
+      if (text.trim().startsWith('{')) {
+        try {
+          const json: unknown = JSON.parse(text);
+          entries = json !== null && typeof json === 'object' && !Array.isArray(json) ? Object.entries(json) : [];
+        } catch {
+          context.addIssue({ code: 'custom', message: 'is not valid JSON; write {"alloy":"meera"} or alloy=meera,nova=kavya' });
+          return {};
+        }
+      } else {
+        entries = text.split(',').filter((pair) => pair.trim() !== '').map((pair) => {
+          const [name = '', preset, ...rest] = pair.split('=');
+          return [name, rest.length === 0 ? preset : undefined];
+        });
+      }
+      const aliases: Record<string, string> = {};
+      for (const [rawName, rawPreset] of entries) {
+        const name = rawName.trim().toLowerCase();
+        const preset = typeof rawPreset === 'string' ? rawPreset.trim().toLowerCase() : '';
+        if (!VOICE_ALIAS_NAME.test(name) || !VOICE_ALIAS_NAME.test(preset)) {
+          context.addIssue({ code: 'custom', message: `'${rawName}' must map a name (a-z 0-9 _ . -) to a preset voice name, as alloy=meera` });
+          continue;
+        }
+        aliases[name] = preset;
+      }
+      return aliases;
+    });
+}
+
 export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: intFromEnv(0, 65535).default(8080),
@@ -149,6 +191,8 @@ export const ConfigSchema = z.object({
    * (loopback, RFC 1918, link-local, unique-local, CGNAT): comma-separated addresses or CIDR blocks. Empty: none.
    */
   ALLOWED_PRIVATE_DESTINATIONS: networkBlocks(''),
+  /** The OpenAI dialect's voice names (alloy, af_heart, …) mapped onto presets, over its default table (api/openai/voice-aliases.ts). */
+  OPENAI_VOICE_ALIASES: voiceAliases(),
   /** Spoken when the agent's WebSocket fails or closes mid-call, before hanging up; empty: hang up at once. */
   TELEPHONY_AGENT_FALLBACK_MESSAGE: z.string().max(1000).default('Sorry, we are having technical trouble. Please call again later.'),
 });
@@ -197,6 +241,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** A listener of its own for /metrics (METRICS_PORT on METRICS_HOST); undefined: /metrics is on the API's port. */
   readonly metricsListener: { readonly host: string; readonly port: number } | undefined;
+  /** OPENAI_VOICE_ALIASES: the operator's OpenAI voice names and the presets they map to, over the default table. */
+  readonly openAiVoiceAliases: Readonly<Record<string, string>>;
   readonly telephony: TelephonyConfig;
 }
 
@@ -332,6 +378,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     metricsToken: e.METRICS_TOKEN,
     metricsListener: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+    openAiVoiceAliases: e.OPENAI_VOICE_ALIASES,
     telephony: {
       publicUrl: e.PUBLIC_URL,
       callTokenSecret: e.RAAGA_CALL_TOKEN_SECRET,

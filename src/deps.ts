@@ -253,6 +253,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
     draining: drainController.signal,
     callsEnding: callsEndingController.signal,
     maxBodyBytes: config.maxBodyBytes,
+    openAiVoiceAliases: config.openAiVoiceAliases,
     httpTimeouts: config.httpTimeouts,
     webSocket: { maxPayloadBytes: config.wsMaxPayloadBytes },
     metrics,

@@ -62,6 +62,8 @@ export interface ApiContext {
   /** The same admission, voices, synthesis and shutdown as one object: what every session and call is given. */
   readonly services: SessionServices;
   readonly maxBodyBytes: number;
+  /** The operator's OpenAI voice aliases over the dialect's default table (OPENAI_VOICE_ALIASES); absent: the defaults. */
+  readonly openAiVoiceAliases?: Readonly<Record<string, string>>;
   readonly webSocket?: WebSocketSettings;
   /** Absent: no telephony routes (tests that build the API without them). */
   readonly telephony?: TelephonyContext;
