@@ -11,7 +11,19 @@ const unknownField = { error: (issue: { code: string }) => (issue.code === 'unre
 // `config` and `text` are strict so typos (`sample_rte`) are reported; field-less messages ignore extra
 // fields, because an unexpected field must never stop a `cancel` from cancelling.
 export const ConfigMessageSchema = z.strictObject(
-  { type: z.literal('config'), ...voiceAndAudioShape, output_format: outputFormatWithDefault('pcm') },
+  {
+    type: z.literal('config'),
+    ...voiceAndAudioShape,
+    output_format: outputFormatWithDefault('pcm'),
+    word_timings: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .meta({
+        description:
+          "Raaga's extension: true sends a word_timings message (each word of the text with start_ms and end_ms in its utterance's audio) after the audio frames of each clause, before end_of_utterance; only for engines with word timings.",
+        default: false,
+      }),
+  },
   unknownField,
 );
 export const TextMessageSchema = z.strictObject(
@@ -40,7 +52,10 @@ export function parseClientMessage(raw: string): ClientEvent {
   const message = parsed.data;
   switch (message.type) {
     case 'config':
-      return { type: 'config', config: checkVoiceAndModel(message, { outputFormat: 'pcm' }) };
+      return {
+        type: 'config',
+        config: { ...checkVoiceAndModel(message, { outputFormat: 'pcm' }), ...(message.word_timings === true ? { wordTimings: true } : {}) },
+      };
     case 'text':
       return { type: 'text', text: message.text };
     default:

@@ -23,8 +23,25 @@ export const ConfiguredMessageSchema = z
     output_format: z.enum(OUTPUT_FORMATS),
     sample_rate: z.union(SAMPLE_RATES.map((rate) => z.literal(rate))),
     speed: z.number(),
+    word_timings: z.literal(true).optional().meta({ description: "Only when the config asked for word timings (Raaga's extension)." }),
   })
   .meta({ description: 'After each accepted config: the active config, echoed.' });
+
+export const WordTimingsMessageSchema = z
+  .strictObject({
+    type: z.literal('word_timings'),
+    words: z.array(
+      z.strictObject({
+        text: z.string().min(1).meta({ description: 'The word as the text has it (numbers, symbols and punctuation as written: "₹500,").' }),
+        start_ms: z.number().int().min(0).meta({ description: "Milliseconds from the start of this utterance's audio." }),
+        end_ms: z.number().int().min(0).meta({ description: 'Where the next word starts (or the clause ends): words touch, never overlap.' }),
+      }),
+    ).min(1),
+  })
+  .meta({
+    description:
+      "Raaga's extension, only with config.word_timings: the words of the clause whose audio frames were just sent, in order. Never sent for an engine without word timings.",
+  });
 
 export const EndOfUtteranceMessageSchema = z
   .strictObject({
@@ -56,6 +73,7 @@ export const ErrorMessageSchema = z
 export const WebSocketServerMessageSchema = z.discriminatedUnion('type', [
   ConnectedMessageSchema,
   ConfiguredMessageSchema,
+  WordTimingsMessageSchema,
   EndOfUtteranceMessageSchema,
   CancellationMessageSchema,
   PongMessageSchema,

@@ -40,7 +40,17 @@ export type VoicesByLanguage = Record<LanguageCode, { voice_name: string; gender
 export type VoicesByVoice = Record<string, { gender: VoiceGender; languages: LanguageCode[] }>;
 
 /** A WebSocket `config` message without its `type` (`output_format` defaults to pcm there). */
-export type SessionConfig = VoiceAndAudio;
+export interface SessionConfig extends VoiceAndAudio {
+  /** Raaga's extension: true asks for `word_timings` messages (each word's start and end in the utterance's audio). */
+  word_timings?: boolean | undefined;
+}
+
+/** A word of the text and where it is spoken: milliseconds from the start of its utterance's audio. */
+export interface WordTiming {
+  text: string;
+  start_ms: number;
+  end_ms: number;
+}
 
 export type ErrorCode =
   | 'invalid_api_key'
@@ -73,7 +83,17 @@ export type ErrorCode =
 
 export type ServerMessage =
   | { type: 'connected'; user_id: string }
-  | { type: 'configured'; model_id: string; voice: string; language: string; output_format: OutputFormat; sample_rate: SampleRate; speed: number }
+  | {
+      type: 'configured';
+      model_id: string;
+      voice: string;
+      language: string;
+      output_format: OutputFormat;
+      sample_rate: SampleRate;
+      speed: number;
+      word_timings?: true | undefined;
+    }
+  | { type: 'word_timings'; words: WordTiming[] }
   | { type: 'end_of_utterance'; characters_used: number; duration_seconds: number; truncated: boolean; reason?: 'step_budget_exceeded' | undefined }
   | { type: 'cancellation'; characters_used: number; duration_seconds: number }
   | { type: 'pong' }
@@ -84,3 +104,4 @@ export type ConfiguredMessage = ServerMessageOf<'configured'>;
 export type EndOfUtteranceMessage = ServerMessageOf<'end_of_utterance'>;
 export type CancellationMessage = ServerMessageOf<'cancellation'>;
 export type ErrorMessage = ServerMessageOf<'error'>;
+export type WordTimingsMessage = ServerMessageOf<'word_timings'>;

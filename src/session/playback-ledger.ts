@@ -4,6 +4,7 @@
 // ones, so a clear (or a hold) bumps the generation and moves the pending names aside: their echoes are ignored.
 // The last position confirmed is where a held call resumes. Transport-agnostic; the call session owns one per call.
 
+import { boundariesByChunk, chunkWords, codePointsBefore } from '../core/synthesis/word-timings.js';
 import { isSpeakable } from '../core/text/split-utterance.js';
 import type { TurnInfo } from './call-turns.js';
 
@@ -114,7 +115,7 @@ export class PlaybackLedger {
     if (entry) {
       const endMs = utteranceMs ?? entry.sentMs;
       entry.chunkEndsMs.set(lastChunk, endMs);
-      this.#pending.set(name, { kind: 'chunk', seq, endMs, axisMs: entry.startOffsetMs + endMs, heardCodePoints: codePointsBefore(entry.info, lastChunk + 1), final });
+      this.#pending.set(name, { kind: 'chunk', seq, endMs, axisMs: entry.startOffsetMs + endMs, heardCodePoints: codePointsBefore(entry.info.chunks, lastChunk + 1), final });
     }
     return { name, seq, final };
   }
@@ -189,32 +190,28 @@ export class PlaybackLedger {
   }
 }
 
-/** Input code points of chunks 0..chunk-1: chunks partition the input by code points. */
-function codePointsBefore(info: TurnInfo, chunk: number): number {
-  let codePoints = 0;
-  for (let i = 0; i < chunk && i < info.chunks.length; i++) codePoints += info.chunks[i]?.codePoints ?? 0;
-  return codePoints;
-}
-
 function sourceText(info: TurnInfo, codePoints: number): string {
   return [...info.text].slice(0, codePoints).join('').trim();
 }
 
 /**
  * Input code points heard by `heardMs` of the utterance's audio: every chunk whose end (its mark's place) lies
- * before it, and the words that finished before it (a word counts once the next one has started, by the engine's
- * boundaries), each placed in its chunk by the mark that ended the chunk before.
+ * before it, and the words that finished before it (a word ends where the next one starts, by the engine's
+ * boundaries: word-timings.ts), each placed in its chunk by the mark that ended the chunk before.
  */
 function heardBy(entry: Outstanding, heardMs: number): number {
+  const { chunks } = entry.info;
   let heard = 0;
-  for (const [lastChunk, endMs] of entry.chunkEndsMs) if (endMs <= heardMs) heard = Math.max(heard, codePointsBefore(entry.info, lastChunk + 1));
-  for (const word of entry.info.words) {
-    const startMs = chunkStartMs(entry, word.chunk);
-    if (startMs === undefined || startMs + word.atMs > heardMs) continue;
-    const chunk = entry.info.chunks[word.chunk];
-    if (!chunk) continue;
-    const within = chunk.sourceAt[Math.min(word.textEnd, chunk.sourceAt.length - 1)] ?? 0;
-    heard = Math.max(heard, codePointsBefore(entry.info, word.chunk) + within);
+  for (const [lastChunk, endMs] of entry.chunkEndsMs) if (endMs <= heardMs) heard = Math.max(heard, codePointsBefore(chunks, lastChunk + 1));
+  if (entry.info.words.length === 0) return heard;
+  const source = { codePoints: [...entry.info.text], chunks };
+  for (const [chunk, boundaries] of boundariesByChunk(entry.info.words)) {
+    const startMs = chunkStartMs(entry, chunk);
+    if (startMs === undefined) continue;
+    // The chunk's last word ends at its mark, counted above: its audio length is not needed here.
+    for (const word of chunkWords(source, chunk, boundaries, startMs, undefined)) {
+      if (word.endMs !== undefined && word.endMs <= heardMs) heard = Math.max(heard, word.sourceEnd);
+    }
   }
   return heard;
 }

@@ -16,6 +16,8 @@ export interface SessionConfig {
   readonly outputFormat: SessionAudioFormat;
   readonly sampleRateHz: SessionSampleRate;
   readonly speed: number;
+  /** The WebSocket's opt-in extension: `word_timings` messages with each word's place in the audio. */
+  readonly wordTimings?: boolean;
 }
 
 export type ClientEvent =
@@ -29,6 +31,13 @@ export type ClientEvent =
   | { readonly type: 'ping' }
   | { readonly type: 'disconnect' };
 
+/** One word of the input and where it is spoken: milliseconds from the start of its utterance's audio. */
+export interface WordTiming {
+  readonly text: string;
+  readonly start_ms: number;
+  readonly end_ms: number;
+}
+
 export interface ErrorBody {
   readonly code: string;
   readonly message: string;
@@ -36,7 +45,10 @@ export interface ErrorBody {
   readonly retry_after_seconds?: number;
 }
 
-/** Server messages exactly as the spec's "Messages the server sends" table (plus `sample_rate` in the echo). */
+/**
+ * Server messages exactly as the spec's "Messages the server sends" table (plus `sample_rate` in the echo), and the
+ * opt-in `word_timings` extension (sent only when the config asked for it).
+ */
 export type ServerMessage =
   | { readonly type: 'connected'; readonly user_id: string }
   | {
@@ -47,7 +59,10 @@ export type ServerMessage =
       readonly output_format: SessionAudioFormat;
       readonly sample_rate: SessionSampleRate;
       readonly speed: number;
+      /** Only when the config asked for word timings (an extension). */
+      readonly word_timings?: true;
     }
+  | { readonly type: 'word_timings'; readonly words: readonly WordTiming[] }
   | {
       readonly type: 'end_of_utterance';
       readonly characters_used: number;

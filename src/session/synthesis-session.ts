@@ -25,6 +25,7 @@ import type { SessionServices } from './session-services.js';
 import type { SessionSink } from './session-sink.js';
 import type { CallTextQueue } from './call-text-queue.js';
 import { UtteranceTurn, type TurnOutcome } from './utterance-turn.js';
+import { WordTimingsReport } from './word-timings-report.js';
 
 type SessionState = 'connected' | 'idle' | 'speaking' | 'cancelling' | 'closed';
 
@@ -373,6 +374,7 @@ export class SynthesisSession {
       this.#deps.clock,
       { highWaterBytes: limits.highWaterBytes, pollMs: limits.backpressurePollMs, stallTimeoutMs: limits.stallTimeoutMs },
       turns?.begin(info),
+      config.wordTimings === true ? new WordTimingsReport(utterance, text, (message) => this.#send(message)) : undefined,
     );
     this.#turn = turn;
     this.#turnInfo = info;
@@ -589,6 +591,7 @@ function configuredMessage(config: SessionConfig): ServerMessage {
     output_format: config.outputFormat,
     sample_rate: config.sampleRateHz,
     speed: config.speed,
+    ...(config.wordTimings === true ? { word_timings: true as const } : {}),
   };
 }
 

@@ -1,13 +1,15 @@
 // One `text` turn on the wire: pulls encoded audio from the utterance, cuts it into frames and sends them,
 // pausing (and so pausing synthesis) while the sink's buffer is above the high-water mark. Aborting the turn
 // stops sending at once: no frame leaves after `abort()` returns. Phone calls add a TurnPlayout: whole padded
-// frames, paced against the playout clock, and a report after each chunk so the call can mark it.
+// frames, paced against the playout clock, and a report after each chunk so the call can mark it. A WebSocket that
+// asked for word timings gets each chunk's words once its frames have left.
 
 import type { Ticket } from '../core/admission.js';
 import type { Utterance } from '../core/synthesis/utterance.js';
 import { sleep, type Clock } from './clock.js';
 import { framesOf, type FramePlan } from './frame-plan.js';
 import type { SessionSink } from './session-sink.js';
+import type { WordTimingsReport } from './word-timings-report.js';
 
 export interface BackpressureOptions {
   /** Pull no more audio while the sink holds more than this many unsent bytes. */
@@ -53,6 +55,7 @@ export class UtteranceTurn {
     private readonly clock: Clock,
     private readonly backpressure: BackpressureOptions,
     private readonly playout?: TurnPlayout,
+    private readonly words?: WordTimingsReport,
   ) {}
 
   /** Milliseconds of audio handed to the sink so far. */
@@ -100,7 +103,8 @@ export class UtteranceTurn {
         const pieceMs = this.utterance.durationMs - pieceStartMs;
         pieceStartMs = this.utterance.durationMs;
         // The chunk this piece completes (a lead of pauses belongs to the silent chunks before it).
-        const chunk = Math.max(0, this.utterance.chunksDone - 1);
+        const chunksDone = this.utterance.chunksDone;
+        const chunk = Math.max(0, chunksDone - 1);
         // Paced playout pulls the next piece now, so it is shaped and resampled while this one plays rather than at
         // the last moment (where several calls' chunks would queue up on the event loop and starve the playout).
         if (playout) next = guarded(pieces.next());
@@ -116,6 +120,8 @@ export class UtteranceTurn {
           this.#sentMs += out.ms;
           playout?.sent(out.ms);
         }
+        if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
+        this.words?.sent(chunksDone);
         // The last chunk is reported once the encoder tail has gone too, as the final report below.
         if (playout && chunk > markedUpTo && chunk < lastChunk) {
           if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
@@ -127,6 +133,7 @@ export class UtteranceTurn {
       if (signal.aborted) return { kind: 'aborted', reason: signal.reason };
       // Trailing silent chunks count as sent too: the final report covers every chunk.
       playout?.chunksSent(lastChunk, true);
+      this.words?.sent(lastChunk + 1);
       this.#audioDone = true;
       return { kind: 'completed' };
     } catch (error) {

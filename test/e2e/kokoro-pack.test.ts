@@ -1,6 +1,7 @@
 // A Kokoro pack in the server's voice bank over real HTTP: the manifest routes one preset voice's Hindi to a Kokoro
 // model and style file, /v1/tts/generate speaks it with that pack (the tone model's audio decodes to the phonemizer's
 // ids after the worker's shaping), the usage ledger records engine kokoro, and the voice's other language stays eSpeak.
+// Kokoro has no word timings: a WebSocket that asks for them gets none, never invented ones.
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { ALL_TIME } from '../helpers/store-contract.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { toneFrequencyHz } from '../helpers/tone-decoder.js';
 import { REPO_MANIFEST } from '../helpers/voice-packs.js';
+import { configMessage, openClient } from '../helpers/ws-client.js';
 
 // One clause, so the reply is one clip: the tone model's header, then one block per id.
 const TEXT = 'नमस्ते दोस्त';
@@ -91,5 +93,20 @@ describe('a Kokoro pack in the server', () => {
       ['en-IN', 'espeak', 'completed'],
       ['hi-IN', 'kokoro', 'completed'],
     ]);
+  });
+
+  it('a WebSocket that asked for word timings gets none from Kokoro: frames, then end_of_utterance', async () => {
+    const client = await openClient(server, account.keys[0] as string);
+    try {
+      client.send(configMessage({ language: 'hi-IN', word_timings: true }));
+      client.send({ type: 'text', text: TEXT });
+      await client.waitFor('end_of_utterance');
+      const kinds = client.log.map((entry) => (entry.kind === 'audio' ? 'audio' : String(entry.message.type)));
+      const audio = kinds.filter((kind) => kind === 'audio').length;
+      expect(audio).toBeGreaterThan(0);
+      expect(kinds).toEqual(['connected', 'configured', ...Array<string>(audio).fill('audio'), 'end_of_utterance']);
+    } finally {
+      client.socket.terminate();
+    }
   });
 });

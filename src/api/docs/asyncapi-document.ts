@@ -27,6 +27,7 @@ import {
   EndOfUtteranceMessageSchema,
   ErrorMessageSchema,
   PongMessageSchema,
+  WordTimingsMessageSchema,
 } from '../websocket-server-messages.js';
 import { namedJsonSchemas } from './json-schemas.js';
 
@@ -52,6 +53,7 @@ const TTS_CLIENT: Record<string, MessageDoc> = {
 const TTS_SERVER: Record<string, MessageDoc> = {
   connected: { schemaName: 'ConnectedMessage', schema: ConnectedMessageSchema, summary: 'Once, after authentication.' },
   configured: { schemaName: 'ConfiguredMessage', schema: ConfiguredMessageSchema, summary: 'The accepted config, echoed.' },
+  word_timings: { schemaName: 'WordTimingsMessage', schema: WordTimingsMessageSchema, summary: "Raaga's extension, only after config.word_timings: true: the words of the clause whose frames were just sent, each with start_ms and end_ms from the start of the utterance's audio. None for engines without word timings." },
   end_of_utterance: { schemaName: 'EndOfUtteranceMessage', schema: EndOfUtteranceMessageSchema, summary: 'After the last audio frame of an utterance.' },
   cancellation: { schemaName: 'CancellationMessage', schema: CancellationMessageSchema, summary: 'Answers a cancel; no frame of that utterance follows it.' },
   pong: { schemaName: 'PongMessage', schema: PongMessageSchema, summary: 'Answers a ping.' },

@@ -5,14 +5,15 @@
 // go first.
 //
 // File layout: "RPC1", u32 BE length of the JSON header, the header ({ end, pieces: [{ length, after }], words:
-// [[chunk, atMs, textEnd]] }), the pieces' bytes back to back, then the sha256 of everything before it. A file from
-// before word timings has no `words`: it replays with none.
+// [[chunk, atMs, textEnd]], timed: [[chunk, startMs, audioMs]] }), the pieces' bytes back to back, then the sha256 of
+// everything before it. A file from before word timings has no `words`: it replays with none; one from before
+// `timed` replays its words to calls but gives the WebSocket no word_timings.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../util/private-dir.js';
 import { join } from 'node:path';
-import type { CacheTier, ChunkWordBoundary, DiskEvent, RecordedUtterance, UtteranceCounters } from './recorded-utterance.js';
+import type { CacheTier, ChunkWordBoundary, DiskEvent, RecordedUtterance, TimedChunk, UtteranceCounters } from './recorded-utterance.js';
 
 /** The disk tier's directory under RAAGA_DATA_DIR. */
 export const PROMPT_CACHE_DIR = 'prompt-cache';
@@ -26,6 +27,7 @@ interface Header {
   readonly end: UtteranceCounters;
   readonly pieces: readonly { readonly length: number; readonly after: UtteranceCounters }[];
   readonly words?: readonly (readonly [number, number, number])[];
+  readonly timed?: readonly (readonly [number, number, number])[];
 }
 
 export function encodeRecording(recording: RecordedUtterance): Buffer {
@@ -33,6 +35,7 @@ export function encodeRecording(recording: RecordedUtterance): Buffer {
     end: recording.end,
     pieces: recording.pieces.map((piece) => ({ length: piece.bytes.length, after: piece.after })),
     words: recording.words.map((word) => [word.chunk, word.atMs, word.textEnd] as const),
+    ...(recording.timedChunks ? { timed: recording.timedChunks.map((timed) => [timed.chunk, timed.startMs, timed.audioMs] as const) } : {}),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
@@ -64,7 +67,8 @@ export function decodeRecording(file: Buffer): RecordedUtterance | undefined {
   }
   if (offset !== body.length) return undefined;
   const words: ChunkWordBoundary[] = (header.words ?? []).map(([chunk, atMs, textEnd]) => ({ chunk, atMs, textEnd }));
-  return { pieces, end: header.end, sizeBytes: offset - jsonEnd, words };
+  const timed: TimedChunk[] | undefined = header.timed?.map(([chunk, startMs, audioMs]) => ({ chunk, startMs, audioMs }));
+  return { pieces, end: header.end, sizeBytes: offset - jsonEnd, words, ...(timed ? { timedChunks: timed } : {}) };
 }
 
 export interface DiskTierOptions {

@@ -14,12 +14,24 @@ export interface ChunkWordBoundary {
   readonly textEnd: number;
 }
 
+/**
+ * A chunk whose engine gave word timings (even none, for a one-word chunk), placed on the utterance's audio: its audio
+ * starts at `startMs` (the chunks before it, pauses included) and lasts `audioMs` (its own pause after excluded).
+ */
+export interface TimedChunk {
+  readonly chunk: number;
+  readonly startMs: number;
+  readonly audioMs: number;
+}
+
 export interface RecordedUtterance {
   readonly pieces: readonly { readonly bytes: Uint8Array; readonly after: UtteranceCounters }[];
   readonly end: UtteranceCounters;
   readonly sizeBytes: number;
   /** The utterance's word timings, so a replayed prompt tells a call what was heard as the engine's would. */
   readonly words: readonly ChunkWordBoundary[];
+  /** Where those chunks lie in the audio (word_timings on the WebSocket); absent in recordings made before it. */
+  readonly timedChunks?: readonly TimedChunk[];
 }
 
 export type DiskEvent = 'disk_hit' | 'disk_store' | 'disk_evict' | 'disk_error';

@@ -11,7 +11,7 @@ import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import { eventLoopTurn } from '../../util/event-loop-turn.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
 import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
-import type { ChunkWordBoundary } from './recorded-utterance.js';
+import type { ChunkWordBoundary, TimedChunk } from './recorded-utterance.js';
 import { type CacheKeyRequest, promptCacheKey, SHARED_CACHE_SCOPE } from './prompt-cache-key.js';
 
 export interface UtteranceRequest extends CacheKeyRequest {
@@ -64,6 +64,7 @@ export class Utterance {
   #spokenBy: string | undefined;
   readonly #budgetMs: number;
   readonly #words: ChunkWordBoundary[] = [];
+  readonly #timedChunks: TimedChunk[] = [];
 
   constructor(
     private readonly engine: TtsEngine,
@@ -112,6 +113,14 @@ export class Utterance {
     return this.#words;
   }
 
+  /**
+   * The chunks whose engine gave word timings, placed on the utterance's audio as far as it has been produced (a live
+   * list, like `wordBoundaries`); empty for an engine without word timings.
+   */
+  get timedChunks(): readonly TimedChunk[] {
+    return this.#timedChunks;
+  }
+
   /** True once `audio()` has started replaying a cached recording. */
   get fromCache(): boolean {
     return this.#fromCache;
@@ -153,12 +162,15 @@ export class Utterance {
       if (!whole) this.#fillInBackground(cache, key);
     }
     // Only a whole utterance is kept; a truncated one is an error to its caller.
-    if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes, words: [...this.#words] });
+    if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes, words: [...this.#words], timedChunks: [...this.#timedChunks] });
   }
 
-  /** The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long). */
-  #recordWords(chunk: number, clip: PcmClip, pipeline: AudioPipeline, clipMs: number): void {
-    if (!clip.words || clip.words.length === 0) return;
+  /** The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long, from `startMs`). */
+  #recordWords(chunk: number, clip: PcmClip, pipeline: AudioPipeline, startMs: number, clipMs: number): void {
+    // No list: the engine has no word timings. An empty one: a chunk of one word, which is still timed.
+    if (!clip.words || clip.samples.length === 0) return;
+    this.#timedChunks.push({ chunk, startMs, audioMs: clipMs });
+    if (clip.words.length === 0) return;
     const words = clip.shaped === true ? clip.words : afterTrim(clip.words, pipeline.lastLeadTrimmedMs, clipMs);
     for (const word of words) this.#words.push({ chunk, atMs: word.atMs, textEnd: word.textEnd });
   }
@@ -184,6 +196,7 @@ export class Utterance {
   async *#replay(recorded: RecordedUtterance, signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     this.#fromCache = true;
     this.#words.push(...recorded.words);
+    this.#timedChunks.push(...(recorded.timedChunks ?? []));
     for (const piece of recorded.pieces) {
       // A consumer that only collects (generate) would otherwise run through every piece in one block.
       await eventLoopTurn();
@@ -264,7 +277,7 @@ export class Utterance {
           }
           const clipStartMs = pipeline.durationMs;
           bytes = await pipeline.pushClause(clip.samples, pauseMs, clip.shaped === true);
-          this.#recordWords(index, clip, pipeline, pipeline.durationMs - clipStartMs - pauseMs);
+          this.#recordWords(index, clip, pipeline, clipStartMs, pipeline.durationMs - clipStartMs - pauseMs);
         }
         this.#codePointsSpoken += chunk.codePoints;
         this.#chunksDone++;

@@ -39,7 +39,7 @@ describe('API documents', () => {
     expect(asyncapi.asyncapi).toBe('3.0.0');
     const names = (channel: string) => Object.keys(asyncapi.channels[channel].messages).sort();
     expect(names('ttsWebSocket')).toEqual(
-      ['audio', 'cancel', 'cancellation', 'config', 'configured', 'connected', 'disconnect', 'end_of_utterance', 'error', 'ping', 'pong', 'text'].sort(),
+      ['audio', 'cancel', 'cancellation', 'config', 'configured', 'connected', 'disconnect', 'end_of_utterance', 'error', 'ping', 'pong', 'text', 'word_timings'].sort(),
     );
     // The agent protocol: what the agent may send comes from the parser's own schema.
     expect(names('callAgent')).toEqual(

@@ -1,0 +1,38 @@
+// The `word_timings` messages of one utterance (the WebSocket's opt-in `config.word_timings`): once the frames of a
+// chunk have been sent, the input's words of that chunk with where each starts and ends in the utterance's audio.
+// Only chunks whose engine gave word timings are reported: an engine without them yields no message, never guesses.
+
+import type { Utterance } from '../core/synthesis/utterance.js';
+import { chunkWords, type WordSource } from '../core/synthesis/word-timings.js';
+import type { ServerMessage, WordTiming } from './session-messages.js';
+
+export class WordTimingsReport {
+  readonly #source: WordSource;
+  /** The next of the utterance's timed chunks to report, and the next of its word boundaries to read. */
+  #nextTimed = 0;
+  #nextBoundary = 0;
+
+  constructor(
+    private readonly utterance: Utterance,
+    text: string,
+    private readonly send: (message: ServerMessage) => void,
+  ) {
+    this.#source = { codePoints: [...text], chunks: utterance.chunks };
+  }
+
+  /** Every chunk before `chunksDone` has had its frames sent: their words go out, in one message when there are any. */
+  sent(chunksDone: number): void {
+    const timed = this.utterance.timedChunks;
+    const boundaries = this.utterance.wordBoundaries;
+    const words: WordTiming[] = [];
+    for (let next = timed[this.#nextTimed]; next !== undefined && next.chunk < chunksDone; next = timed[++this.#nextTimed]) {
+      while ((boundaries[this.#nextBoundary]?.chunk ?? Infinity) < next.chunk) this.#nextBoundary++;
+      const from = this.#nextBoundary;
+      while (boundaries[this.#nextBoundary]?.chunk === next.chunk) this.#nextBoundary++;
+      const chunk = chunkWords(this.#source, next.chunk, boundaries.slice(from, this.#nextBoundary), next.startMs, next.audioMs);
+      // Whole milliseconds rounded down: words still touch and never overlap, and none ends past the audio.
+      for (const word of chunk) words.push({ text: word.text, start_ms: Math.floor(word.startMs), end_ms: Math.floor(word.endMs ?? word.startMs) });
+    }
+    if (words.length > 0) this.send({ type: 'word_timings', words });
+  }
+}
