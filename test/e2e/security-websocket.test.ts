@@ -3,7 +3,7 @@
 
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxOpenSessions } from '../../src/api/routes/tts-websocket.js';
+import { maxOpenSessions } from '../../src/api/open-sockets.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { eventually } from '../helpers/telephony.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

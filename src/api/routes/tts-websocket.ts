@@ -18,7 +18,7 @@ import { errorResponses } from '../route-schemas.js';
 import { MeteredSessionSink } from '../metered-session-sink.js';
 import { authorizationFromUpgrade, selectSubprotocol } from '../websocket-key-protocol.js';
 import { closeSocket, rawText } from '../../util/ws-socket.js';
-import { PLAN_LIMITS, type Plan } from '../../store/store.js';
+import { maxOpenSessions, type OpenSockets } from '../open-sockets.js';
 import { parseClientMessage } from '../websocket-messages.js';
 import { WebSocketSessionSink } from '../websocket-sink.js';
 
@@ -26,21 +26,11 @@ export const WEBSOCKET_PATH = '/v1/tts/websocket';
 /** 64 KiB: a 3000-character text is at most 12 KiB of UTF-8 (18 KiB if every character is \u-escaped). */
 export const DEFAULT_WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
-/**
- * Open sessions an account may hold on one instance, configured or not: twice its plan's concurrency (a client
- * reconnecting while its old socket closes), at least four. Only configured ones take a slot, so without this cap
- * unconfigured sockets would cost nothing to open by the hundred.
- */
-export function maxOpenSessions(plan: Plan): number {
-  return Math.max(4, 2 * PLAN_LIMITS[plan].concurrentRequests);
-}
-
-export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): void {
+export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext, openSockets: OpenSockets): void {
   const sessions = new Set<SynthesisSession>();
   ctx.draining?.addEventListener('abort', () => {
     for (const session of sessions) session.beginShutdown();
   }, { once: true });
-  const openByAccount = new Map<string, number>();
   // The key is checked before the upgrade; the verdict waits here so a bad key still gets 101, then 4001.
   const verdicts = new WeakMap<FastifyRequest, Principal | ApiError>();
 
@@ -99,22 +89,18 @@ export function registerTtsWebSocket(app: FastifyInstance, ctx: ApiContext): voi
           return;
         }
         const accountId = verdict.account.id;
-        const open = openByAccount.get(accountId) ?? 0;
         const cap = maxOpenSessions(verdict.account.plan);
-        if (open >= cap) {
-          socket.send(JSON.stringify(errorMessage(new ApiError('concurrency_limit_exceeded', `This account already has ${open} WebSocket sessions open on this server (at most ${cap}); close one first.`))));
+        if (!openSockets.tryOpen(accountId, cap)) {
+          socket.send(JSON.stringify(errorMessage(new ApiError('concurrency_limit_exceeded', `This account already has ${openSockets.count(accountId)} WebSocket sessions open on this server (at most ${cap}); close one first.`))));
           closeSocket(socket, CLOSE_CODES.policyViolation, 'too many open sessions');
           return;
         }
-        openByAccount.set(accountId, open + 1);
         const session = startSession(ctx, socket, verdict, request);
         sessions.add(session);
         ctx.metrics?.sessionOpened('websocket');
         void session.closed.then(() => {
           sessions.delete(session);
-          const left = (openByAccount.get(accountId) ?? 1) - 1;
-          if (left > 0) openByAccount.set(accountId, left);
-          else openByAccount.delete(accountId);
+          openSockets.closed(accountId);
           ctx.metrics?.sessionClosed('websocket');
         });
       },
