@@ -14,6 +14,9 @@ import type { SessionLogger } from './synthesis-session.js';
 import type { SessionServices } from './session-services.js';
 import { StreamedContext, type ContextAudio, type ContextOutput, type StreamedContextLimits } from './streamed-context.js';
 
+/** Ended context ids a socket remembers: a client reusing an older one than these simply opens a new context. */
+const MAX_ENDED_IDS = 1024;
+
 export interface StreamedInputLimits extends StreamedContextLimits {
   /** Contexts open at once on one socket. */
   readonly maxContexts: number;
@@ -41,6 +44,8 @@ export interface StreamedInputSocket extends Omit<ContextOutput, 'fatal' | 'idle
 
 export class StreamedInputSession {
   readonly #contexts = new Map<string, StreamedContext>();
+  /** Ids of contexts that ended (the latest ones): text for one is refused rather than opening it again. */
+  readonly #ended = new Set<string>();
   #slot: Ticket | undefined;
   #slotPending: Promise<Ticket> | undefined;
   #closed = false;
@@ -82,10 +87,13 @@ export class StreamedInputSession {
    */
   text(contextId: string, text: string, options: { readonly flush: boolean; readonly speed?: number }): void {
     this.#enqueue(async () => {
-      const context = this.#contexts.get(contextId) ?? (await this.#openContext(contextId, options.speed));
+      const existing = this.#contexts.get(contextId);
+      const context = existing ?? (await this.#openContext(contextId, options.speed));
       if (!context) return;
       this.#act(context, () => {
-        if (text.length > 0) context.append(text);
+        // The text that opens a context is often ElevenLabs' " " (its initialisation), not speech.
+        const speech = existing === undefined && text.trim() === '' ? '' : text;
+        if (speech.length > 0) context.append(speech);
         if (options.flush) context.flush();
       });
     });
@@ -178,6 +186,10 @@ export class StreamedInputSession {
 
   async #openContext(contextId: string, speed: number | undefined): Promise<StreamedContext | undefined> {
     if (this.#closed) return undefined;
+    if (this.#ended.has(contextId)) {
+      this.socket.failed(contextId, new ApiError('validation_error', `Context '${contextId}' is closed; open a new context_id to speak again.`));
+      return undefined;
+    }
     if (this.#draining) {
       this.socket.failed(contextId, new ApiError('validation_error', 'The server is shutting down; reconnect to open a new context.'));
       return undefined;
@@ -213,13 +225,13 @@ export class StreamedInputSession {
         audio: (id, bytes, alignment) => this.socket.audio(id, bytes, alignment),
         final: (id) => {
           this.socket.final(id);
-          this.#contexts.delete(id);
+          this.#forget(id);
           this.#idleUnlessBusy();
           this.#closeIfDrained();
         },
         failed: (id, error) => {
           this.socket.failed(id, error);
-          this.#contexts.delete(id);
+          this.#forget(id);
           this.#idleUnlessBusy();
           this.#closeIfDrained();
         },
@@ -256,7 +268,14 @@ export class StreamedInputSession {
   }
 
   #forgetEnded(): void {
-    for (const [id, context] of this.#contexts) if (context.ended) this.#contexts.delete(id);
+    for (const [id, context] of this.#contexts) if (context.ended) this.#forget(id);
+  }
+
+  /** A context that ended leaves the map; its id is remembered (the latest MAX_ENDED_IDS) so it cannot be reopened. */
+  #forget(contextId: string): void {
+    this.#contexts.delete(contextId);
+    this.#ended.add(contextId);
+    if (this.#ended.size > MAX_ENDED_IDS) this.#ended.delete(this.#ended.values().next().value as string);
   }
 
   #touch(): void {
