@@ -162,6 +162,30 @@ describe('multi-stream-input', () => {
   });
 });
 
+describe('a client that stops reading', () => {
+  it('is closed once the stall limit passes on the session clock, and gives back its slot and every reservation', async () => {
+    const { keys } = await server.account('growth', 100_000);
+    const client = await connect(keys[0], 'multi-stream-input', 'priya', 'output_format=pcm_48000&language_code=en');
+    const sentence = 'This sentence is spoken again and again to a client that has stopped reading its socket. ';
+    client.send({ text: sentence.repeat(30), context_id: 'deaf', flush: true });
+    await until(client, 'first audio', () => ofContext(client, 'deaf').some((m) => m.audio));
+    // Stop reading: the kernel's buffers fill, then the server's socket holds the rest and the pump waits for room.
+    (client.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const held = (): number => server.deps.admission.held().slots;
+    expect(held()).toBe(1);
+    // Drive the session clock until the stall limit closes the socket (its slot is then given back). Synthesis runs
+    // on real time, so each step also lets the engine work; the bound only ends a test that would otherwise hang.
+    for (let step = 0; step < 3000 && held() > 0; step++) {
+      await clock.advance(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(held()).toBe(0);
+    expect(server.deps.admission.held().reservations).toBe(0);
+    (client.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await client.closed;
+  });
+});
+
 describe('stream-input', () => {
   it('takes the key in its first message, speaks until the empty text, then sends isFinal and closes', async () => {
     const { keys } = await server.account('growth', 10_000);
