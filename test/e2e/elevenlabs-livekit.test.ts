@@ -26,6 +26,14 @@ function plugin(): TTS {
 }
 
 describe('LiveKit ElevenLabs plugin against Raaga', () => {
+  it('listVoices(): the presets, by their names', async () => {
+    const tts = plugin();
+    const voices = await tts.listVoices();
+    expect(voices.map((voice) => voice.id)).toContain('priya');
+    expect(voices.find((voice) => voice.id === 'priya')).toMatchObject({ name: 'priya', category: 'premade' });
+    await tts.close();
+  });
+
   it('synthesize(): the HTTP stream decodes to speech at the plugin rate', async () => {
     const tts = plugin();
     const frames = [];
@@ -47,7 +55,7 @@ describe('LiveKit ElevenLabs plugin against Raaga', () => {
     let samples = 0;
     const words: { text: string; startTime: number; endTime: number }[] = [];
     for await (const event of stream) {
-      if (event === TTS.prototype.constructor /* never */) continue;
+      // The stream's end marker.
       if (typeof event === 'symbol') break;
       samples += event.frame.samplesPerChannel;
       for (const word of event.timedTranscripts ?? []) words.push({ text: String(word.text), startTime: Number(word.startTime), endTime: Number(word.endTime) });
@@ -61,7 +69,29 @@ describe('LiveKit ElevenLabs plugin against Raaga', () => {
       expect(word.endTime).toBeGreaterThanOrEqual(word.startTime);
       expect(word.endTime).toBeLessThanOrEqual(audioSeconds + 0.05);
     }
-    console.log(JSON.stringify({ audioSeconds, words }));
+    await tts.close();
+  });
+
+  it('barge-in: closing a stream mid-speech (its context) leaves the connection to speak the next turn', async () => {
+    const tts = plugin();
+    const interrupted = tts.stream();
+    interrupted.pushText('This is a long answer that goes on and on, and the caller interrupts it after the first words. '.repeat(5));
+    interrupted.flush();
+    for await (const event of interrupted) {
+      if (typeof event === 'symbol' || event.frame.samplesPerChannel > 0) break;
+    }
+    interrupted.close();
+    const next = tts.stream();
+    next.pushText('Haan ji, boliye. ');
+    next.flush();
+    next.endInput();
+    let samples = 0;
+    for await (const event of next) {
+      if (typeof event === 'symbol') break;
+      samples += event.frame.samplesPerChannel;
+      if (event.final) break;
+    }
+    expect(samples / 22050).toBeGreaterThan(0.3);
     await tts.close();
   });
 });
