@@ -26,6 +26,8 @@ import { registerOutboundCallRoutes } from './api/routes/outbound-calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
 import { registerUsageRoute } from './api/routes/usage.js';
 import { registerWebPages } from './api/routes/web-pages.js';
+import { openAiErrorDialect } from './api/openai/openai-errors.js';
+import { registerOpenAiRoutes } from './api/openai/openai-routes.js';
 
 export interface AppDeps extends ApiContext {
   readonly logger: Logger;
@@ -43,6 +45,9 @@ const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Vendor dialects whose paths answer errors in their own envelope (src/api/<dialect>/). */
+const ERROR_DIALECTS = [openAiErrorDialect];
+
 export function buildApp(deps: AppDeps): FastifyInstance {
   const { headersMs, requestMs } = deps.httpTimeouts;
   const app = Fastify({
@@ -53,7 +58,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     serverFactory: (handler) =>
       createServer({ headersTimeout: Math.min(headersMs, requestMs), requestTimeout: requestMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, handler),
     clientErrorHandler: clientErrorAnswer(deps.httpTimeouts),
-    frameworkErrors: frameworkErrorAnswer(deps.maxBodyBytes),
+    frameworkErrors: frameworkErrorAnswer(deps.maxBodyBytes, ERROR_DIALECTS),
     // Plivo's stream URL carries the call token (~180 characters) as a path segment; fastify's default is 100.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     // Honour a sane client X-Request-Id so logs join across systems; otherwise make one.
@@ -127,7 +132,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.addHook('onClose', async () => audioSocket.closed());
   }
 
-  registerErrorHandling(app, deps.maxBodyBytes);
+  registerErrorHandling(app, deps.maxBodyBytes, ERROR_DIALECTS);
   useZodSchemas(app);
   registerOpenApi(app);
   // In a plugin of their own so they are added after swagger has loaded and documents each of them.
@@ -138,6 +143,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerVoicesRoute(api, deps, requireAccount);
     registerUsageRoute(api, deps, requireAccount);
     registerSynthesisRoutes(api, deps, requireAccount);
+    registerOpenAiRoutes(api, deps, requireAccount);
     registerTtsWebSocket(api, deps);
     // After the WebSocket plugin, which the media stream routes need.
     registerProviderRoutes(api, deps);

@@ -9,11 +9,28 @@ import type { Ticket } from '../core/admission.js';
 import { chargeFor, type Charge, type UtteranceOutcome } from '../core/synthesis/billing.js';
 import type { Utterance } from '../core/synthesis/utterance.js';
 import type { LanguageCode } from '../languages.js';
+import type { ErrorCode } from '../errors.js';
 import type { Account, UsageEndpoint } from '../store/store.js';
 import { refusesCachedAudio } from './cache-control.js';
 import type { ApiContext } from './context.js';
 import { engineErrorToApiError } from './engine-errors.js';
 import { ABORT_REASONS, requestAbortSignal } from './request-abort.js';
+
+/** The error codes an HTTP synthesis can answer with, for the routes' documents. */
+export const HTTP_SYNTHESIS_ERROR_CODES: readonly ErrorCode[] = [
+  'invalid_api_key',
+  'insufficient_credits',
+  'text_too_long',
+  'voice_language_not_found',
+  'invalid_model_id',
+  'validation_error',
+  'rate_limit_exceeded',
+  'concurrency_limit_exceeded',
+  'internal_error',
+  'tts_workers_busy',
+  'tts_workers_unconfigured',
+  'store_unavailable',
+];
 
 /** What a route asks to synthesize, once its own rules have checked the request. */
 export interface HttpSynthesis {

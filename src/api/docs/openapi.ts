@@ -31,6 +31,7 @@ export function registerOpenApi(app: FastifyInstance): void {
       security: [{ apiKey: [] }],
       tags: [
         { name: 'synthesis', description: 'Text to speech over HTTP.' },
+        { name: 'openai', description: "OpenAI-compatible speech (docs/api.md, \"OpenAI-compatible speech\"): OpenAI's paths, body and error envelope over the same synthesis." },
         { name: 'voices', description: 'The voice catalog.' },
         { name: 'account', description: "The account's own usage ledger." },
         { name: 'calls', description: 'REST control of live phone calls (docs/telephony.md).' },

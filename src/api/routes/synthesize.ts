@@ -7,7 +7,16 @@ import type { UtteranceOutcome } from '../../core/synthesis/billing.js';
 import { base64JsonBody } from '../base64-json-body.js';
 import type { ApiContext } from '../context.js';
 import { engineErrorToApiError } from '../engine-errors.js';
-import { admitUtterance, chargeOf, exactSeconds, settleUtterance, streamHeaders, streamUtterance, type AdmittedUtterance } from '../http-utterance.js';
+import {
+  admitUtterance,
+  chargeOf,
+  exactSeconds,
+  HTTP_SYNTHESIS_ERROR_CODES,
+  settleUtterance,
+  streamHeaders,
+  streamUtterance,
+  type AdmittedUtterance,
+} from '../http-utterance.js';
 import { ABORT_REASONS, requestAbortSignal } from '../request-abort.js';
 import { SynthesisResultSchema } from '../response-schemas.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
@@ -80,20 +89,7 @@ async function stream(ctx: ApiContext, request: SynthesisRequest, reply: Fastify
   return reply.send(body);
 }
 
-const SYNTHESIS_ERRORS = errorResponses([
-  'invalid_api_key',
-  'insufficient_credits',
-  'text_too_long',
-  'voice_language_not_found',
-  'invalid_model_id',
-  'validation_error',
-  'rate_limit_exceeded',
-  'concurrency_limit_exceeded',
-  'internal_error',
-  'tts_workers_busy',
-  'tts_workers_unconfigured',
-  'store_unavailable',
-]);
+const SYNTHESIS_ERRORS = errorResponses(HTTP_SYNTHESIS_ERROR_CODES);
 
 export function registerSynthesisRoutes(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {
   typed(app).post(
