@@ -22,8 +22,11 @@ import type { SessionServices } from './session-services.js';
 
 /** What a context says to its socket: the dialect renders it (api/elevenlabs/). */
 export interface ContextOutput {
-  /** One piece of audio in the socket's format, with the characters it completes when the engine placed them. */
-  audio(contextId: string, bytes: Uint8Array, alignment: CharacterAlignment | undefined): void;
+  /**
+   * One piece of audio in the socket's format, with the characters it completes when the engine placed them; `span`
+   * is where the piece lies on the context's audio (its times and the alignment's share that axis).
+   */
+  audio(contextId: string, bytes: Uint8Array, alignment: CharacterAlignment | undefined, span: AudioSpan): void;
   /** The context is over: every segment it was going to speak has been sent. */
   final(contextId: string): void;
   /** The context failed (a refusal or a synthesis error): it is gone, nothing more comes for it. */
@@ -40,6 +43,12 @@ export interface ContextOutput {
 export interface SegmentSpeaker {
   readonly language: LanguageCode;
   readonly voice: ResolvedVoice;
+}
+
+/** Where a piece of audio lies on its context's time axis, in milliseconds. */
+export interface AudioSpan {
+  readonly startMs: number;
+  readonly endMs: number;
 }
 
 export interface ContextAudio {
@@ -261,14 +270,18 @@ export class StreamedContext {
     signal: AbortSignal,
     progress: (deliveredCodePoints: number, sentMs: number) => void,
   ): Promise<'completed' | 'aborted' | 'stalled'> {
-    const alignment = new AlignmentTracker(utterance, text, this.#audioMs);
+    const offsetMs = this.#audioMs;
+    const alignment = new AlignmentTracker(utterance, text, offsetMs);
     const pieces = utterance.audio(signal);
+    let pieceStartMs = 0;
     try {
       for await (const bytes of pieces) {
         if (!(await this.#waitForRoom(signal))) return 'stalled';
         if (signal.aborted) return 'aborted';
         const timing = alignment.next();
-        if (bytes.length > 0 || timing) this.deps.output.audio(this.id, bytes, timing);
+        const span = { startMs: offsetMs + pieceStartMs, endMs: offsetMs + utterance.durationMs };
+        pieceStartMs = utterance.durationMs;
+        if (bytes.length > 0 || timing) this.deps.output.audio(this.id, bytes, timing, span);
         progress(utterance.codePointsSpoken, utterance.durationMs);
       }
       return signal.aborted ? 'aborted' : 'completed';

@@ -222,7 +222,7 @@ export class StreamedInputSession {
       usage: this.deps.usage,
       promptCache: this.deps.promptCache,
       output: {
-        audio: (id, bytes, alignment) => this.socket.audio(id, bytes, alignment),
+        audio: (id, bytes, alignment, span) => this.socket.audio(id, bytes, alignment, span),
         final: (id) => {
           this.socket.final(id);
           this.#forget(id);

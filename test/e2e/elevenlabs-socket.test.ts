@@ -162,6 +162,34 @@ describe('multi-stream-input', () => {
   });
 });
 
+describe('message times (pipecat)', () => {
+  it('each message counts from its own audio, and adding them up as pipecat does stays on the audio', async () => {
+    const { keys } = await server.account('growth', 10_000);
+    const url = socketUrl('multi-stream-input').replace('/elevenlabs/v1/', '/elevenlabs/message-times/v1/');
+    const client = new WsTestClient(new WebSocket(url, { headers: { 'xi-api-key': keys[0]! } }));
+    await client.opened;
+    client.send({ text: 'First sentence here. Then a second one, ', context_id: 'p' });
+    client.send({ text: 'and the end.', context_id: 'p', flush: true });
+    client.send({ context_id: 'p', close_context: true });
+    await until(client, 'isFinal', () => ofContext(client, 'p').some((m) => m.isFinal === true));
+    const timed = ofContext(client, 'p').filter((m) => m.alignment);
+    expect(timed.length).toBeGreaterThan(1);
+    let cumulativeMs = 0;
+    for (const message of timed) {
+      const starts = message.alignment.charStartTimesMs as number[];
+      const durations = message.alignment.charDurationsMs as number[];
+      expect(starts[0]).toBeLessThan(50);
+      const messageMs = (Buffer.from(message.audio as string, 'base64').length / 2 / 16000) * 1000;
+      // The last character lasts to the message's end: pipecat's running offset is the audio's own.
+      expect(Math.abs(starts.at(-1)! + durations.at(-1)! - messageMs)).toBeLessThanOrEqual(1);
+      cumulativeMs += starts.at(-1)! + durations.at(-1)!;
+    }
+    expect(Math.abs(cumulativeMs - (audioBytes(ofContext(client, 'p')) / 2 / 16000) * 1000)).toBeLessThanOrEqual(timed.length);
+    client.send({ close_socket: true });
+    await client.closed;
+  });
+});
+
 describe('a client that stops reading', () => {
   it('is closed once the stall limit passes on the session clock, and gives back its slot and every reservation', async () => {
     const { keys } = await server.account('growth', 100_000);

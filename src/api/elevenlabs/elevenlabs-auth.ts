@@ -9,6 +9,14 @@ import { ApiError } from '../../errors.js';
 
 /** Where the dialect lives: ElevenLabs' own `GET /v1/voices` would collide with the spec's. */
 export const ELEVENLABS_PREFIX = '/elevenlabs/v1';
+/**
+ * The same sockets with each message's alignment counted from the start of that message's audio, as pipecat's
+ * ElevenLabs service reads it (it adds up the messages itself); under ELEVENLABS_PREFIX times run from the context's
+ * start, as LiveKit's plugin reads them. docs/elevenlabs.md says which client wants which.
+ */
+export const ELEVENLABS_MESSAGE_TIMES_PREFIX = '/elevenlabs/message-times/v1';
+/** Every path of the dialect starts with this. */
+export const ELEVENLABS_ROOT = '/elevenlabs/';
 
 export const XI_API_KEY_HEADER = 'xi-api-key';
 

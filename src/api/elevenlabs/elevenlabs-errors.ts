@@ -5,14 +5,14 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiError } from '../../errors.js';
 import type { ErrorDialect } from '../error-handler.js';
-import { ELEVENLABS_PREFIX } from './elevenlabs-auth.js';
+import { ELEVENLABS_ROOT } from './elevenlabs-auth.js';
 import { MAX_ELEVENLABS_TEXT_CODE_POINTS } from './elevenlabs-http.js';
 
 /** A concurrency refusal carries no Retry-After in the spec; a retrying client waits this long. */
 const CONCURRENCY_RETRY_AFTER_SECONDS = 1;
 
 export const elevenLabsErrorDialect: ErrorDialect = {
-  owns: (path) => path === ELEVENLABS_PREFIX || path.startsWith(`${ELEVENLABS_PREFIX}/`),
+  owns: (path) => path.startsWith(ELEVENLABS_ROOT),
   send(reply: FastifyReply, error: ApiError): FastifyReply {
     const retryAfter = error.retryAfterSeconds ?? (error.code === 'concurrency_limit_exceeded' ? CONCURRENCY_RETRY_AFTER_SECONDS : undefined);
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));

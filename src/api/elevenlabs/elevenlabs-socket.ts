@@ -15,7 +15,7 @@ import type { LanguageCode } from '../../languages.js';
 import { systemClock } from '../../session/clock.js';
 import { CLOSE_CODES } from '../../session/close-codes.js';
 import { DEFAULT_SESSION_LIMITS } from '../../session/session-limits.js';
-import type { SegmentSpeaker } from '../../session/streamed-context.js';
+import type { AudioSpan, SegmentSpeaker } from '../../session/streamed-context.js';
 import { StreamedInputSession, type StreamedInputLimits, type StreamedInputSocket } from '../../session/streamed-input-session.js';
 import type { ResolvedVoice } from '../../core/voice-resolver.js';
 import type { Account } from '../../store/store.js';
@@ -24,7 +24,7 @@ import { authenticate, type Principal } from '../auth.js';
 import { refusesCachedAudio } from '../cache-control.js';
 import type { ApiContext } from '../context.js';
 import { maxOpenSessions, type OpenSockets } from '../open-sockets.js';
-import { ELEVENLABS_PREFIX, elevenLabsKey } from './elevenlabs-auth.js';
+import { ELEVENLABS_MESSAGE_TIMES_PREFIX, ELEVENLABS_PREFIX, elevenLabsKey } from './elevenlabs-auth.js';
 import { parseLanguageCode, parseOutputFormat, parseVoiceSpeed } from './elevenlabs-request.js';
 
 /** ElevenLabs' own default and ceiling for `inactivity_timeout`, in seconds. */
@@ -68,6 +68,8 @@ const ClientMessageSchema = z
 type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
 type Variant = 'single' | 'multi';
+/** Where alignment times count from: the context's audio, or each message's own. */
+type AlignmentTimes = 'context' | 'message';
 /** stream-input's one context. */
 const SINGLE_CONTEXT = '';
 
@@ -90,27 +92,33 @@ export function registerElevenLabsSockets(app: FastifyInstance, ctx: ApiContext,
 
   // In a plugin of its own, so the WebSocket plugin (registered by the /v1/tts/websocket route) has loaded first.
   void app.register(async (scope) => {
-  for (const variant of ['single', 'multi'] as const) {
-    const url = `${ELEVENLABS_PREFIX}/text-to-speech/:voiceId/${variant === 'single' ? 'stream-input' : 'multi-stream-input'}`;
-    scope.route({
-      method: 'GET',
-      url,
-      schema: { hide: true },
-      handler: async (_request, reply) => reply.code(400).send({ detail: { status: 'bad_request', message: `${url} is a WebSocket endpoint.` } }),
-      wsHandler: (socket: WebSocket, request: FastifyRequest) => {
-        void accept(ctx, variant, socket, request, sessions, openSockets).catch((error: unknown) => {
-          request.log.error({ err: error }, 'elevenlabs socket failed');
-          closeSocket(socket, CLOSE_CODES.internalError, 'internal server error');
-        });
-      },
-    });
-  }
+    const routes = [ELEVENLABS_PREFIX, ELEVENLABS_MESSAGE_TIMES_PREFIX].flatMap((prefix) =>
+      (['single', 'multi'] as const).map((variant) => ({
+        variant,
+        times: (prefix === ELEVENLABS_PREFIX ? 'context' : 'message') as AlignmentTimes,
+        url: `${prefix}/text-to-speech/:voiceId/${variant === 'single' ? 'stream-input' : 'multi-stream-input'}`,
+      })),
+    );
+    for (const { variant, times, url } of routes) {
+      scope.route({
+        method: 'GET',
+        url,
+        schema: { hide: true },
+        handler: async (_request, reply) => reply.code(400).send({ detail: { status: 'bad_request', message: `${url} is a WebSocket endpoint.` } }),
+        wsHandler: (socket: WebSocket, request: FastifyRequest) => {
+          void accept(ctx, { variant, times }, socket, request, sessions, openSockets).catch((error: unknown) => {
+            request.log.error({ err: error }, 'elevenlabs socket failed');
+            closeSocket(socket, CLOSE_CODES.internalError, 'internal server error');
+          });
+        },
+      });
+    }
   });
 }
 
 async function accept(
   ctx: ApiContext,
-  variant: Variant,
+  { variant, times }: { readonly variant: Variant; readonly times: AlignmentTimes },
   socket: WebSocket,
   request: FastifyRequest,
   sessions: Set<StreamedInputSession>,
@@ -151,7 +159,7 @@ async function accept(
     socket.off('message', hold);
     return refuse(new ApiError('concurrency_limit_exceeded', `This account already has ${cap} streaming sockets open on this server; close one first.`));
   }
-  const output = socketOutput(socket, variant);
+  const output = socketOutput(socket, variant, times);
   const session = new StreamedInputSession(
     {
       account,
@@ -216,10 +224,15 @@ function socketRequest(request: FastifyRequest): SocketRequest {
     throw new ApiError('validation_error', `Query parameter '${field}' is invalid (inactivity_timeout: whole seconds from 1 to ${MAX_INACTIVITY_S}).`);
   }
   const { voiceId } = request.params as { voiceId: string };
+  const format = parseOutputFormat(query.data.output_format);
+  if (format.format === 'opus') {
+    // Each segment is its own encoder stream: Ogg pages of several streams would make a chained Ogg file.
+    throw new ApiError('validation_error', `output_format '${query.data.output_format}' is served on the HTTP routes; the streaming sockets send pcm_*, ulaw_8000, alaw_8000 or mp3_*.`);
+  }
   return {
     voiceId,
     language: parseLanguageCode(query.data.language_code),
-    format: parseOutputFormat(query.data.output_format),
+    format,
     idleTimeoutMs: (query.data.inactivity_timeout ?? DEFAULT_INACTIVITY_S) * 1000,
   };
 }
@@ -299,21 +312,30 @@ function dispatch(session: StreamedInputSession, variant: Variant, message: Clie
   session.text(contextId, text, { flush: message.flush === true, ...(speed !== undefined ? { speed } : {}) });
 }
 
-function alignmentJson(alignment: CharacterAlignment | undefined): object | null {
+/**
+ * ElevenLabs' socket alignment. With `message` times, each message's times start at its own audio and its last
+ * character lasts to the message's end (pauses included), so a client adding up the messages stays on the audio.
+ */
+function alignmentJson(alignment: CharacterAlignment | undefined, span: AudioSpan, times: AlignmentTimes): object | null {
   if (!alignment) return null;
-  return { chars: alignment.chars, charStartTimesMs: alignment.startsMs, charDurationsMs: alignment.durationsMs };
+  if (times === 'context') return { chars: alignment.chars, charStartTimesMs: alignment.startsMs, charDurationsMs: alignment.durationsMs };
+  const starts = alignment.startsMs.map((ms) => Math.max(0, Math.round(ms - span.startMs)));
+  const durations = [...alignment.durationsMs];
+  const last = starts.length - 1;
+  if (last >= 0) durations[last] = Math.max(0, Math.round(span.endMs - span.startMs) - (starts[last] as number));
+  return { chars: alignment.chars, charStartTimesMs: starts, charDurationsMs: durations };
 }
 
 /** The session's events in ElevenLabs' shapes; stream-input's carry no context id. */
-function socketOutput(socket: WebSocket, variant: Variant): StreamedInputSocket {
+function socketOutput(socket: WebSocket, variant: Variant, times: AlignmentTimes): StreamedInputSocket {
   const send = (message: object): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
   const idOf = (contextId: string): object => (variant === 'multi' ? { contextId } : {});
   return {
-    audio: (contextId, bytes, alignment) => {
+    audio: (contextId, bytes, alignment, span) => {
       // Raaga's text is normalized inside the engine; both alignments carry the text as the client sent it.
-      const timing = alignmentJson(alignment);
+      const timing = alignmentJson(alignment, span, times);
       send({ audio: Buffer.from(bytes).toString('base64'), isFinal: null, normalizedAlignment: timing, alignment: timing, ...idOf(contextId) });
     },
     final: (contextId) => send({ isFinal: true, ...idOf(contextId) }),
