@@ -4,6 +4,8 @@ const outside = (names) => `(^|/)node_modules/(${names.join('|')})/`;
 // A provider folder is any folder of telephony/ but the call core's own (agent/, destination/, outbound/): a new provider
 // needs no line here.
 const providerFolder = '^src/telephony/(?!agent/|destination/|outbound/)([^/]+)/';
+// A vendor dialect is any folder of api/ but the spec's own (routes/, docs/, playground/): a new dialect needs no line here.
+const dialectFolder = '^src/api/(?!routes/|docs/|playground/)([^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -106,6 +108,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/telephony/' },
       to: { path: '^src/(api|cli)/|^src/(app|deps|main)\\.ts$' },
+    },
+    {
+      name: 'dialects-stand-alone',
+      comment: "A vendor dialect (src/api/<dialect>/: openai/, elevenlabs/) translates to Raaga's own use cases and never imports another dialect.",
+      severity: 'error',
+      from: { path: dialectFolder },
+      to: { path: dialectFolder, pathNot: '^src/api/$1/' },
+    },
+    {
+      name: 'spec-routes-below-the-dialects',
+      comment: "The spec's routes and the shared HTTP pieces never reach into a dialect; only app.ts registers them.",
+      severity: 'error',
+      from: { path: '^src/(api/[^/]+\\.ts$|api/(routes|docs)/|core/|session/|telephony/|store/|engine/)' },
+      to: { path: dialectFolder },
     },
     {
       name: 'provider-folders-stand-alone',
