@@ -251,7 +251,7 @@ describe('errors through the SDK', () => {
   it.each([
     ['an unknown model', { model: 'whisper-1' }, 'model', 'invalid_model_id', /tts-1, tts-1-hd, gpt-4o-mini-tts, raaga-v1/],
     ['an input over 4096 code points', { input: 'क'.repeat(4097) }, 'input', 'text_too_long', /4097.*4096/],
-    ['aac', { response_format: 'aac' }, 'response_format', 'validation_error', /unsupported response_format 'aac'; use one of mp3, wav, pcm/],
+    ['aac', { response_format: 'aac' }, 'response_format', 'validation_error', /unsupported response_format 'aac'; use one of mp3, wav, pcm\b/],
     ['flac', { response_format: 'flac' }, 'response_format', 'validation_error', /unsupported response_format 'flac'/],
     ['a speed over 4.0', { speed: 4.5 }, 'speed', 'validation_error', /from 0.25 to 4.0/],
     ['an unknown voice', { voice: 'nobody' }, 'voice', 'voice_language_not_found', /Unknown voice 'nobody'/],

@@ -35,7 +35,7 @@ const CONTENT_TYPES: Readonly<Record<ResponseFormat, string>> = {
 
 /** The response formats Raaga encodes: Opus once the audio layer has its Ogg/Opus encoder (audio/formats.ts). */
 function encodedFormats(): ResponseFormat[] {
-  return RESPONSE_FORMATS.filter((format) => (OUTPUT_FORMATS as readonly string[]).includes(format));
+  return (['mp3', 'wav', 'pcm', 'opus'] as const).filter((format) => (OUTPUT_FORMATS as readonly string[]).includes(format));
 }
 
 const voiceName = z.string().min(1, 'must not be empty').max(200);
