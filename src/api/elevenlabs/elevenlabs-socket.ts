@@ -331,7 +331,8 @@ function socketOutput(socket: WebSocket, variant: Variant, times: AlignmentTimes
   const send = (message: object): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
-  const idOf = (contextId: string): object => (variant === 'multi' ? { contextId } : {});
+  // A refusal of a message that named no context carries none.
+  const idOf = (contextId: string): object => (variant === 'multi' && contextId !== '' ? { contextId } : {});
   return {
     audio: (contextId, bytes, alignment, span) => {
       // Raaga's text is normalized inside the engine; both alignments carry the text as the client sent it.
