@@ -102,7 +102,7 @@ describe('audio', () => {
     expect(Math.abs(at8k.byteLength / 2 - bytes.byteLength / 2 / 3)).toBeLessThan(200);
   });
 
-  it('the body is a stream read as it arrives (chunked, no length), and the SDK reads it whole the same', async () => {
+  it('the body arrives chunked (no length) and, read as a stream, is the same bytes as read whole', async () => {
     const response = await speech({ response_format: 'pcm', input: `${ENGLISH} ${ENGLISH}` });
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     expect(response.headers.get('content-length')).toBeNull();
@@ -134,11 +134,16 @@ describe('audio', () => {
     expect(events.at(-1)).toEqual({ type: 'speech.audio.done', usage: { input_tokens: codePoints, output_tokens: 0, total_tokens: codePoints } });
   });
 
-  it('opus: an Ogg stream once the audio layer encodes it, until then a 400 saying so', async () => {
+  it('opus: an Ogg/Opus stream once the audio layer encodes it, until then a 400 saying so', async () => {
     if ((OUTPUT_FORMATS as readonly string[]).includes('opus')) {
       const response = await speech({ response_format: 'opus' });
       expect(response.headers.get('content-type')).toBe('audio/ogg');
-      expect(Buffer.from((await bytesOf(response)).subarray(0, 4)).toString('latin1')).toBe('OggS');
+      const bytes = await bytesOf(response);
+      expect(Buffer.from(bytes.subarray(0, 4)).toString('latin1')).toBe('OggS');
+      // An independent decoder (48 kHz out): the same speech as the pcm of this text, to within Opus's edges.
+      const decoded = await decodeAudio(bytes, 'opus', 48000);
+      const pcmSeconds = (await bytesOf(await speech({ response_format: 'pcm' }))).byteLength / 2 / 24000;
+      expect(Math.abs(decoded.samples.length / decoded.sampleRateHz - pcmSeconds)).toBeLessThan(0.05);
     } else {
       const error = await sdkError(speech({ response_format: 'opus' }));
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
