@@ -20,6 +20,9 @@ import { registerMetricsRoute } from './api/routes/metrics.js';
 import { registerPlaygroundCallRoute } from './api/routes/playground-call.js';
 import { registerSynthesisRoutes } from './api/routes/synthesize.js';
 import { registerTtsWebSocket } from './api/routes/tts-websocket.js';
+import { OpenSockets } from './api/open-sockets.js';
+import { registerElevenLabsRoutes } from './api/elevenlabs/elevenlabs-routes.js';
+import { elevenLabsErrorDialect } from './api/elevenlabs/elevenlabs-errors.js';
 import { registerProviderRoutes } from './api/routes/provider-routes.js';
 import { registerCallControlRoutes } from './api/routes/calls.js';
 import { registerOutboundCallRoutes } from './api/routes/outbound-calls.js';
@@ -46,7 +49,7 @@ const TIMEOUT_CHECK_INTERVAL_MS = 500;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Vendor dialects whose paths answer errors in their own envelope (src/api/<dialect>/). */
-const ERROR_DIALECTS = [openAiErrorDialect];
+const ERROR_DIALECTS = [openAiErrorDialect, elevenLabsErrorDialect];
 
 export function buildApp(deps: AppDeps): FastifyInstance {
   const { headersMs, requestMs } = deps.httpTimeouts;
@@ -144,7 +147,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerUsageRoute(api, deps, requireAccount);
     registerSynthesisRoutes(api, deps, requireAccount);
     registerOpenAiRoutes(api, deps, requireAccount);
-    registerTtsWebSocket(api, deps);
+    // One count of open streaming sockets per account across both dialects.
+    const openSockets = new OpenSockets();
+    registerTtsWebSocket(api, deps, openSockets);
+    registerElevenLabsRoutes(api, deps, openSockets);
     // After the WebSocket plugin, which the media stream routes need.
     registerProviderRoutes(api, deps);
     registerCallControlRoutes(api, deps, requireAccount);

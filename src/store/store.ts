@@ -97,10 +97,20 @@ export const USAGE_OUTCOMES: readonly UsageOutcome[] = ['completed', 'cancelled'
 
 /**
  * The surface that spent the credits: an HTTP endpoint, a WebSocket session, a phone call, the playground's simulated
- * caller, or OpenAI's POST /v1/audio/speech (`openai_speech`, api/openai/).
+ * caller, OpenAI's POST /v1/audio/speech (`openai_speech`, api/openai/), or ElevenLabs' HTTP stream and streaming-input
+ * sockets (`elevenlabs_stream`, `elevenlabs_stream_input`, api/elevenlabs/).
  */
-export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call' | 'playground' | 'openai_speech';
-export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = ['generate', 'stream', 'websocket', 'call', 'playground', 'openai_speech'];
+export type UsageEndpoint = 'generate' | 'stream' | 'websocket' | 'call' | 'playground' | 'openai_speech' | 'elevenlabs_stream' | 'elevenlabs_stream_input';
+export const USAGE_ENDPOINTS: readonly UsageEndpoint[] = [
+  'generate',
+  'stream',
+  'websocket',
+  'call',
+  'playground',
+  'openai_speech',
+  'elevenlabs_stream',
+  'elevenlabs_stream_input',
+];
 
 /** What the caller of `settle` knows about the settled utterance; the store adds time, account and the debit. */
 export interface UsageDetails {
