@@ -19,7 +19,7 @@ import { machine, round, writeResult } from './lib/stats.js';
 const QUICK = process.env.BENCH_GUARD_QUICK === '1';
 const USAGE_RECORDS = Number(process.env.BENCH_USAGE_RECORDS ?? 1_000_000);
 const CALLS = Number(process.env.BENCH_GUARD_CALLS ?? 2);
-const FORMATS = QUICK ? ['mp3', 'pcm'] : ['mp3', 'wav', 'pcm', 'mulaw'];
+const FORMATS = QUICK ? ['mp3', 'pcm'] : ['mp3', 'wav', 'pcm', 'mulaw', 'alaw', 'opus'];
 const RATES = QUICK ? [8000, 48000] : [8000, 16000, 24000, 48000];
 /** prom-client's monitor samples at 10 ms: an idle loop reads ~10 ms (as bench/overload.ts). */
 const LAG_RESOLUTION_MS = 10;

@@ -89,7 +89,7 @@ export const ConfigSchema = z.object({
   TTS_WORKERS: intFromEnv(0, 64).default(0),
   TTS_QUEUE_SIZE: intFromEnv(1, 10_000).default(64),
   TTS_WORKER_NICE: intFromEnv(0, 19).default(0),
-  /** Threads that encode MP3 off the event loop (engine/encoder-threads.ts). */
+  /** Threads that encode MP3 and Opus off the event loop (engine/encoder-threads.ts). */
   TTS_ENCODER_THREADS: intFromEnv(1, 16).default(1),
   /** Neural voice pack workers; 0 = cores / ONNX_THREADS (so workers x threads never exceeds the cores). */
   ONNX_WORKERS: intFromEnv(0, 64).default(0),

@@ -1,5 +1,5 @@
 // The output pipeline as an utterance drives it: one clause at a time, answered asynchronously, so an encoder that
-// costs real CPU (MP3) can run on another thread (engine/encoder-threads.ts) while the cheap ones run in place.
+// costs real CPU (MP3, Opus) can run on another thread (engine/encoder-threads.ts) while the cheap ones run in place.
 
 import { OutputPipeline, type OutputPipelineOptions } from './output-pipeline.js';
 
@@ -19,7 +19,7 @@ export interface AudioPipeline {
 
 export type AudioPipelineFactory = (options: OutputPipelineOptions) => AudioPipeline;
 
-/** The pipeline on the calling thread: for formats whose encoding is a copy or a table lookup (PCM, WAV, mu-law). */
+/** The pipeline on the calling thread: for formats whose encoding is a copy or a table lookup (PCM, WAV, mu-law, A-law). */
 export function inlinePipeline(options: OutputPipelineOptions): AudioPipeline {
   const pipeline = new OutputPipeline(options);
   return {
@@ -32,6 +32,6 @@ export function inlinePipeline(options: OutputPipelineOptions): AudioPipeline {
     },
     pushClause: (samples, pauseAfterMs, alreadyShaped) => Promise.resolve(pipeline.pushClause(samples, pauseAfterMs, alreadyShaped)),
     end: () => Promise.resolve(pipeline.endPieces()),
-    close: () => undefined,
+    close: () => pipeline.close(),
   };
 }

@@ -1,6 +1,9 @@
-// The output formats and sample rates of the API (the spec's lists), declared once for every layer.
+// The output formats and sample rates of the API, declared once for every layer: the spec's four formats, then
+// Raaga's extensions (alaw: G.711 A-law; opus: an Ogg/Opus stream, RFC 7845), which change nothing for the four.
 
-export const OUTPUT_FORMATS = ['mp3', 'wav', 'pcm', 'mulaw'] as const;
+export const SPEC_OUTPUT_FORMATS = ['mp3', 'wav', 'pcm', 'mulaw'] as const;
+export const EXTENSION_OUTPUT_FORMATS = ['alaw', 'opus'] as const;
+export const OUTPUT_FORMATS = [...SPEC_OUTPUT_FORMATS, ...EXTENSION_OUTPUT_FORMATS] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The spec's sample rates: what `sample_rate` accepts on /v1/tts/*. */

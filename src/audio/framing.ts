@@ -1,7 +1,7 @@
 // Splitting encoded audio into transport frames (e.g. 20 ms media messages) without splitting a sample.
 import type { OutputFormat } from './encoder.js';
 
-/** Bytes per sample on the wire; 1 for mp3 means "no alignment", its frames are opaque bytes. */
+/** Bytes per sample on the wire; 1 for mp3 and opus means "no alignment", their frames are opaque bytes. */
 export function bytesPerSampleOf(format: OutputFormat): number {
   return format === 'pcm' || format === 'wav' ? 2 : 1;
 }
@@ -9,9 +9,18 @@ export function bytesPerSampleOf(format: OutputFormat): number {
 /** Fixed MP3 frame size: a few MPEG frames, since MP3 bytes do not map linearly to time. */
 const MP3_FRAME_BYTES = 2048;
 
-/** Bytes in a frame of `frameMs` (for wav: of the data after the header). */
+/**
+ * Opus goes out as whole Ogg pages (each at most 500 ms, ogg-opus-encoder.ts), never cut inside one: a client may
+ * hand every frame to a streaming Ogg demuxer as it comes.
+ */
+export function framedByOggPage(format: OutputFormat): boolean {
+  return format === 'opus';
+}
+
+/** Bytes in a frame of `frameMs` (for wav: of the data after the header); 0 for opus, whose frames are its pages. */
 export function frameBytesFor(format: OutputFormat, sampleRateHz: number, frameMs: number): number {
   if (format === 'mp3') return MP3_FRAME_BYTES;
+  if (framedByOggPage(format)) return 0;
   const samples = Math.max(1, Math.round((sampleRateHz * frameMs) / 1000));
   return samples * bytesPerSampleOf(format);
 }

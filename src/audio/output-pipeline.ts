@@ -63,12 +63,18 @@ export class OutputPipeline {
     return [tail, ...this.encoder.flushPieces()].filter((piece) => piece.length > 0);
   }
 
+  /** Frees the encoder's memory when the utterance stops before `end()` (an Opus encoder lives in WebAssembly). */
+  close(): void {
+    this.ended = true;
+    this.encoder.close();
+  }
+
   /** Silence the last pushClause trimmed from the start of its clause (0 for a clause that came shaped). */
   get lastLeadTrimmedMs(): number {
     return this.#lastLeadTrimmedMs;
   }
 
-  /** Output samples produced so far at outputRateHz, pauses included (PCM count; excludes MP3 padding). */
+  /** Output samples produced so far at outputRateHz, pauses included (PCM count; excludes MP3 and Opus padding). */
   get samplesOut(): number {
     return this.produced;
   }

@@ -3,7 +3,8 @@
 // schemas accept or send, so a field renamed on the server breaks the build, not the client's users.
 
 export type LanguageCode = 'en-IN' | 'hi-IN' | 'ta-IN' | 'te-IN' | 'kn-IN' | 'mr-IN' | 'gu-IN' | 'bn-IN';
-export type OutputFormat = 'mp3' | 'wav' | 'pcm' | 'mulaw';
+/** The spec's four formats, then Raaga's extensions: `alaw` (G.711 A-law) and `opus` (an Ogg/Opus stream, RFC 7845). */
+export type OutputFormat = 'mp3' | 'wav' | 'pcm' | 'mulaw' | 'alaw' | 'opus';
 export type SampleRate = 8000 | 16000 | 24000 | 48000;
 
 /** Voice, language and audio settings shared by HTTP bodies and the WebSocket `config`. */

@@ -1,5 +1,6 @@
 // Worker threads that run the output pipelines whose encoder costs real CPU (MP3: lamejs spends ~60 ms per second
-// of 24 kHz audio), so no request's encoding ever blocks the event loop that paces every live call. Each
+// of 24 kHz audio; Opus: libopus in WebAssembly 8-20 ms), so no request's encoding ever blocks the event loop that
+// paces every live call. Each
 // utterance's pipeline is a session pinned to one thread (the encoder is stateful across clauses); sessions are
 // spread round-robin. A thread that dies fails its sessions' pending clauses and is replaced.
 
@@ -13,8 +14,8 @@ import type { EncoderAnswer, EncoderRequest } from './encoder-protocol.js';
 import { EngineUnavailableError } from './tts-engine.js';
 import { workerEntry } from './worker-entry.js';
 
-/** Formats encoded off the event loop; the others are a copy or a table lookup per sample. */
-export const THREAD_ENCODED_FORMATS: ReadonlySet<OutputFormat> = new Set<OutputFormat>(['mp3']);
+/** Formats encoded off the event loop; the others (PCM, WAV, mu-law, A-law) are a copy or a table lookup per sample. */
+export const THREAD_ENCODED_FORMATS: ReadonlySet<OutputFormat> = new Set<OutputFormat>(['mp3', 'opus']);
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 const ENTRY = workerEntry('./encoder-worker', import.meta.url);
@@ -108,7 +109,7 @@ export class EncoderThreads {
     await Promise.all(this.#threads.map((thread) => thread.ready));
   }
 
-  /** The factory an utterance uses: MP3 on a thread, the rest in place. */
+  /** The factory an utterance uses: MP3 and Opus on a thread, the rest in place. */
   readonly pipelines: AudioPipelineFactory = (options) =>
     THREAD_ENCODED_FORMATS.has(options.format) ? this.pipeline(options) : inlinePipeline(options);
 

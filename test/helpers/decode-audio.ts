@@ -1,6 +1,8 @@
 // Decodes what the API returns, format by format, into samples the tests can count and measure.
 
 import { MPEGDecoder } from 'mpg123-decoder';
+import { OggOpusDecoder } from 'ogg-opus-decoder';
+import { alawToPcm16 } from '../../src/audio/alaw.js';
 import { mulawToPcm16 } from '../../src/audio/mulaw.js';
 import { pcm16ToFloat } from '../../src/audio/pcm.js';
 import { parseWav } from '../../src/audio/wav.js';
@@ -21,6 +23,20 @@ export async function decodeAudio(bytes: Uint8Array, format: string, sampleRateH
     }
     case 'mulaw':
       return { sampleRateHz, samples: pcm16ToFloat(mulawToPcm16(bytes)) };
+    case 'alaw':
+      return { sampleRateHz, samples: pcm16ToFloat(alawToPcm16(bytes)) };
+    case 'opus': {
+      // An independent decoder; it always decodes at 48 kHz, pre-skip dropped and the end trimmed (RFC 7845).
+      const decoder = new OggOpusDecoder();
+      await decoder.ready;
+      try {
+        const decoded = await decoder.decodeFile(bytes);
+        if (decoded.errors.length > 0) throw new Error(`opus decode errors: ${decoded.errors.length}`);
+        return { sampleRateHz: decoded.sampleRate, samples: decoded.channelData[0] ?? new Float32Array(0) };
+      } finally {
+        decoder.free();
+      }
+    }
     case 'wav': {
       const wav = parseWav(bytes);
       return { sampleRateHz: wav.sampleRateHz, samples: pcm16ToFloat(wav.samples) };

@@ -1,5 +1,6 @@
 // Turns what the API returns into something an <audio> element plays: base64 decoding, and a WAV header around
-// raw pcm (16-bit little-endian) or decoded mu-law, since browsers play neither bare.
+// raw pcm (16-bit little-endian) or decoded mu-law or A-law, since browsers play none of them bare (Ogg/Opus and
+// MP3 they play as they are).
 
 export function base64ToBytes(base64) {
   const binary = atob(base64);
@@ -17,10 +18,19 @@ function mulawToSample(byte) {
   return u & 0x80 ? -sample : sample;
 }
 
-function mulawToPcm16(bytes) {
+/** G.711 A-law byte → 16-bit sample (ITU-T G.711: even bits inverted, sign bit set for positive). */
+function alawToSample(byte) {
+  const a = byte ^ 0x55;
+  const exponent = (a >> 4) & 0x07;
+  let magnitude = ((a & 0x0f) << 4) + 8;
+  if (exponent > 0) magnitude = (magnitude + 0x100) << (exponent - 1);
+  return a & 0x80 ? magnitude : -magnitude;
+}
+
+function g711ToPcm16(bytes, toSample) {
   const out = new Uint8Array(bytes.length * 2);
   const view = new DataView(out.buffer);
-  bytes.forEach((byte, i) => view.setInt16(i * 2, mulawToSample(byte), true));
+  bytes.forEach((byte, i) => view.setInt16(i * 2, toSample(byte), true));
   return out;
 }
 
@@ -64,7 +74,11 @@ export function playableBlob(bytes, format, sampleRateHz) {
     case 'pcm':
       return new Blob([wavFromPcm16(bytes, sampleRateHz)], { type: 'audio/wav' });
     case 'mulaw':
-      return new Blob([wavFromPcm16(mulawToPcm16(bytes), sampleRateHz)], { type: 'audio/wav' });
+      return new Blob([wavFromPcm16(g711ToPcm16(bytes, mulawToSample), sampleRateHz)], { type: 'audio/wav' });
+    case 'alaw':
+      return new Blob([wavFromPcm16(g711ToPcm16(bytes, alawToSample), sampleRateHz)], { type: 'audio/wav' });
+    case 'opus':
+      return new Blob([bytes], { type: 'audio/ogg; codecs=opus' });
     default:
       throw new Error(`unknown format ${format}`);
   }

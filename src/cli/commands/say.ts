@@ -14,10 +14,10 @@ import { singleCommand, UsageError } from '../cli-command.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { createProgress, items } from '../progress.js';
 
-const HELP = `Usage: raaga say "<text>" --voice <name> --language <code> --out <file> [--format wav|mp3|pcm|mulaw] [--rate 24000] [--speed 1.0]
+const HELP = `Usage: raaga say "<text>" --voice <name> --language <code> --out <file> [--format wav|mp3|pcm|mulaw|alaw|opus] [--rate 24000] [--speed 1.0]
 
 Synthesizes the text with the embedded engine and writes an audio file. The format defaults to the --out
-extension (.wav, .mp3, .pcm, .ulaw/.mulaw), else wav. Voices: see 'GET /v1/voices' or models/raaga-v1/manifest.json.
+extension (.wav, .mp3, .pcm, .ulaw/.mulaw, .alaw/.al, .opus/.ogg), else wav. Voices: see 'GET /v1/voices' or models/raaga-v1/manifest.json.
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
 
 export const sayCommand = singleCommand('say', COMMAND_SUMMARIES.say, {

@@ -4,6 +4,7 @@
 
 import { writeFile } from 'node:fs/promises';
 import { MP3_KBPS } from '../../audio/mp3-encoder.js';
+import { OPUS_KBPS } from '../../audio/ogg-opus-encoder.js';
 import { RaagaApiError, RaagaClient, type SynthesisRequest } from '../../client/index.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import { optionalString, optionTable, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
@@ -24,7 +25,7 @@ Options:
   --url <base>            Server base URL, e.g. http://localhost:8080 (required)
   --key <API key>         The API key; prefer the RAAGA_API_KEY environment variable (arguments show in ps)
   --mode <mode>           generate, stream (default) or websocket (one text message per sentence; pcm only)
-  --format <format>       wav, mp3, pcm or mulaw (default: from the --out extension, else wav)
+  --format <format>       wav, mp3, pcm, mulaw, alaw or opus (Ogg/Opus) (default: from the --out extension, else wav)
   --rate <Hz>             8000, 16000, 24000 (default) or 48000
   --speed <x>             0.5 to 2.0 (default 1.0)
 Languages: ${LANGUAGE_CODES.join(', ')}.`;
@@ -32,7 +33,9 @@ Languages: ${LANGUAGE_CODES.join(', ')}.`;
 /** Bytes of one second of audio, to turn a byte count into seconds for the progress display. */
 function bytesPerSecond(format: FileFormat, rateHz: number): number {
   if (format === 'mp3') return ((MP3_KBPS[rateHz] ?? 64) * 1000) / 8;
-  return format === 'mulaw' ? rateHz : rateHz * 2;
+  // Opus is VBR: its target bitrate is near enough for a progress display.
+  if (format === 'opus') return ((OPUS_KBPS[rateHz] ?? 32) * 1000) / 8;
+  return format === 'mulaw' || format === 'alaw' ? rateHz : rateHz * 2;
 }
 
 /** Sentences for the WebSocket, which takes one sentence per `text` message. */

@@ -7,6 +7,7 @@
 import { EMPTY_BYTES } from '../../audio/bytes.js';
 import { inlinePipeline, type AudioPipeline, type AudioPipelineFactory } from '../../audio/audio-pipeline.js';
 import { afterTrim } from '../../audio/clause-delivery.js';
+import { newOggSerial, withOggSerial } from '../../audio/ogg-page.js';
 import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import { eventLoopTurn } from '../../util/event-loop-turn.js';
 import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
@@ -197,13 +198,15 @@ export class Utterance {
     this.#fromCache = true;
     this.#words.push(...recorded.words);
     this.#timedChunks.push(...(recorded.timedChunks ?? []));
+    const serial = this.request.format === 'opus' ? newOggSerial() : undefined;
     for (const piece of recorded.pieces) {
       // A consumer that only collects (generate) would otherwise run through every piece in one block.
       await eventLoopTurn();
       signal.throwIfAborted();
       this.#setCounters(piece.after);
-      // A copy per consumer, so nobody can change what the next caller hears.
-      yield piece.bytes.slice();
+      // A copy per consumer, so nobody can change what the next caller hears; a replayed Ogg stream gets a serial of
+      // its own, so one recording twice on a WebSocket still makes a valid chain (RFC 3533 §4: a serial per link).
+      yield serial === undefined ? piece.bytes.slice() : withOggSerial(piece.bytes, serial);
     }
     signal.throwIfAborted();
     this.#setCounters(recorded.end);

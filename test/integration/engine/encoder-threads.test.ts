@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlinePipeline, type AudioPipeline } from '../../../src/audio/audio-pipeline.js';
 import type { OutputFormat, SampleRateHz } from '../../../src/audio/formats.js';
 import { EncoderThreads } from '../../../src/engine/encoder-threads.js';
-import { concatBytes, decodeMp3, tone } from '../../unit/audio/signal-helpers.js';
+import { concatBytes, decodeMp3, decodeOggOpus, tone } from '../../unit/audio/signal-helpers.js';
 
 const ENGINE_HZ = 22050;
 let threads: EncoderThreads;
@@ -34,6 +34,7 @@ describe('EncoderThreads', () => {
     ['mp3', 8000, 'streaming'],
     ['wav', 16000, 'complete'],
     ['mulaw', 8000, 'streaming'],
+    ['alaw', 8000, 'complete'],
   ];
   for (const [format, outputRateHz, mode] of cases) {
     it(`gives the in-place pipeline's exact bytes and duration: ${format} ${outputRateHz} Hz ${mode}`, async () => {
@@ -46,6 +47,30 @@ describe('EncoderThreads', () => {
       expect(remote.durationMs).toBe(local.durationMs);
     });
   }
+
+  for (const [outputRateHz, mode] of [[24000, 'streaming'], [48000, 'complete'], [8000, 'streaming']] as const) {
+    it(`gives the in-place pipeline's audio and duration for opus: ${outputRateHz} Hz ${mode} (each stream has its own serial)`, async () => {
+      const input = clauses(4, 700);
+      const options = { inputRateHz: ENGINE_HZ, outputRateHz, format: 'opus', mode } as const;
+      const remote = await run(threads.pipelines(options), input);
+      const local = await run(inlinePipeline(options), input);
+      expect(remote.bytes.length).toBe(local.bytes.length);
+      const [a, b] = await Promise.all([decodeOggOpus(remote.bytes), decodeOggOpus(local.bytes)]);
+      expect(a.errors).toBe(0);
+      expect(Array.from(a.samples)).toEqual(Array.from(b.samples));
+      expect(a.samples.length).toBe((remote.durationMs * 48000) / 1000);
+      expect(remote.durationMs).toBe(local.durationMs);
+    });
+  }
+
+  it('the pipeline factory encodes opus (like mp3) on a thread: the event loop turns while a long clause encodes', async () => {
+    const pipeline = threads.pipelines({ inputRateHz: ENGINE_HZ, outputRateHz: 48000, format: 'opus', mode: 'streaming' });
+    const order: string[] = [];
+    setImmediate(() => order.push('event-loop turn'));
+    await pipeline.pushClause(clauses(1, 20_000)[0]!, 0, false).then(() => order.push('clause encoded'));
+    pipeline.close();
+    expect(order).toEqual(['event-loop turn', 'clause encoded']);
+  });
 
   it('keeps sessions apart when several utterances encode at once on the same threads', async () => {
     const options = { inputRateHz: ENGINE_HZ, outputRateHz: 24000, format: 'mp3', mode: 'streaming' } as const;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEncoder } from '../../../src/audio/encoder.js';
 import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
 import { parseWav } from '../../../src/audio/wav.js';
-import { concatBytes, decodeMp3 } from './signal-helpers.js';
+import { concatBytes, db, decodeMp3, decodeOggOpus, rms } from './signal-helpers.js';
 
 const chunkA = new Int16Array([1, -2, 300, -400]);
 const chunkB = new Int16Array([5000, -6000]);
@@ -61,5 +61,39 @@ describe('createEncoder', () => {
     const d = await decodeMp3(bytes);
     expect(d.sampleRate).toBe(16000);
     expect(d.samples.length).toBeGreaterThanOrEqual(16000);
+  });
+
+  it.each(['streaming', 'complete'] as const)('produces a decodable Ogg/Opus stream (%s): headers first, exact length', async (mode) => {
+    const e = createEncoder('opus', 16000, mode);
+    const pcm = Int16Array.from({ length: 16000 }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
+    const header = e.header();
+    if (mode === 'streaming') expect(String.fromCharCode(...header.subarray(28, 36))).toBe('OpusHead');
+    else expect(header.length).toBe(0);
+    const body = e.encode(pcm);
+    if (mode === 'complete') expect(body.length).toBe(0);
+    const bytes = concatBytes([header, body, e.flush()]);
+    expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe('OggS');
+    const d = await decodeOggOpus(bytes);
+    expect(d.errors).toBe(0);
+    expect(d.samples.length).toBe(16000 * 3);
+    expect(Math.abs(db(rms(d.samples) / (rms(pcm) / 32768)))).toBeLessThan(0.5);
+  });
+
+  it('complete and streaming Opus carry the same packets (only the random serial differs)', async () => {
+    const pcm = Int16Array.from({ length: 24000 }, (_, i) => Math.round(6000 * Math.sin(i / 7)));
+    const streaming = createEncoder('opus', 24000, 'streaming');
+    const complete = createEncoder('opus', 24000, 'complete');
+    const a = await decodeOggOpus(concatBytes([streaming.header(), streaming.encode(pcm), streaming.flush()]));
+    complete.encode(pcm);
+    const b = await decodeOggOpus(complete.flush());
+    expect(Array.from(a.samples)).toEqual(Array.from(b.samples));
+  });
+
+  it.each(['streaming', 'complete'] as const)('close() before flush frees the Opus encoder: it takes no more audio (%s)', (mode) => {
+    const e = createEncoder('opus', 8000, mode);
+    e.encode(new Int16Array(400));
+    e.close();
+    e.close();
+    expect(() => e.encode(new Int16Array(160))).toThrow();
   });
 });

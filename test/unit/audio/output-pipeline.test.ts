@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { afterTrim, deliverClause } from '../../../src/audio/clause-delivery.js';
 import { trimSilence } from '../../../src/audio/clip-shaping.js';
 import type { OutputFormat } from '../../../src/audio/encoder.js';
+import { alawToPcm16 } from '../../../src/audio/alaw.js';
 import { mulawToPcm16 } from '../../../src/audio/mulaw.js';
 import type { SampleRateHz } from '../../../src/audio/formats.js';
 import { OutputPipeline } from '../../../src/audio/output-pipeline.js';
 import { bytesLEToPcm16, pcm16ToFloat } from '../../../src/audio/pcm.js';
 import { parseWav } from '../../../src/audio/wav.js';
-import { concat, concatBytes, decodeMp3, maxAbsDiff, rms, tone } from './signal-helpers.js';
+import { concat, concatBytes, decodeMp3, decodeOggOpus, maxAbsDiff, rms, tone } from './signal-helpers.js';
 
 const ENGINE_HZ = 22050;
 const RATES: SampleRateHz[] = [8000, 16000, 24000, 48000];
-const FORMATS: OutputFormat[] = ['pcm', 'wav', 'mulaw', 'mp3'];
+const FORMATS: OutputFormat[] = ['pcm', 'wav', 'mulaw', 'mp3', 'alaw', 'opus'];
 const MP3_SLACK = 2 * 1152;
 
 /** Tone burst with 10 ms ramps so the clause itself has no clicks. */
@@ -33,16 +34,21 @@ function clause(amplitude: number): Float32Array {
   return concat([silence(100), burst(440, 300, amplitude), silence(50), burst(660, 200, amplitude), silence(100)]);
 }
 
-async function decode(format: OutputFormat, bytes: Uint8Array): Promise<Float32Array> {
+/** Decoded samples and their rate: the output rate, except Opus, which decodes at 48 kHz. */
+async function decode(format: OutputFormat, bytes: Uint8Array, rate: number): Promise<{ samples: Float32Array; rate: number }> {
   switch (format) {
     case 'pcm':
-      return pcm16ToFloat(bytesLEToPcm16(bytes));
+      return { samples: pcm16ToFloat(bytesLEToPcm16(bytes)), rate };
     case 'wav':
-      return pcm16ToFloat(parseWav(bytes).samples);
+      return { samples: pcm16ToFloat(parseWav(bytes).samples), rate };
     case 'mulaw':
-      return pcm16ToFloat(mulawToPcm16(bytes));
+      return { samples: pcm16ToFloat(mulawToPcm16(bytes)), rate };
+    case 'alaw':
+      return { samples: pcm16ToFloat(alawToPcm16(bytes)), rate };
     case 'mp3':
-      return (await decodeMp3(bytes)).samples;
+      return { samples: (await decodeMp3(bytes)).samples, rate };
+    case 'opus':
+      return { samples: (await decodeOggOpus(bytes)).samples, rate: 48000 };
   }
 }
 
@@ -91,18 +97,19 @@ describe('OutputPipeline', () => {
           expect(Math.abs(p.samplesOut - Math.round((expectedIn * rate) / ENGINE_HZ))).toBeLessThanOrEqual(1);
           expect(p.durationMs).toBe((p.samplesOut / rate) * 1000);
 
-          const out = await decode(format, bytes);
+          const { samples: out, rate: decodedRate } = await decode(format, bytes, rate);
           if (format === 'mp3') {
             expect(out.length).toBeGreaterThanOrEqual(p.samplesOut);
             expect(out.length - p.samplesOut).toBeLessThanOrEqual(MP3_SLACK);
           } else {
-            expect(out.length).toBe(p.samplesOut);
+            // Opus: exactly the same duration at 48 kHz (pre-skip dropped, the end trimmed to the last granule).
+            expect(out.length).toBe((p.samplesOut * decodedRate) / rate);
           }
 
           // Split in the middle of the pause (MP3's ~1100-sample delay is far less than half of it).
-          const split = Math.round(((trimmedLen + ((PAUSE_MS / 2) * ENGINE_HZ) / 1000) * rate) / ENGINE_HZ);
-          const first = activeLoudnessDb(out.subarray(0, split), rate);
-          const second = activeLoudnessDb(out.subarray(split), rate);
+          const split = Math.round(((trimmedLen + ((PAUSE_MS / 2) * ENGINE_HZ) / 1000) * decodedRate) / ENGINE_HZ);
+          const first = activeLoudnessDb(out.subarray(0, split), decodedRate);
+          const second = activeLoudnessDb(out.subarray(split), decodedRate);
           expect(Math.abs(first - second)).toBeLessThan(1);
           expect(Math.abs(first + 20)).toBeLessThan(1.5);
         });
@@ -116,13 +123,14 @@ describe('OutputPipeline', () => {
     ...RATES.map((r): [OutputFormat, SampleRateHz, number] => ['pcm', r, 1.05]),
     ...RATES.map((r): [OutputFormat, SampleRateHz, number] => ['wav', r, 1.05]),
     ['mulaw', 8000, 1.3], // mu-law quantisation noise adds to sample-to-sample differences
+    ['alaw', 8000, 1.3], // so does A-law's
   ];
   it.each(joinCases)('%s @ %i Hz: no click where back-to-back clauses join', async (format, rate, tolerance) => {
     const { p, bytes } = run({ inputRateHz: ENGINE_HZ, outputRateHz: rate, format, mode: 'complete' }, [
       [abrupt, 0],
       [abrupt, 0],
     ]);
-    const out = await decode(format, bytes);
+    const { samples: out } = await decode(format, bytes, rate);
     expect(out.length).toBe(p.samplesOut);
     const join = Math.round((abrupt.length * rate) / ENGINE_HZ);
     const around = Math.round(0.01 * rate);

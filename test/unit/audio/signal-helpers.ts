@@ -1,5 +1,6 @@
 // Test-only signal generators and measurements shared by the audio unit tests.
 import { MPEGDecoder } from 'mpg123-decoder';
+import { OggOpusDecoder } from 'ogg-opus-decoder';
 
 export function tone(freqHz: number, sampleRateHz: number, length: number, amplitude = 0.5, phase = 0): Float32Array {
   const out = new Float32Array(length);
@@ -80,6 +81,21 @@ export async function decodeMp3(bytes: Uint8Array): Promise<{ samples: Float32Ar
   await decoder.ready;
   try {
     const d = decoder.decode(bytes);
+    return { samples: d.channelData[0] ?? new Float32Array(0), sampleRate: d.sampleRate, errors: d.errors.length };
+  } finally {
+    decoder.free();
+  }
+}
+
+/**
+ * Ogg/Opus through an independent decoder (ogg-opus-decoder: codec-parser's Ogg demuxer and libopus), at 48 kHz: it
+ * drops the pre-skip the OpusHead names and trims the end to the last page's granule position (RFC 7845 §4).
+ */
+export async function decodeOggOpus(bytes: Uint8Array): Promise<{ samples: Float32Array; sampleRate: number; errors: number }> {
+  const decoder = new OggOpusDecoder();
+  await decoder.ready;
+  try {
+    const d = await decoder.decodeFile(bytes);
     return { samples: d.channelData[0] ?? new Float32Array(0), sampleRate: d.sampleRate, errors: d.errors.length };
   } finally {
     decoder.free();
