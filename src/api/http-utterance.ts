@@ -108,6 +108,33 @@ export async function settleUtterance(admitted: AdmittedUtterance, outcome: Utte
   await admitted.ticket.finish(used, report);
 }
 
+/**
+ * A whole-file synthesis: every piece collected, then answered by `respond`; the file reaches the client whole or not
+ * at all (a client that left before it got nothing: cancelled). Settled by the billing rule whatever happens.
+ */
+export async function completeUtterance(
+  ctx: ApiContext,
+  admitted: AdmittedUtterance,
+  reply: FastifyReply,
+  respond: (parts: Uint8Array[], outcome: 'completed' | 'truncated') => FastifyReply,
+): Promise<FastifyReply> {
+  const { utterance, codePoints } = admitted;
+  const signal = requestAbortSignal(reply, ctx.shutdown);
+  let outcome: UtteranceOutcome = 'failed';
+  try {
+    const parts: Uint8Array[] = [];
+    for await (const bytes of utterance.audio(signal)) parts.push(bytes);
+    const done = utterance.truncated ? 'truncated' : 'completed';
+    outcome = done;
+    return respond(parts, done);
+  } catch (error) {
+    if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
+    throw engineErrorToApiError(error);
+  } finally {
+    await settleUtterance(admitted, outcome, outcome === 'completed' ? codePoints : utterance.codePointsSpoken);
+  }
+}
+
 /** How a stream's audio goes on the wire: its bytes as they are (the default), or a dialect's events. */
 export interface StreamFraming {
   chunk(bytes: Uint8Array): Buffer;

@@ -11,11 +11,8 @@ import { AlignmentTracker, type CharacterAlignment } from '../../core/synthesis/
 import { checkText } from '../../core/text/text-limits.js';
 import { ApiError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
-import { admitUtterance, exactSeconds, settleUtterance, streamHeaders, streamUtterance, toBuffer, type HttpSynthesis } from '../http-utterance.js';
+import { admitUtterance, completeUtterance, exactSeconds, streamHeaders, streamUtterance, toBuffer, type HttpSynthesis } from '../http-utterance.js';
 import { base64JsonBody } from '../base64-json-body.js';
-import { engineErrorToApiError } from '../engine-errors.js';
-import { ABORT_REASONS, requestAbortSignal } from '../request-abort.js';
-import type { UtteranceOutcome } from '../../core/synthesis/billing.js';
 import { ELEVENLABS_PREFIX } from './elevenlabs-auth.js';
 import { parseLanguageCode, parseOutputFormat, parseVoiceSpeed, type ElevenLabsAudioFormat } from './elevenlabs-request.js';
 
@@ -101,12 +98,7 @@ async function complete(ctx: ApiContext, request: FastifyRequest, reply: Fastify
   const { synthesis, audio } = readRequest(request);
   const admitted = await admitUtterance(ctx, request, synthesis, 'complete');
   const { utterance } = admitted;
-  const signal = requestAbortSignal(reply, ctx.shutdown);
-  let outcome: UtteranceOutcome = 'failed';
-  try {
-    const parts: Uint8Array[] = [];
-    for await (const bytes of utterance.audio(signal)) parts.push(bytes);
-    outcome = utterance.truncated ? 'truncated' : 'completed';
+  return completeUtterance(ctx, admitted, reply, (parts) => {
     reply.header('X-Characters-Used', String(admitted.codePoints)).header('X-Audio-Duration-Seconds', String(exactSeconds(utterance.durationMs)));
     // The pieces go out as they are: a long file is never copied into one buffer on the event loop.
     if (!withTimestamps) {
@@ -116,12 +108,7 @@ async function complete(ctx: ApiContext, request: FastifyRequest, reply: Fastify
     const timing = httpAlignment(new AlignmentTracker(utterance, synthesis.text).next());
     const { body, lengthBytes } = base64JsonBody('audio_base64', parts, { alignment: timing, normalized_alignment: timing });
     return reply.header('Content-Type', 'application/json; charset=utf-8').header('Content-Length', String(lengthBytes)).send(body);
-  } catch (error) {
-    if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
-    throw engineErrorToApiError(error);
-  } finally {
-    await settleUtterance(admitted, outcome, outcome === 'completed' ? admitted.codePoints : utterance.codePointsSpoken);
-  }
+  });
 }
 
 export function registerElevenLabsHttp(app: FastifyInstance, ctx: ApiContext, onRequest: (request: FastifyRequest) => Promise<void>): void {

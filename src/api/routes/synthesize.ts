@@ -3,12 +3,11 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { UtteranceOutcome } from '../../core/synthesis/billing.js';
 import { base64JsonBody } from '../base64-json-body.js';
 import type { ApiContext } from '../context.js';
-import { engineErrorToApiError } from '../engine-errors.js';
 import {
   admitUtterance,
+  completeUtterance,
   chargeOf,
   exactSeconds,
   HTTP_SYNTHESIS_ERROR_CODES,
@@ -17,7 +16,6 @@ import {
   streamUtterance,
   type AdmittedUtterance,
 } from '../http-utterance.js';
-import { ABORT_REASONS, requestAbortSignal } from '../request-abort.js';
 import { SynthesisResultSchema } from '../response-schemas.js';
 import { errorResponses, jsonResponse, typed } from '../route-schemas.js';
 import { RESPONSE_HEADERS_EXTENSION } from '../docs/openapi.js';
@@ -57,13 +55,7 @@ async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'comple
 async function generate(ctx: ApiContext, request: SynthesisRequest, reply: FastifyReply) {
   const admitted = await prepare(ctx, request, 'complete');
   const { utterance, codePoints, format } = admitted;
-  const signal = requestAbortSignal(reply, ctx.shutdown);
-  // The file reaches the client whole or not at all: a client that left before it got nothing (cancelled, 0).
-  let outcome: UtteranceOutcome = 'failed';
-  try {
-    const parts: Uint8Array[] = [];
-    for await (const bytes of utterance.audio(signal)) parts.push(bytes);
-    outcome = utterance.truncated ? 'truncated' : 'completed';
+  return completeUtterance(ctx, admitted, reply, (parts, outcome) => {
     // SynthesisResultSchema's fields, written in slices (base64-json-body.ts): the schema documents the body.
     const { body, lengthBytes } = base64JsonBody('audio', parts, {
       format,
@@ -71,12 +63,7 @@ async function generate(ctx: ApiContext, request: SynthesisRequest, reply: Fasti
       characters_used: chargeOf(admitted, outcome, codePoints).used,
     });
     return reply.header('Content-Type', 'application/json; charset=utf-8').header('Content-Length', String(lengthBytes)).send(body);
-  } catch (error) {
-    if (signal.aborted && signal.reason === ABORT_REASONS.clientClosed) outcome = 'cancelled';
-    throw engineErrorToApiError(error);
-  } finally {
-    await settleUtterance(admitted, outcome, outcome === 'completed' ? codePoints : utterance.codePointsSpoken);
-  }
+  });
 }
 
 async function stream(ctx: ApiContext, request: SynthesisRequest, reply: FastifyReply) {
