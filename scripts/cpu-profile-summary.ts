@@ -26,10 +26,12 @@ interface CpuProfile {
 const RULES: readonly { readonly category: string; readonly url?: RegExp; readonly name?: RegExp }[] = [
   { category: 'idle', name: /^\(idle\)$/ },
   { category: 'GC', name: /^\(garbage collector\)$/ },
-  // The eSpeak build is JavaScript (wasm2js): WebAssembly in a profile is something else (the resampler's kernel).
-  { category: 'synthesis (eSpeak, wasm2js)', url: /espeak-ng-emscripten|src\/engine\/espeak\// },
+  { category: 'synthesis (eSpeak)', url: /src\/engine\/espeak\// },
   { category: 'resampling', url: /src\/audio\/(resampler|fir-kernel)\.ts/ },
   { category: 'resampling', name: /^\$?polyphaseFir$/ },
+  // The engines' WebAssembly is stripped of names (wasm-function[N] in wasm://wasm/…); the resampler's kernel keeps
+  // its own, above. On an eSpeak worker thread the rest is eSpeak.
+  { category: 'synthesis (WebAssembly engine)', url: /^wasm:\/\// },
   { category: 'clause shaping', url: /src\/audio\/(clip-shaping|clause-delivery)\.ts/ },
   { category: 'Silero inference', url: /src\/engine\/vad\/(ort-sync-session|silero-vad)\.ts|onnxruntime-node/ },
   { category: 'Silero batching + window prep', url: /src\/engine\/vad\/silero-batcher\.ts|src\/session\/(barge-in\/)?vad-window-stream\.ts/ },

@@ -1,9 +1,9 @@
-// The embedded engine: eSpeak NG compiled to WASM (GPL-3.0), one instance per worker thread. It speaks every voice
-// x language pair (the registry asks it last), mapping a job to an eSpeak request: language id, the catalog voice's
-// variant (its parameters are this engine's, by voice name), rate.
+// The embedded engine: eSpeak NG built from source to WebAssembly (GPL-3.0-or-later, espeak/wasm/), one instance per
+// worker thread. It speaks every voice x language pair (the registry asks it last), mapping a job to an eSpeak
+// request: language id, the catalog voice's variant (its parameters are this engine's, by voice name), rate.
 
 import type { LanguageCode } from '../languages.js';
-import { ESPEAK_PACKAGE_VERSION } from './espeak/espeak-build.js';
+import { ESPEAK_BUILD_IDENTITY } from './espeak/espeak-build.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
 import type { EspeakJob, EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
 import { createHash } from 'node:crypto';
@@ -95,8 +95,9 @@ export class EspeakEngine implements PairEngine {
   }
 
   audioSource(voiceName: string, language: LanguageCode): string {
-    // The build, the language's dictionary and the voice's own numbers: a manifest edit changes the audio.
-    return `espeak-ng-wasm@${ESPEAK_PACKAGE_VERSION}/${this.languageIds[language]}/${this.voices.get(voiceName)?.digest ?? 'fallback'}`;
+    // The build (its source and wasm hash), the language's dictionary and the voice's own numbers: a rebuild or a
+    // manifest edit changes the audio.
+    return `espeak-ng-wasm@${ESPEAK_BUILD_IDENTITY}/${this.languageIds[language]}/${this.voices.get(voiceName)?.digest ?? 'fallback'}`;
   }
 
   async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {

@@ -1,103 +1,94 @@
-// The one home of the eSpeak NG build (@echogarden/espeak-ng-emscripten, GPL-3.0): its version, and loading it with
-// one of its helpers made fast.
-//
-// The build is C compiled to plain JavaScript (wasm2js), so C's 64-bit arithmetic runs as emulation routines. eSpeak's
-// random numbers (espeak_rand, which drives the breath noise of every sample of a voice with `breath`) take a 64-bit
-// remainder by 2^31 - 1, and the emulated unsigned 64-bit division behind it walks the dividend bit by bit: 27 % of
-// the engine thread's profile; without it a voice with breath costs 0.6 of the CPU per audio second
-// (bench/espeak-build.ts, docs/performance.md). The loader rewrites that one call site into the
-// same remainder computed exactly in doubles, and runs the rewritten text instead of the package's file. Nothing
-// else changes: with the clock fixed, both builds give the same samples, byte for byte
-// (test/integration/engine/espeak-build.test.ts). If a new version of the package no longer has the call site in
-// the expected form, the package's own file loads unchanged (`espeakRemainderFastPath` says which).
+// The one home of the embedded engine's eSpeak NG build: eSpeak NG compiled to WebAssembly by the project's own
+// script (scripts/build-espeak-ng-wasm.sh, GPL-3.0-or-later) into wasm/, with where it came from in wasm/BUILD.json.
+// Loads new instances of it: the module compiled once per thread, its data copied into each instance's MEMFS.
 
-import { readFileSync } from 'node:fs';
-import * as nodeModule from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { runInThisContext } from 'node:vm';
-import type { ESpeakNGModule } from '@echogarden/espeak-ng-emscripten';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EspeakGlue, EspeakMessages, type EmscriptenEspeak } from './espeak-glue.js';
 
-const require = nodeModule.createRequire(import.meta.url);
-const PACKAGE = '@echogarden/espeak-ng-emscripten';
+const WASM_DIR = fileURLToPath(new URL('./wasm/', import.meta.url));
+const DATA_DIR = join(WASM_DIR, 'espeak-ng-data');
+/** Where the instance reads its data: the path the variant files are written under (espeak-variant.ts). */
+export const ESPEAK_DATA_PATH = '/usr/share/espeak-ng-data';
+/** espeak_Initialize's buffer (ms of audio per internal piece); the npm build this replaced used 100. */
+const BUFFER_MS = 100;
 
-/** The eSpeak NG build that speaks: a new package version may sound different, so cached audio keys on it. */
-export const ESPEAK_PACKAGE_VERSION = (require(`${PACKAGE}/package.json`) as { version: string }).version;
+interface BuildRecord {
+  readonly source: { readonly name: string; readonly tag: string; readonly commit: string; readonly url: string };
+  readonly languages: readonly string[];
+  readonly sha256: Readonly<Record<string, string>>;
+}
 
-type Init = (moduleArg?: object) => Promise<ESpeakNGModule>;
+/** wasm/BUILD.json as the build script wrote it. */
+export const ESPEAK_BUILD: BuildRecord = JSON.parse(readFileSync(join(WASM_DIR, 'BUILD.json'), 'utf8')) as BuildRecord;
 
 /**
- * The remainder helper as wasm2js emits it: `function F(a,b){D(a,b,2147483647);H=R;return L}`, where D is the unsigned
- * 64-bit divide-with-remainder routine (dividend low/high words a and b, 32-bit divisor), which leaves the remainder's
- * low and high words in the globals L and R; the helper returns the low word and hands the high word back in H.
+ * The build that speaks, for cache keys: its upstream source and the hash of its code. A rebuild that changes a
+ * sample changes the wasm (the glue and the library are all in it); the data is the source tag's.
  */
-const REMAINDER_BY_2P31M1 = /function ([\w$]+)\(([\w$]+),([\w$]+)\)\{([\w$]+)\(\2,\3,2147483647\);([\w$]+)=([\w$]+);return ([\w$]+)\}/g;
+export const ESPEAK_BUILD_IDENTITY = `${ESPEAK_BUILD.source.name}-${ESPEAK_BUILD.source.tag}-${ESPEAK_BUILD.source.commit.slice(0, 12)}+wasm-${ESPEAK_BUILD.sha256['espeak-ng.wasm']?.slice(0, 16)}`;
+
+/** The emscripten factory of wasm/espeak-ng.cjs (CommonJS: 3.1.6's ES-module output cannot run as a module). */
+type Factory = (moduleArg: object) => Promise<EmscriptenEspeak>;
+
+export interface EspeakModuleOptions {
+  /** Dictionaries to copy (eSpeak language ids such as `hi`); default every one the build has. */
+  readonly dictionaries?: readonly string[];
+  /** espeak_Initialize options (espeakINITIALIZE_PHONEME_EVENTS = 1, _PHONEME_IPA = 2); default 0. */
+  readonly options?: number;
+}
+
+let compiled: WebAssembly.Module | undefined;
+let dataFiles: ReadonlyArray<{ readonly path: string; readonly bytes: Uint8Array }> | undefined;
+
+/** The module, compiled once per thread (a few ms: V8 compiles lazily): each instance then only instantiates it. */
+function compiledModule(): WebAssembly.Module {
+  return (compiled ??= new WebAssembly.Module(readFileSync(join(WASM_DIR, 'espeak-ng.wasm'))));
+}
+
+/** The build's data files (paths relative to espeak-ng-data/), read once per thread. */
+function data(): ReadonlyArray<{ readonly path: string; readonly bytes: Uint8Array }> {
+  if (dataFiles !== undefined) return dataFiles;
+  const files: Array<{ path: string; bytes: Uint8Array }> = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.push({ path: relative(DATA_DIR, path), bytes: readFileSync(path) });
+    }
+  };
+  walk(DATA_DIR);
+  return (dataFiles = files);
+}
 
 /**
- * The same helper without the division: 2^31 ≡ 1 (mod 2^31 - 1), so 2^32 ≡ 2 and high·2^32 + low ≡ 2·high + low,
- * which is below 2^34 and exact in a double. The remainder is below 2^31: its high word is 0.
+ * A new eSpeak NG instance (its own heap and global state) with its data in place and espeak_Initialize done.
+ * eSpeak keeps global C state: one instance per thread is the rule (espeak-instance.ts).
  */
-export function fastRemainderHelper(name: string, low: string, high: string, returnedHigh: string, remainderLow: string, remainderHigh: string): string {
-  return (
-    `function ${name}(${low},${high}){var r=((${high}>>>0)*2+(${low}>>>0))%2147483647;` +
-    `${remainderLow}=r;${remainderHigh}=0;${returnedHigh}=0;return r}`
-  );
-}
-
-/** The build's source with the remainder helper replaced, or undefined unless it occurs exactly once. */
-export function rewriteRandomRemainder(source: string): string | undefined {
-  const sites = [...source.matchAll(REMAINDER_BY_2P31M1)];
-  if (sites.length !== 1) return undefined;
-  const site = sites[0]!;
-  const [text, name, low, high, , returnedHigh, remainderHigh, remainderLow] = site as unknown as readonly string[];
-  const helper = fastRemainderHelper(name!, low!, high!, returnedHigh!, remainderLow!, remainderHigh!);
-  return source.slice(0, site.index) + helper + source.slice(site.index + text!.length);
-}
-
-interface LoadedBuild {
-  readonly init: Init;
-  readonly remainderFastPath: boolean;
-}
-
-/**
- * The build's ES module text as a function of its two outside references, run as a script named after the package's
- * file: stack traces and CPU profiles show that file, and the build still finds its data file next to it. Undefined
- * unless each of the module's own constructs occurs as expected.
- */
-export function moduleAsFunction(source: string): string | undefined {
-  const once = (text: string, part: string) => text.split(part).length === 2;
-  const dynamicImport = 'await import("module")';
-  const defaultExport = 'export default Module;';
-  if (!once(source, dynamicImport) || !once(source, defaultExport)) return undefined;
-  const body = source.replace(dynamicImport, '__nodeModule').replace(defaultExport, 'return Module;').replaceAll('import.meta.url', '__importMetaUrl');
-  // Modules are strict code; so is this.
-  return `(function (__importMetaUrl, __nodeModule) {'use strict';${body}\n})`;
-}
-
-let loaded: Promise<LoadedBuild> | undefined;
-
-/** The build, loaded once per thread. */
-function build(): Promise<LoadedBuild> {
-  return (loaded ??= loadBuild());
-}
-
-async function loadBuild(): Promise<LoadedBuild> {
-  const file = require.resolve(PACKAGE);
-  const rewritten = rewriteRandomRemainder(readFileSync(file, 'utf8'));
-  const script = rewritten === undefined ? undefined : moduleAsFunction(rewritten);
-  if (script === undefined) {
-    return { init: ((await import(PACKAGE)) as { default: Init }).default, remainderFastPath: false };
+export async function createEspeakModule(options: EspeakModuleOptions = {}): Promise<EspeakGlue> {
+  const wasm = compiledModule();
+  const factory = createRequire(import.meta.url)('./wasm/espeak-ng.cjs') as Factory;
+  const messages = new EspeakMessages();
+  const module = await new Promise<EmscriptenEspeak>((resolve, reject) => {
+    factory({
+      printErr: messages.print,
+      // Handing over the compiled module skips emscripten's own loading, which under Node 20 tries fetch() on a file
+      // path and fails ("Failed to parse URL"), and saves compiling per instance.
+      instantiateWasm(imports: Record<string, Record<string, unknown>>, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        const instance = new WebAssembly.Instance(wasm, imports);
+        receive(instance, wasm);
+        return instance.exports;
+      },
+    }).then(resolve, reject);
+  });
+  const dictionaries = new Set((options.dictionaries ?? ESPEAK_BUILD.languages).map((language) => `${language}_dict`));
+  for (const { path, bytes } of data()) {
+    if (path.endsWith('_dict') && !path.includes('/') && !dictionaries.has(path)) continue;
+    const target = `${ESPEAK_DATA_PATH}/${path.split('\\').join('/')}`;
+    module.FS.mkdirTree(target.slice(0, target.lastIndexOf('/')));
+    module.FS.writeFile(target, bytes);
   }
-  const factory = runInThisContext(script, { filename: file }) as (importMetaUrl: string, node: typeof nodeModule) => Init;
-  return { init: factory(pathToFileURL(file).href, nodeModule), remainderFastPath: true };
-}
-
-/** A new eSpeak NG instance (its own heap and global state) of the build, rewritten when the rewrite applies. */
-export async function createEspeakModule(): Promise<ESpeakNGModule> {
-  const { init } = await build();
-  return init();
-}
-
-/** Whether the loaded build runs the fast remainder (false: the package's own text, unchanged). */
-export async function espeakRemainderFastPath(): Promise<boolean> {
-  return (await build()).remainderFastPath;
+  return EspeakGlue.initialize(module, messages, ESPEAK_DATA_PATH, BUFFER_MS, options.options ?? 0);
 }

@@ -3,7 +3,6 @@
 
 import { EspeakInstance } from './espeak-instance.js';
 
-const decoder = new TextDecoder();
 /** eSpeak marks a switch to another language's rules with its code in brackets, e.g. `(en)` ... `(hi)`. */
 export const LANGUAGE_SWITCH = /\([a-z]{2,3}(?:-[a-z0-9]+)*\)/gi;
 
@@ -25,10 +24,9 @@ export class EspeakPhonemizer {
    */
   rawPhonemes(text: string, espeakVoice: string): string {
     this.espeak.useVoice(espeakVoice);
-    // text_to_phonemes reads plain text (no SSML, no [[phoneme]] input, checked on 0.3.5), so only control
-    // characters, which would end or confuse the C string, are replaced.
-    const pointer = this.espeak.worker.convert_to_phonemes(text.replace(/[\u0000-\u001f\u007f]/g, ' '), true);
-    return this.readString(pointer.ptr);
+    // text_to_phonemes reads plain text (no SSML, no [[phoneme]] input), so only control characters, which would
+    // end or confuse the C string, are replaced.
+    return this.espeak.textToPhonemes(text.replace(/[\u0000-\u001f\u007f]/g, ' '), true);
   }
 
   /**
@@ -38,17 +36,9 @@ export class EspeakPhonemizer {
    */
   synthesisPhonemes(text: string, espeakVoice: string): string {
     this.espeak.useVoice(espeakVoice);
-    const { code, ipa } = this.espeak.worker.synthesize_ipa(text.replace(/[\u0000-\u001f\u007f]/g, ' '));
+    const { code, ipa } = this.espeak.synthesisPhonemes(text.replace(/[\u0000-\u001f\u007f]/g, ' '));
     if (code !== 0) throw new Error(`eSpeak could not synthesize phonemes (code ${code})`);
     return ipa.replace(/\n+/g, ' | ').replace(/^ \| | \| $/g, '');
-  }
-
-  private readString(pointer: number): string {
-    if (pointer === 0) return '';
-    const heap = this.espeak.module.HEAPU8;
-    let end = pointer;
-    while (heap[end] !== 0) end++;
-    return decoder.decode(heap.subarray(pointer, end));
   }
 }
 

@@ -1,9 +1,10 @@
 // The embedded synth on one eSpeak NG instance (espeak-instance.ts, which caches the voice+variant) and the state
-// it caches on top: rate, range and the variant files written. Lives inside a worker thread, never shared across.
+// it keeps on top: the variant files written. Lives inside a worker thread, never shared across.
 
 import { pcm16Sample } from '../../audio/pcm.js';
 import type { WordBoundary } from '../tts-engine.js';
 import type { EmbeddedVoiceParams } from './espeak-voice-params.js';
+import type { EspeakEvent } from './espeak-glue.js';
 import { EspeakInstance } from './espeak-instance.js';
 import { toEspeakInput } from './espeak-text.js';
 import { ESPEAK_VARIANT_DIR, variantFileText, variantKey } from './espeak-variant.js';
@@ -29,27 +30,18 @@ export interface EspeakClip {
   readonly words: WordBoundary[];
 }
 
-/** The part of eSpeak's callback events this reads (espeak-ng.js builds them; `text_position` is 1-based). */
-interface EspeakEvent {
-  readonly type: string;
-  readonly text_position: number;
-  readonly word_length: number;
-  readonly audio_position: number;
-}
-
 export class EspeakSynth {
   readonly sampleRateHz: number;
   private readonly variants = new Map<string, string>();
   private nextVariantNumber = 0;
-  private currentRate = -1;
-  private currentRange = -1;
 
   private constructor(private readonly espeak: EspeakInstance) {
-    this.sampleRateHz = espeak.worker.samplerate;
+    this.sampleRateHz = espeak.sampleRateHz;
   }
 
-  static async create(): Promise<EspeakSynth> {
-    return new EspeakSynth(await EspeakInstance.create());
+  /** On a new instance, or on `espeak` (a test that restarts its random numbers holds the instance). */
+  static async create(espeak?: EspeakInstance): Promise<EspeakSynth> {
+    return new EspeakSynth(espeak ?? (await EspeakInstance.create()));
   }
 
   /** Writes the variant file for a voice ahead of its first job. */
@@ -59,38 +51,17 @@ export class EspeakSynth {
 
   synthesize(request: EspeakRequest): EspeakClip {
     const variant = this.variantName(request.voice, request.pitchShiftSemitones);
-    const { worker } = this.espeak;
-    if (this.espeak.useVoice(`${request.espeakLanguage}+${variant}`, request.espeakLanguage)) {
-      // Loading a voice resets rate and range to the voice's defaults.
-      this.currentRate = -1;
-      this.currentRange = -1;
-    }
-    const rate = Math.round(Math.min(MAX_RATE_WPM, Math.max(MIN_RATE_WPM, request.voice.wordsPerMinute * request.speed)));
-    if (rate !== this.currentRate) {
-      worker.set_rate(rate);
-      this.currentRate = rate;
-    }
-    const range = Math.round(Math.min(100, Math.max(0, request.voice.intonationRange)));
-    if (range !== this.currentRange) {
-      worker.set_range(range);
-      this.currentRange = range;
-    }
+    this.espeak.useVoice(`${request.espeakLanguage}+${variant}`, request.espeakLanguage);
+    this.espeak.setRate(Math.round(Math.min(MAX_RATE_WPM, Math.max(MIN_RATE_WPM, request.voice.wordsPerMinute * request.speed))));
+    this.espeak.setRange(Math.round(Math.min(100, Math.max(0, request.voice.intonationRange))));
 
-    const chunks: Int16Array[] = [];
-    let length = 0;
     const input = toEspeakInput(request.text);
+    const speech = this.espeak.synthesize(input.text);
+    if (speech.status !== 0) throw new Error(`eSpeak could not speak the clause (code ${speech.status})`);
     const words = new WordBoundaries(input.sourceIndex);
-    worker.synthesize(input.text, (samples, events) => {
-      chunks.push(samples);
-      length += samples.length;
-      for (const event of events as EspeakEvent[]) if (event.type === 'word') words.add(event);
-    });
-    const out = new Float32Array(length);
-    let offset = 0;
-    for (const chunk of chunks) {
-      for (let i = 0; i < chunk.length; i++) out[offset + i] = pcm16Sample(chunk[i] ?? 0);
-      offset += chunk.length;
-    }
+    for (const event of speech.events) if (event.type === 'word') words.add(event);
+    const out = new Float32Array(speech.samples.length);
+    for (let i = 0; i < out.length; i++) out[i] = pcm16Sample(speech.samples[i]!);
     return { samples: out, words: words.list };
   }
 
@@ -99,7 +70,7 @@ export class EspeakSynth {
     const cached = this.variants.get(key);
     if (cached !== undefined) return cached;
     const name = `raaga_${this.nextVariantNumber++}`;
-    this.espeak.module.FS.writeFile(ESPEAK_VARIANT_DIR + name, variantFileText(name, params, pitchShiftSemitones));
+    this.espeak.fs.writeFile(ESPEAK_VARIANT_DIR + name, variantFileText(name, params, pitchShiftSemitones));
     this.variants.set(key, name);
     if (this.variants.size > MAX_CACHED_VARIANTS) this.evictOldestVariant();
     return name;
@@ -110,7 +81,7 @@ export class EspeakSynth {
     if (oldest === undefined) return;
     const [key, name] = oldest;
     this.variants.delete(key);
-    this.espeak.module.FS.unlink(ESPEAK_VARIANT_DIR + name);
+    this.espeak.fs.unlink(ESPEAK_VARIANT_DIR + name);
     if (this.espeak.voice.endsWith(`+${name}`)) this.espeak.forgetVoice();
   }
 }
@@ -127,10 +98,10 @@ class WordBoundaries {
   constructor(private readonly sourceIndex: readonly number[]) {}
 
   add(event: EspeakEvent): void {
-    const first = event.text_position - 1;
+    const first = event.textPosition - 1;
     if (first <= this.#lastStart || first < 0 || first >= this.sourceIndex.length) return;
-    const last = Math.min(this.sourceIndex.length - 1, first + Math.max(1, event.word_length) - 1);
-    if (this.#lastStart >= 0) this.list.push({ textEnd: this.#lastEnd, atMs: event.audio_position });
+    const last = Math.min(this.sourceIndex.length - 1, first + Math.max(1, event.length) - 1);
+    if (this.#lastStart >= 0) this.list.push({ textEnd: this.#lastEnd, atMs: event.audioMs });
     this.#lastStart = first;
     this.#lastEnd = (this.sourceIndex[last] as number) + 1;
   }

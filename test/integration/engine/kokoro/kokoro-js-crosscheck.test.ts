@@ -40,9 +40,10 @@ const LANGUAGES = [
 ] as const;
 
 // Hindi is not in kokoro-js (no 'h' voice listed, no `hi` in its eSpeak build): ours is checked against eSpeak NG's
-// own tie mode instead (kokoro-phonemizer.test.ts). The two eSpeak builds (the `phonemizer` package, and
-// @echogarden/espeak-ng-emscripten here) differ, over 5,000 words of this repository, only in en-us oːɹ → ɔːɹ (eSpeak NG
-// commit 5b01dd86, the horse-hoarse merger of 1.52) and in non-Latin words, which kokoro-js's English-only build drops.
+// own tie mode instead (kokoro-phonemizer.test.ts). The two eSpeak builds (the `phonemizer` package, and ours: 1.52.0,
+// giving the phonemes of the @echogarden/espeak-ng-emscripten build it replaced, espeak-build.test.ts) differ, over
+// 5,000 words of this repository, only in en-us oːɹ → ɔːɹ (eSpeak NG commit 5b01dd86, the horse-hoarse merger of 1.52)
+// and in non-Latin words, which kokoro-js's English-only build drops.
 
 class Captured extends Error {}
 

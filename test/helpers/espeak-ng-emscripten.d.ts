@@ -1,6 +1,6 @@
-// Types for the untyped Emscripten build of eSpeak NG (GPL-3.0): only the calls the embedded engine and the
-// Piper and Kokoro phonemizers (src/engine/onnx/espeak-phonemizer.ts) use.
-// Shapes checked against espeak-ng.js of @echogarden/espeak-ng-emscripten 0.3.5.
+// Types for the npm build of eSpeak NG that the project's own build replaced (@echogarden/espeak-ng-emscripten 0.3.5,
+// wasm2js, GPL-3.0), kept as a dev dependency for one release: test/integration/engine/espeak-build.test.ts checks
+// that both speak the same samples, and bench/espeak-build.ts compares their cost. Only the calls those two make.
 
 declare module '@echogarden/espeak-ng-emscripten' {
   export interface ESpeakNGWorker {

@@ -1,0 +1,123 @@
+// Golden hashes of the embedded eSpeak NG build's samples: every clip of espeak-sample-cases.ts (8 languages, 4 voices,
+// 2 speeds, a pitch shift) spoken by EspeakSynth, the engine's own path, on one instance whose random numbers start
+// from a fixed seed. A rebuild (scripts/build-espeak-ng-wasm.sh) that changes a sample or a word's time fails here.
+// eSpeak carries filter state from clause to clause, so each hash pins its clip after the ones before it, in order,
+// as a worker speaks them. The hashes were written after checking that the npm build this build replaced gives the
+// same samples for the same sequence (espeak-build.test.ts checks that as long as the npm build is a dev dependency).
+// Each entry: SHA-256 of the Float32 samples (little-endian), their count, and the word boundaries (textEnd@atMs).
+
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { EspeakInstance } from '../../../src/engine/espeak/espeak-instance.js';
+import { EspeakSynth } from '../../../src/engine/espeak/espeak-synth.js';
+import { SAMPLE_CASES } from './espeak-sample-cases.js';
+
+/** What eSpeak's own seeding gives with the clock at 1,764,000,000 s (espeak_Initialize seeds from time()). */
+const SEED = 1_764_000_000;
+
+const GOLDEN: Readonly<Record<string, readonly [sha256: string, samples: number, words: string]>> = {
+  'en-IN sentence priya x1': ['0501eecf85b0d6f38f6fad0c65e5ebf2b46ca7a7cb494655ba1e2ceed08f0a83', 48539, '5@526 11@703 17@951 22@1125 29@1413 38@1771'],
+  'en-IN sentence priya x1.3': ['05991766433b1e45464638a21fee8769bfcf21f394d847fa1fadbe771a5b20bc', 36824, '5@372 11@520 17@698 22@847 29@1068 38@1353'],
+  'en-IN sentence imran +2st x1': ['5a03863181b94209596b752390a14e28f695c5ca0a8f765889cbeae69449a8b7', 52803, '5@585 11@774 17@1037 22@1224 29@1538 38@1924'],
+  'en-IN sentence imran +2st x1.3': ['84a6aa622bd2be78852bdb73f088a24672b2c50a2116c71ca7a06758fd6f0964', 40638, '5@415 11@571 17@768 22@926 29@1175 38@1483'],
+  'en-IN sentence sanjay x1': ['f2b29356839b9a86ec274a2e3d33a41069b9d501e21cec0de079c3abaa6fd6a0', 51564, '5@564 11@747 17@1010 22@1185 29@1494 38@1878'],
+  'en-IN sentence sanjay x1.3': ['cbf81974f31e26168600fe2cf3dbe73f41a94543767f57ad4cb438edeb255433', 38832, '5@392 11@546 17@735 22@892 29@1121 38@1422'],
+  'en-IN sentence vikram x1': ['244aab5231e7467a1f2ba3b283587c106b7b2957f8025878892417dad2c55699', 56684, '5@633 11@828 17@1117 22@1310 29@1648 38@2077'],
+  'en-IN sentence vikram x1.3': ['0f4f670e0deeafb216577f540800ab6fe915c12d1553d977d74e9b98a10612ad', 42906, '5@450 11@612 17@820 22@990 29@1245 38@1565'],
+  'hi-IN sentence priya x1': ['48db11b31c7ea1020505807af153d701760dead6147acdd2cccf412722312796', 53334, '6@575 12@882 18@1158 21@1368 26@1710'],
+  'hi-IN sentence priya x1.3': ['cc540acabc509a57c426925ea5aadd409e46da72957a36bda447fc28727f7d0e', 40180, '6@415 12@647 18@865 21@1029 26@1293'],
+  'hi-IN sentence imran +2st x1': ['b4f2f3dc673eab0f98674baa6dc7df498bf891899d1f903e66e6c0e707b61886', 58458, '6@636 12@973 18@1267 21@1506 26@1873'],
+  'hi-IN sentence imran +2st x1.3': ['bca1fe55f62df6f1ca74a3d3531078d38097de2c7628965a5af3679dd91e33ab', 44509, '6@470 12@726 18@959 21@1138 26@1421'],
+  'hi-IN sentence sanjay x1': ['303084f0ba30e434c2b9d587fb123722eb836bd45312b346c67f5f2426f4568a', 57002, '6@619 12@942 18@1239 21@1465 26@1825'],
+  'hi-IN sentence sanjay x1.3': ['007ca6b547d4b55b33b45d74eefad6013d225fa8a403c1a3b3c85ab29c3290a1', 43114, '6@448 12@695 18@936 21@1108 26@1381'],
+  'hi-IN sentence vikram x1': ['8823f8de8482f80e0007b2ea47d41e28621dc3fd5d31670a4c4cb2f8d9d45f63', 62179, '6@690 12@1052 18@1363 21@1609 26@2003'],
+  'hi-IN sentence vikram x1.3': ['95675d39e8f2169c970b9a3a92a52c5fa7115e4ab8f60d0595723be32c021cd5', 47913, '6@506 12@777 18@1036 21@1232 26@1534'],
+  'ta-IN sentence priya x1': ['6dcb8ba42ed989fa03111483c672e1342d06afbaf2ee84567e5f7a111a9d8f31', 52292, '7@718 15@992 22@1294 27@1647 32@2030'],
+  'ta-IN sentence priya x1.3': ['563e77fd0033bf03bec42aca03d85a0a93a11277e7441e6347a046b5368ba8d6', 38833, '7@540 15@749 22@966 27@1220 32@1491'],
+  'ta-IN sentence imran +2st x1': ['af6b458706df51da8398d43e8f9f2c429a308f8d9a4040d250bb270f01b5d5e1', 57330, '7@776 15@1075 22@1410 27@1804 32@2232'],
+  'ta-IN sentence imran +2st x1.3': ['01a76fd92f54b5c9511aca5a86f1afc5b51630821b36d2e4c945ce9158cbddd2', 43214, '7@593 15@827 22@1078 27@1364 32@1667'],
+  'ta-IN sentence sanjay x1': ['91a94586aeee7d87d8714a38cdcef6c06ff9faa984e9fd92f528ee70d9874530', 55472, '7@755 15@1049 22@1367 27@1742 32@2156'],
+  'ta-IN sentence sanjay x1.3': ['8cd555222dd6d7ee5c5bf0e68d6418c76982833d4e64aaa41977676cfc59caa8', 41721, '7@573 15@802 22@1050 27@1321 32@1612'],
+  'ta-IN sentence vikram x1': ['be145e4b1a20d7b5d961ed61e0362b0d60e6f07d611ef6d80f52fd93c9774ef1', 61395, '7@828 15@1144 22@1496 27@1920 32@2383'],
+  'ta-IN sentence vikram x1.3': ['70bd3db5f5dd64767e874e5e187b63d4109674d6d1e68dfa9a3fcad431246ea2', 46034, '7@625 15@874 22@1146 27@1447 32@1780'],
+  'te-IN sentence priya x1': ['053b3dcca23c77e173384798a1d9fa079b0586f5fa4029a82561ee638beadc8c', 59636, '8@893 12@1082 19@1483 24@1819 29@2168'],
+  'te-IN sentence priya x1.3': ['5e91ac0ec35902bcaf2a20fb68cf319f378811d0e1eb76f36167ca67d8a7780a', 44943, '8@664 12@798 19@1092 24@1336 29@1634'],
+  'te-IN sentence imran +2st x1': ['1f4f7fa561143101b18c336b2a2e64e3ac6f77a2dcd46ff5d7b22a21c1b166e4', 66081, '8@992 12@1209 19@1663 24@2029 29@2422'],
+  'te-IN sentence imran +2st x1.3': ['f4670bf8c193355debb502e74d9c033e68b72250a6b9317855e5de8a0c107ded', 49763, '8@723 12@874 19@1210 24@1485 29@1800'],
+  'te-IN sentence sanjay x1': ['78ae1b09278e3ef06bdacbfcadf90a6c550af0a4cabaca7031a7477834e46afb', 63367, '8@953 12@1159 19@1593 24@1948 29@2318'],
+  'te-IN sentence sanjay x1.3': ['f93a39f3281dd12f10c4d607f295a01c09fb1760ed436f91906c9aeda2f86130', 47731, '8@710 12@855 19@1175 24@1436 29@1746'],
+  'te-IN sentence vikram x1': ['d44d02ee9f2a80dd1dbf69f7648ce3c74c159ee40340e991b4cb4d45e1db555f', 71026, '8@1072 12@1304 19@1793 24@2195 29@2602'],
+  'te-IN sentence vikram x1.3': ['73a7bc750ca7ffdab48193387c99416132fbd79dd92783038638730193d4b0aa', 52780, '8@786 12@948 19@1304 24@1599 29@1916'],
+  'kn-IN sentence priya x1': ['8d22be1f728afa994143da19e24b1ef5fcc65abff84ce52540c6eac035c26d96', 59937, '7@723 14@1008 21@1325 26@1658 35@2121'],
+  'kn-IN sentence priya x1.3': ['b08926041545ce17a272e076be0d0a168e5754266e02bf1cca7c5febdc7651ba', 45987, '7@520 14@761 21@995 26@1231 35@1604'],
+  'kn-IN sentence imran +2st x1': ['0e8b08cb525bc194c5470ef80296a3379077965ddee3aefe72b7cc849c2f1e50', 65900, '7@804 14@1117 21@1471 26@1840 35@2343'],
+  'kn-IN sentence imran +2st x1.3': ['23742ea0b5fd801dc5c9b39f99751948acb1d5e917cb44519c30d1410de22dc8', 50195, '7@587 14@837 21@1103 26@1369 35@1769'],
+  'kn-IN sentence sanjay x1': ['cc070f2ec3057c12233e19dcd7803d66d3deab614751098d06c5a1fd31a0a78c', 63587, '7@768 14@1073 21@1421 26@1775 35@2261'],
+  'kn-IN sentence sanjay x1.3': ['2acaf153fd9a98a5a382a8e734f10bbc60eb47946e0f0260d8461d76ec643330', 48616, '7@557 14@804 21@1062 26@1313 35@1703'],
+  'kn-IN sentence vikram x1': ['9b844df7e9731168f507f2a3f5d67a1916cb02bb60ea31fad8f86d7853f5828e', 70824, '7@871 14@1205 21@1590 26@1987 35@2517'],
+  'kn-IN sentence vikram x1.3': ['722ad41edaab2d887b6adc6f6a8c354628f0b06f6be43d50e893d4d0ab2adfaa', 52807, '7@627 14@886 21@1167 26@1445 35@1863'],
+  'mr-IN sentence priya x1': ['54389b30aa817ce84cf4dc64d2951e09e670d56c76d12c44703b25b2e41041d2', 53091, '7@602 14@962 20@1262 26@1524 32@1981'],
+  'mr-IN sentence priya x1.3': ['aed4df43935d2e001843a3e793a2be23e196621c38cb846109c9dd6c575c666a', 40840, '7@446 14@730 20@969 26@1186 32@1528'],
+  'mr-IN sentence imran +2st x1': ['ec339eef0f6eaf562cc3d084764b6656983fc7445a3e0fe4cd608b3de644f455', 57923, '7@652 14@1046 20@1368 26@1656 32@2154'],
+  'mr-IN sentence imran +2st x1.3': ['2497c81e98506443e399475b38212a33001418211d74280caf7cf3917178f806', 44663, '7@501 14@800 20@1054 26@1289 32@1659'],
+  'mr-IN sentence sanjay x1': ['efe71820566b6ad77b377a9642d01079f79651ce45105c91c8f8e090b9f51c5f', 56104, '7@636 14@1015 20@1326 26@1599 32@2085'],
+  'mr-IN sentence sanjay x1.3': ['47bbb7cc75cd036829b4192f2a54a8c380ee067825ad95d8df1d7588d48a6b93', 43248, '7@473 14@773 20@1028 26@1255 32@1620'],
+  'mr-IN sentence vikram x1': ['263193cf0ec54938725270ddb1ed0d8cd70d8403047fab5faf0850eedafae24e', 61616, '7@697 14@1116 20@1453 26@1749 32@2287'],
+  'mr-IN sentence vikram x1.3': ['6270616ddf8b35838793c75dee592e099cc82510b766f8ac32a58a90f8447bca', 47697, '7@532 14@865 20@1130 26@1377 32@1777'],
+  'gu-IN sentence priya x1': ['0efe759ed17544997527e2d05015bf10209d9d42c39d4a8e4903698a5bf88a1a', 57116, '6@595 13@1003 19@1323 24@1651 30@2103'],
+  'gu-IN sentence priya x1.3': ['6962cec85d04bfa5e205419ab61ccce99d7b2151f0d0583a389fa7c5ac3108d8', 41283, '6@416 13@710 19@953 24@1189 30@1513'],
+  'gu-IN sentence imran +2st x1': ['1ad0ec1fc045cd90201caac67ef7a2a1d493a314f4b3a0d0ee883f82bdbec99e', 63561, '6@670 13@1120 19@1466 24@1827 30@2328'],
+  'gu-IN sentence imran +2st x1.3': ['a33f2639a69cdcfefca486d3f3c77428d0772a03fa88d8e2b8fa3f50c63efe28', 46725, '6@487 13@814 19@1081 24@1349 30@1718'],
+  'gu-IN sentence sanjay x1': ['9e766dc07ef9a4a4a1c91fe6f8445e6dd95d2f6b500616a5039533e85653e064', 61362, '6@640 13@1075 19@1421 24@1764 30@2247'],
+  'gu-IN sentence sanjay x1.3': ['d1c24dae314cc42ff39ad2695f3f6d2a477d1ed9e1470e4a136b7e63c482d96c', 45208, '6@457 13@774 19@1047 24@1297 30@1655'],
+  'gu-IN sentence vikram x1': ['f927121e69a76649ce2df9ca6a235bef28815ae973c530e2d98069bf8fb8013e', 68112, '6@721 13@1207 19@1576 24@1965 30@2497'],
+  'gu-IN sentence vikram x1.3': ['cbaae9f0ce34ee20680e52270b131fccc713f416e01a904fd20b077dc4b17d74', 49925, '6@517 13@876 19@1162 24@1442 30@1828'],
+  'bn-IN sentence priya x1': ['b57b617fa46aa7c51dfdc4283dde867032a0d0e80d4a4d018927e113a8828939', 66006, '7@697 14@1101 21@1435 30@2012 36@2493'],
+  'bn-IN sentence priya x1.3': ['9bb8ec3e963bd60c08cc0e66cab5d01ea6ba80677e68ba81c4e02337591b67cb', 49292, '7@522 14@823 21@1078 30@1507 36@1860'],
+  'bn-IN sentence imran +2st x1': ['6bfba9c051337a5050237048edda74f737a5770354ca1ce28f9f89edcca4878e', 73103, '7@775 14@1228 21@1594 30@2233 36@2759'],
+  'bn-IN sentence imran +2st x1.3': ['4132a381c64817127a6e0a05cc60bc0feb29e995b33ac8bc7f8cbbb0c32bee34', 54422, '7@578 14@906 21@1183 30@1659 36@2062'],
+  'bn-IN sentence sanjay x1': ['3a069e091edca1e7de236dea6e4838f392ffc6b8da28d9b955ea8c160a2063e3', 71171, '7@750 14@1197 21@1546 30@2173 36@2686'],
+  'bn-IN sentence sanjay x1.3': ['f58ec39062909dd51e95f0e63d7528de68a3612d478f228bcb5992802df627e2', 52455, '7@561 14@880 21@1160 30@1621 36@1992'],
+  'bn-IN sentence vikram x1': ['d11a30190e406006dcae3853a55d3ee3e207951e0eb544080a08b8d17b47c3fe', 79209, '7@836 14@1320 21@1710 30@2407 36@2980'],
+  'bn-IN sentence vikram x1.3': ['0c64e33d5f66b91e8140fee0e3167260d541ef025c0aec0da0b52ce656c13fca', 58490, '7@625 14@983 21@1283 30@1796 36@2214'],
+  'hi-IN six-word priya x1': ['3ca210a2332506a234d5f988d8662a3e8d050d53a40c31f672be84212c572d1e', 36853, '4@306 10@582 13@793 17@1072 20@1273'],
+  'hi-IN six-word priya x1.3': ['6c2e83182dd93b41e0d3536a89433d80bd1bbc6e34eb6072a5e7aa30d7e3e630', 28070, '4@231 10@449 13@614 17@829 20@990'],
+  'hi-IN six-word imran +2st x1': ['cfe2d23d1171b3defbd7ece26e08674ceeced7d94bd1c0c20f7d462c11544037', 40498, '4@337 10@630 13@870 17@1177 20@1401'],
+  'hi-IN six-word imran +2st x1.3': ['5455d613e61c47265b0c5e3fef63fd96066b50b7405627bcf5a0747bbba6f300', 30795, '4@255 10@488 13@667 17@900 20@1078'],
+  'hi-IN six-word sanjay x1': ['bded678cc9effbc7bbc881d01bc22732bd67673c2d921f86ce610ddf6e9cdc0c', 39127, '4@322 10@619 13@845 17@1137 20@1353'],
+  'hi-IN six-word sanjay x1.3': ['81cf9fa086d88b35a0928f2f6055286a10b70e3fa2a0b4fee5cb5b43661ccbff', 30071, '4@247 10@488 13@660 17@884 20@1061'],
+  'hi-IN six-word vikram x1': ['229b440d86c2f9c8b3690e4f7a5c82ec37e8b7b5c0de970844d063f817454b08', 42931, '4@362 10@672 13@918 17@1240 20@1472'],
+  'hi-IN six-word vikram x1.3': ['e6609165fbf41df6812a07621c47d2b9c237f4623349f1e9fb8bd488e7d1e1cb', 33035, '4@270 10@529 13@725 17@976 20@1156'],
+  'hi-IN otp priya x1': ['afcd70fb2d42958c837ece9d24e1e12e4dad8ce5df73f72c2ab742203755e6db', 159582, '6@388 14@946 20@1272 24@1742 28@1972 31@2174 34@2324 37@2513 40@2838 47@3203 53@3738 54@4913 59@5416 60@6421 62@6611 66@6843'],
+  'hi-IN otp priya x1.3': ['2dbf1f4bafc21886433a56962de4cc9a485d586ebe9bd40d1e87ed6fc1f2a921', 118330, '6@309 14@702 20@947 24@1295 28@1464 31@1620 34@1727 37@1866 40@2076 47@2375 53@2780 54@3660 59@4029 60@4756 62@4902 66@5086'],
+  'hi-IN otp imran +2st x1': ['9203ca8ce04ecdfd60552cd56f27603de6e23c6d83b0d1e17e41f6bd66c4425e', 176250, '6@427 14@1045 20@1402 24@1924 28@2174 31@2398 34@2564 37@2786 40@3146 47@3539 53@4131 54@5429 59@5983 60@7091 62@7295 66@7559'],
+  'hi-IN otp imran +2st x1.3': ['dd01c6c5873124bdfe066682a6d9114aef1bb43d0015a76c383f5ce0715189e5', 131181, '6@335 14@777 20@1044 24@1426 28@1612 31@1782 34@1901 37@2063 40@2313 47@2633 53@3076 54@4064 59@4480 60@5295 62@5449 66@5641'],
+  'hi-IN otp sanjay x1': ['15bb78b6cad6f8e459fd2e86b4a3efd2da12eb1a432c904c222cc61f8157f9a3', 170364, '6@407 14@1004 20@1351 24@1870 28@2110 31@2329 34@2500 37@2715 40@3071 47@3449 53@4012 54@5270 59@5802 60@6868 62@7062 66@7314'],
+  'hi-IN otp sanjay x1.3': ['eb7af3112faaaa68a3abd3c4070f6cdb9a69ce396953551f472929efd6fb1604', 126610, '6@319 14@738 20@1001 24@1371 28@1548 31@1713 34@1835 37@1988 40@2217 47@2527 53@2966 54@3913 59@4303 60@5091 62@5243 66@5440'],
+  'hi-IN otp vikram x1': ['7ab16e0f0e155d9968324f15fd29bb7269f1272d983573ea48723525535aa2c4', 188925, '6@456 14@1137 20@1527 24@2085 28@2349 31@2585 34@2773 37@3009 40@3411 47@3831 53@4459 54@5844 59@6437 60@7631 62@7842 66@8113'],
+  'hi-IN otp vikram x1.3': ['cd31e2f762e0cdee3ee2400ab4d1897bff6125eba506856ef06d43433c1bbae1', 141507, '6@350 14@834 20@1123 24@1554 28@1754 31@1939 34@2072 37@2245 40@2523 47@2855 53@3322 54@4374 59@4824 60@5711 62@5876 66@6086'],
+  'en-IN ivr priya x1': ['eec6b765f113632bb8f9322cbf1c60b36318d166bcf9acbb0223cc78973aba48', 98907, '5@326 9@429 13@589 21@1305 27@1482 35@1858 38@1994 42@2675 49@3038 51@3227 56@3366 61@3703 66@4011'],
+  'en-IN ivr priya x1.3': ['837ebb3b35dbef0a3632d79020372e15bf3c57eacc995bda594e58b3234d9d6b', 75160, '5@259 9@350 13@474 21@964 27@1106 35@1399 38@1511 42@2062 49@2347 51@2503 56@2622 61@2856 66@3061'],
+  'en-IN ivr imran +2st x1': ['75d8e941eebc437057fdd1b68914aca7aad072631da6fcd79c9aec7fbc0b50b4', 108424, '5@353 9@466 13@645 21@1451 27@1637 35@2041 38@2179 42@2930 49@3325 51@3527 56@3678 61@4043 66@4391'],
+  'en-IN ivr imran +2st x1.3': ['4b251c0aac16a87c09ae16b9449ce955184b138efd6ea235f5d7320fc266541e', 83069, '5@272 9@364 13@506 21@1071 27@1225 35@1548 38@1671 42@2275 49@2578 51@2738 56@2860 61@3130 66@3369'],
+  'en-IN ivr sanjay x1': ['e8dfe6fa2ab4a4943cb437c859b24a2ed42866efa9e35dadea0aa62d6431c1d1', 105391, '5@341 9@454 13@627 21@1402 27@1588 35@1982 38@2118 42@2845 49@3229 51@3429 56@3577 61@3935 66@4270'],
+  'en-IN ivr sanjay x1.3': ['658d8b0c15966dd33aad7472c412cda57a6870f2757c1cceb3035c64f933fe97', 80027, '5@273 9@360 13@490 21@1026 27@1172 35@1487 38@1606 42@2186 49@2489 51@2649 56@2771 61@3026 66@3247'],
+  'en-IN ivr vikram x1': ['9779e9f68e241030964bf3592f79b678f293098adc6e7c851d4734b0a8f939dc', 116012, '5@374 9@498 13@686 21@1555 27@1753 35@2184 38@2334 42@3119 49@3549 51@3760 56@3919 61@4320 66@4704'],
+  'en-IN ivr vikram x1.3': ['bb83e5f15b404024e91fe219f157ce0e00b7105e068752e67e59fcfcd9c56f80', 88045, '5@300 9@396 13@537 21@1155 27@1312 35@1654 38@1776 42@2402 49@2726 51@2896 56@3026 61@3317 66@3577'],
+};
+
+describe('the embedded eSpeak NG build', () => {
+  it(`speaks the golden samples and word times in all ${SAMPLE_CASES.length} clips`, async () => {
+    const espeak = await EspeakInstance.create();
+    const synth = await EspeakSynth.create(espeak);
+    espeak.glue.setSeed(SEED);
+    const spoken: Record<string, readonly [string, number, string]> = {};
+    for (const clip of SAMPLE_CASES) {
+      const { samples, words } = synth.synthesize(clip);
+      const sha256 = createHash('sha256').update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)).digest('hex');
+      spoken[clip.name] = [sha256, samples.length, words.map((word) => `${word.textEnd}@${word.atMs}`).join(' ')];
+    }
+    expect(Object.keys(GOLDEN)).toHaveLength(SAMPLE_CASES.length);
+    expect(spoken).toEqual(GOLDEN);
+  });
+});
