@@ -3,6 +3,7 @@
 // texts as 20 ms mu-law frames paced against the playout clock; call-playback.ts sends them, with the marks the
 // playback ledger names. Barge-in (barge-in/call-barge-in.ts) hears the caller and decides hold, resume or cut through
 // its port; every cut goes through the one stop path here (#stop). Keys go to the running gather (dtmf-gather.ts) first.
+// Streamed text (an LLM's tokens, `text_append` / `text_flush`) is spoken segment by segment (call-streamed-text.ts).
 
 import type { Metrics } from '../metrics/metrics.js';
 import { PHONE_FRAME_MS } from '../audio/mulaw.js';
@@ -11,10 +12,20 @@ import type { AfterStream } from '../call-commands.js';
 import type { Account } from '../store/store.js';
 import type { BargeInOverrides, BargeInSettings, VoiceActivityDetectorFactory } from './barge-in/barge-in-contract.js';
 import { CallBargeIn, type BargeInPort, type BotAudio } from './barge-in/call-barge-in.js';
-import type { CallAgentPort, CallControlPort, CallInfo, CallMediaPort, InterruptCause, InterruptDecision, TransferOptions } from './call-events.js';
+import type {
+  CallAgentPort,
+  CallControlPort,
+  CallInfo,
+  CallMediaPort,
+  InterruptCause,
+  InterruptDecision,
+  SessionReply,
+  TransferOptions,
+} from './call-events.js';
 import { CallEnding } from './call-ending.js';
 import { SHUTDOWN_CLOSING_LINES } from './closing-lines.js';
 import { CallTextQueue } from './call-text-queue.js';
+import { CallStreamedText, type StreamOpening } from './call-streamed-text.js';
 import { PlaybackLedger } from './playback-ledger.js';
 import { CallPlayback } from './call-playback.js';
 import { DtmfGather, type GatherRequest, type GatherResult } from './dtmf-gather.js';
@@ -63,6 +74,8 @@ export class CallSession {
   readonly #gather: DtmfGather;
   /** Texts waiting behind the one speaking. */
   readonly #texts = new CallTextQueue(MAX_QUEUED_TEXTS);
+  /** The agent's streamed text, and the whole texts waiting behind it. */
+  readonly #streamed: CallStreamedText;
   /** The session's running turn, from its start until it is answered. */
   #turn: TurnInfo | undefined;
   #agent: CallAgentPort | undefined;
@@ -107,6 +120,15 @@ export class CallSession {
       this.#sessionSink(),
     );
     this.#gather = new DtmfGather(clock, (result) => this.#gathered(result));
+    this.#streamed = new CallStreamedText(
+      {
+        speak: (request) => this.#session.speak(request),
+        withdraw: (which) => this.#texts.withdraw(which),
+        reply: (message) => this.#forwardReply(message),
+        event: (event) => this.#agent?.event(event),
+      },
+      MAX_QUEUED_TEXTS,
+    );
   }
 
   /** What the provider should dial once the stream is over, after a transfer made by ending it (CallEnding). */
@@ -197,13 +219,32 @@ export class CallSession {
     if (!this.ended) this.#session.receiveInvalid(error);
   }
 
-  /** Queues a text; returns the utterance id its replies and playback events carry. */
+  /** Queues a text (behind the streamed utterance, if one is open); returns the id its replies and events carry. */
   say(event: { readonly text: string; readonly utteranceId?: string | undefined; readonly interruptible?: boolean | undefined }): string {
-    const utteranceId = event.utteranceId ?? `utt_${++this.#utteranceCount}`;
+    const utteranceId = event.utteranceId ?? this.#newUtteranceId();
     if (!this.ended) {
-      this.#session.speak({ text: event.text, utteranceId, interruptible: event.interruptible !== false });
+      this.#streamed.say({ text: event.text, utteranceId, interruptible: event.interruptible !== false });
     }
     return utteranceId;
+  }
+
+  /**
+   * A piece of streamed text (`text_append`): spoken as soon as a sentence or clause of it is whole. Opens a streamed
+   * utterance when none is open; one over its limit is answered with `error` and dropped, in order.
+   */
+  appendText(piece: string, opening: StreamOpening): void {
+    if (this.ended) return;
+    try {
+      this.#streamed.append(piece, opening, () => this.#newUtteranceId());
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      this.#session.receiveInvalid(error);
+    }
+  }
+
+  /** Ends the streamed utterance (`text_flush`): what is pending is spoken last. */
+  flushText(): void {
+    if (!this.ended) this.#streamed.flush();
   }
 
   /** Stops what is speaking (even non-interruptible text) and drops the queue; audio at the provider is cleared. */
@@ -213,6 +254,8 @@ export class CallSession {
 
   /** Ends the call; with `drain`, after what is queued has played (at most 30 s). */
   hangup(drain: boolean): Promise<void> {
+    // What the agent streamed is queued too: it plays before the hangup.
+    if (drain) this.#streamed.flush();
     return this.#ending.hangup(drain);
   }
 
@@ -280,7 +323,9 @@ export class CallSession {
     const result = this.#ledger.echoed(name);
     this.#playback.confirmed();
     if (result.kind === 'played' && result.final) {
-      this.#agent?.event({ type: 'utterance_played', utteranceId: result.utteranceId, durationMs: result.durationMs });
+      if (!this.#streamed.played(result.utteranceId, result.durationMs)) {
+        this.#agent?.event({ type: 'utterance_played', utteranceId: result.utteranceId, durationMs: result.durationMs });
+      }
       this.#gather.utteranceOver(result.utteranceId);
     }
   }
@@ -317,10 +362,13 @@ export class CallSession {
    * is a `cause`). `force` stops even a non-interruptible text; a cancel is answered even when nothing was left to stop.
    */
   #stop({ force, cause, decision }: { readonly force: boolean; readonly cause?: InterruptCause; readonly decision?: InterruptDecision | undefined }): void {
+    const epoch = this.#texts.epoch;
     this.#session.stop({ force, acknowledged: cause === 'cancel' });
+    // The session dropped its queue (nothing protected it): the streamed text still to come goes with it.
+    const streamsCut = this.#texts.epoch !== epoch ? this.#streamed.cut() : new Set<number>();
     const interrupted = this.#playback.cut(this.#bargeIn.release());
-    if (interrupted === undefined || cause === undefined) return;
-    for (const utterance of interrupted) this.#agent?.event({ type: 'interrupted', utterance, cause, decision });
+    if (cause === undefined || (interrupted === undefined && streamsCut.size === 0)) return;
+    for (const utterance of this.#streamed.interrupted(interrupted ?? [], streamsCut)) this.#agent?.event({ type: 'interrupted', utterance, cause, decision });
   }
 
   /** The call as barge-in acts on it. */
@@ -332,7 +380,7 @@ export class CallSession {
       resumePlayback: (held) => this.#playback.resume(held),
       locate: (positionMs) => this.#ledger.locate(positionMs),
       stopSpeaking: (cause, decision) => this.#stop({ force: false, cause, decision }),
-      tell: (event) => this.#agent?.event(event),
+      tell: (event) => this.#agent?.event(this.#streamed.event(event)),
       get agentAttached() {
         return call.#agent !== undefined;
       },
@@ -344,8 +392,8 @@ export class CallSession {
 
   #botAudio(): BotAudio {
     const turn = this.#turn;
-    if (!this.#ledger.outstanding() && turn === undefined && this.#texts.length === 0) return 'none';
-    return this.#ledger.protectedOutstanding() || (turn !== undefined && !turn.interruptible) ? 'protected' : 'interruptible';
+    if (!this.#ledger.outstanding() && turn === undefined && this.#texts.length === 0 && !this.#streamed.speechPending) return 'none';
+    return this.#ledger.protectedOutstanding() || (turn !== undefined && !turn.interruptible) || this.#streamed.pendingProtected ? 'protected' : 'interruptible';
   }
 
   #gathered(result: GatherResult): void {
@@ -377,6 +425,12 @@ export class CallSession {
 
   #onSessionMessage(message: ServerMessage): void {
     if (message.type === 'connected') return;
+    // A segment's reply: its streamed utterance answers once for all of them (through #forwardReply).
+    if (this.#streamed.reply(message)) return;
+    this.#forwardReply(message);
+  }
+
+  #forwardReply(message: SessionReply): void {
     if (message.type === 'cancellation' || message.type === 'error') this.#gather.utteranceOver(message.utterance_id);
     if (message.type === 'error') {
       this.#deps.metrics?.sessionError('call', message.error.code);
@@ -384,6 +438,10 @@ export class CallSession {
       this.#deps.logger.warn({ code: message.error.code, utteranceId: message.utterance_id ?? null, detail: message.error.message }, 'call utterance refused');
     }
     this.#agent?.reply(message);
+  }
+
+  #newUtteranceId(): string {
+    return `utt_${++this.#utteranceCount}`;
   }
 
   #finish(reason: string): void {

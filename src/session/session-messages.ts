@@ -26,7 +26,18 @@ export type ClientEvent =
    * One sentence; length and emptiness are checked by the session (after the state rules). Phone calls add an
    * optional id echoed in the turn's reply, and `interruptible: false` for text barge-in must not cut.
    */
-  | { readonly type: 'text'; readonly text: string; readonly utteranceId?: string; readonly interruptible?: boolean }
+  | {
+      readonly type: 'text';
+      readonly text: string;
+      readonly utteranceId?: string;
+      readonly interruptible?: boolean;
+      /**
+       * Phone calls' streamed text (call-streamed-text.ts): a segment of a text that arrives in pieces, spoken with
+       * the silence its sentence or clause would have had inside one text, and not counted against the call's
+       * queue of texts (the streamed utterance bounds its own text).
+       */
+      readonly segment?: { readonly trailingPauseMs: number };
+    }
   | { readonly type: 'cancel' }
   | { readonly type: 'ping' }
   | { readonly type: 'disconnect' };

@@ -5,10 +5,12 @@
 // slot from its first accepted config until it closes, and frees it (and settles any credits) on every path.
 // The WebSocket route sends it the client's messages (receive); a phone call drives it through the typed calls
 // (configure, speak, stop) and takes its turns through one seam (call-turns.ts: the queue, pacing and marks).
-// ~600 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
+// A call's next streamed segment is admitted and starts synthesizing while the turn before it plays (#prepareNext).
+// ~700 lines: one state machine whose every path must settle credits and free the slot; split, it would be harder to audit.
 
 import type { Account } from '../store/store.js';
 import type { Ticket, UsageSource } from '../core/admission.js';
+import type { Utterance } from '../core/synthesis/utterance.js';
 import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
 import { checkText } from '../core/text/text-limits.js';
 import type { ResolvedVoice } from '../core/voice-resolver.js';
@@ -83,6 +85,15 @@ interface ActiveConfig {
   readonly voice: ResolvedVoice;
 }
 
+/** A call's next streamed segment, admitted and its first clause synthesizing while the running turn plays. */
+interface PreparedText {
+  readonly event: TextEvent;
+  readonly credits: Ticket;
+  readonly utterance: Utterance;
+  readonly epoch: number | undefined;
+  readonly active: ActiveConfig;
+}
+
 export class SynthesisSession {
   readonly #deps: SessionDeps;
   readonly #limits: SessionLimits;
@@ -95,6 +106,7 @@ export class SynthesisSession {
   #turn: UtteranceTurn | undefined;
   #turnInfo: TurnInfo | undefined;
   #turnSeq = 0;
+  #prepared: PreparedText | undefined;
   /** Phone calls only: the call's own queue of texts behind the running one. */
   readonly #textQueue: CallTextQueue | undefined;
   /** configure() calls not yet answered: the session's close answers them. */
@@ -300,6 +312,7 @@ export class SynthesisSession {
       if (!queue.offer(event)) {
         throw new ApiError('validation_error', `${queue.capacity} texts are already waiting; wait for end_of_utterance before sending more.`);
       }
+      this.#prepareSoon();
       return;
     }
     await this.#startText(event);
@@ -324,37 +337,10 @@ export class SynthesisSession {
     if (!active) throw missingConfig('text');
     const { text } = event;
     const codePoints = checkText(text);
-    const epoch = this.#textQueue?.epoch;
-    const { config, voice } = active;
-    const credits = await this.#deps.services.admission.admit({
-      account: this.#account,
-      countRate: true,
-      takeSlot: false,
-      credits: codePoints,
-      usage: { ...this.#deps.usage, voice: config.voice, language: config.language },
-    });
-    if (this.#isClosed()) {
-      await credits.finish(0);
-      return;
-    }
-    if (epoch !== this.#textQueue?.epoch) {
-      // The caller barged in while this queued text was being admitted: it never starts.
-      await credits.finish(0);
-      this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
-      return;
-    }
-    const utterance = this.#deps.services.synthesis.utterance({
-      text,
-      language: config.language,
-      voice,
-      format: config.outputFormat,
-      sampleRateHz: config.sampleRateHz,
-      speed: config.speed,
-      mode: 'streaming',
-      cache: this.#deps.promptCache !== false,
-      accountId: this.#account.id,
-      forCall: this.#deps.turns !== undefined,
-    });
+    const { config } = active;
+    const admitted = this.#takePrepared(event) ?? (await this.#admitted(event, codePoints, active));
+    if (!admitted) return;
+    const { credits, utterance } = admitted;
     const limits = this.#limits;
     const { turns } = this.#deps;
     const info: TurnInfo = {
@@ -384,11 +370,109 @@ export class SynthesisSession {
     const stopped = turn.run();
     this.#turnStopped = stopped.then(() => undefined);
     this.#turnAnswered = stopped.then((outcome) => this.#onTurnEnd(turn, outcome)).catch((error: unknown) => this.#onHandlerError(error));
+    this.#prepareSoon();
+  }
+
+  /** The text admitted (a reservation of its credits) and its utterance; undefined when it will never start. */
+  async #admitted(event: TextEvent, codePoints: number, active: ActiveConfig): Promise<Omit<PreparedText, 'event' | 'epoch' | 'active'> | undefined> {
+    const epoch = this.#textQueue?.epoch;
+    const credits = await this.#deps.services.admission.admit(this.#admission(codePoints, active));
+    if (this.#isClosed()) {
+      await credits.finish(0);
+      return undefined;
+    }
+    if (epoch !== this.#textQueue?.epoch) {
+      // The caller barged in while this queued text was being admitted: it never starts.
+      await credits.finish(0);
+      this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
+      return undefined;
+    }
+    return { credits, utterance: this.#utteranceFor(event, active) };
+  }
+
+  #admission(codePoints: number, { config }: ActiveConfig): Parameters<SessionServices['admission']['admit']>[0] {
+    return {
+      account: this.#account,
+      countRate: true,
+      takeSlot: false,
+      credits: codePoints,
+      usage: { ...this.#deps.usage, voice: config.voice, language: config.language },
+    };
+  }
+
+  #utteranceFor(event: TextEvent, { config, voice }: ActiveConfig): Utterance {
+    return this.#deps.services.synthesis.utterance({
+      text: event.text,
+      language: config.language,
+      voice,
+      format: config.outputFormat,
+      sampleRateHz: config.sampleRateHz,
+      speed: config.speed,
+      mode: 'streaming',
+      cache: this.#deps.promptCache !== false,
+      accountId: this.#account.id,
+      forCall: this.#deps.turns !== undefined,
+      ...(event.segment ? { trailingPauseMs: event.segment.trailingPauseMs } : {}),
+    });
+  }
+
+  /** A call's next streamed segment is prepared (below) once it waits behind a running turn. */
+  #prepareSoon(): void {
+    if (this.#state === 'speaking' && !this.#prepared && this.#textQueue?.peek()?.segment !== undefined) this.#enqueue(() => this.#prepareNext());
+  }
+
+  /**
+   * While a turn plays, the call's next streamed segment is admitted and its first clause synthesized, so it follows
+   * with no more silence than its pause: it was written to be spoken next. A refusal is left to its own start, which
+   * answers it in order; a barge-in, cancel or close meanwhile gives the reservation back (#dropPrepared).
+   */
+  async #prepareNext(): Promise<void> {
+    const active = this.#active;
+    const next = this.#textQueue?.peek();
+    if (this.#state !== 'speaking' || this.#prepared || !active || next?.segment === undefined) return;
+    const epoch = this.#textQueue?.epoch;
+    let credits: Ticket;
+    try {
+      credits = await this.#deps.services.admission.admit(this.#admission(checkText(next.text), active));
+    } catch (error) {
+      if (isApiError(error)) return;
+      throw error;
+    }
+    if (this.#isClosed() || this.#prepared || epoch !== this.#textQueue?.epoch || this.#textQueue?.peek() !== next || this.#active !== active) {
+      await credits.finish(0);
+      return;
+    }
+    const utterance = this.#utteranceFor(next, active);
+    utterance.prefetch();
+    this.#prepared = { event: next, credits, utterance, epoch, active };
+  }
+
+  /** The prepared text, when it is `event` (and nothing changed since); any other preparation is dropped. */
+  #takePrepared(event: TextEvent): PreparedText | undefined {
+    const prepared = this.#prepared;
+    if (!prepared) return undefined;
+    this.#prepared = undefined;
+    if (prepared.event === event && prepared.epoch === this.#textQueue?.epoch && prepared.active === this.#active) return prepared;
+    this.#release(prepared);
+    return undefined;
+  }
+
+  /** A prepared text that will not start: its job is dropped, its reservation given back. */
+  #dropPrepared(): void {
+    const prepared = this.#prepared;
+    this.#prepared = undefined;
+    if (prepared) this.#release(prepared);
+  }
+
+  #release(prepared: PreparedText): void {
+    prepared.utterance.abandon();
+    this.#track(prepared.credits.finish(0));
   }
 
   async #onCancel(): Promise<void> {
     if (this.#state === 'connected') throw missingConfig('cancel');
     const dropped = this.#textQueue?.drain() ?? [];
+    this.#dropPrepared();
     if (this.#stopTurn('client-cancel', dropped)) {
       await this.#turnAnswered;
       return;
@@ -434,6 +518,7 @@ export class SynthesisSession {
     const info = this.#turnInfo;
     if (!force && turn && info && !info.interruptible && !turn.audioDone) return false;
     const dropped = this.#textQueue?.interrupt() ?? [];
+    this.#dropPrepared();
     if (this.#stopTurn(force ? 'client-cancel' : 'barge-in', dropped)) return true;
     this.#answerDropped(dropped);
     return dropped.length > 0;
@@ -500,6 +585,7 @@ export class SynthesisSession {
       this.#close(CLOSE_CODES.sessionLost, SHUTDOWN_CLOSE_REASON, 'shutdown');
       return;
     }
+    if (this.#prepared && this.#textQueue?.peek() !== this.#prepared.event) this.#dropPrepared();
     if (this.#pendingTexts > 0) {
       this.#enqueue(() => this.#startQueued());
       return;
@@ -539,10 +625,15 @@ export class SynthesisSession {
       audioMs: outcome === 'cancelled' ? turn.sentMs : utterance.durationMs,
       engine: utterance.engineKind,
     });
-    const settling = turn.credits.settle(used, report).catch((error: unknown) => this.#log.error({ err: error }, 'utterance settlement failed'));
+    this.#track(turn.credits.settle(used, report));
+    return used;
+  }
+
+  /** A settlement made durable in the background; closing waits for it. */
+  #track(settlement: Promise<void>): void {
+    const settling = settlement.catch((error: unknown) => this.#log.error({ err: error }, 'utterance settlement failed'));
     this.#settlements.add(settling);
     void settling.finally(() => this.#settlements.delete(settling));
-    return used;
   }
 
   #close(code: number, reason: string, why: EndReason): void {
@@ -554,6 +645,7 @@ export class SynthesisSession {
     const turn = this.#turn;
     this.#turnOver();
     turn?.abort(why);
+    this.#dropPrepared();
     for (const answer of [...this.#configuring]) answer(closedDuring(reason));
     this.#sink.close(code, reason);
     void this.#releaseAll(turn, why);

@@ -63,6 +63,9 @@ const TTS_SERVER: Record<string, MessageDoc> = {
 const AGENT_SUMMARIES: Record<string, string> = {
   config: "Replaces the call's voice, language or speed while idle (the audio stays 8 kHz mu-law); answered by configured.",
   text: 'Queued behind what is speaking (up to 16) and spoken in order; one end_of_utterance, cancellation or error each.',
+  text_append:
+    'Streamed text (an LLM\'s tokens as they arrive): appended to the open streamed utterance, or opens one (utterance_id, interruptible). Each sentence or clause is spoken as soon as it is whole; at most 3000 code points per streamed utterance. One end_of_utterance, cancellation or error answers the whole.',
+  text_flush: 'Ends the open streamed utterance: what is pending is spoken last; nothing open: ignored. Whole texts sent meanwhile play after it.',
   cancel: "Stops what is speaking, drops the queue, clears Twilio's buffer.",
   ping: 'Answered by pong.',
   hangup: 'Ends the call, after what is queued has played unless drain is false.',

@@ -66,6 +66,9 @@ export class Utterance {
   readonly #budgetMs: number;
   readonly #words: ChunkWordBoundary[] = [];
   readonly #timedChunks: TimedChunk[] = [];
+  /** The first chunk's engine job, started by prefetch() and not yet taken by the synthesis. */
+  #early: { readonly job: Promise<PcmClip>; readonly controller: AbortController } | undefined;
+  #prefetchUsed = false;
 
   constructor(
     private readonly engine: TtsEngine,
@@ -145,7 +148,10 @@ export class Utterance {
       scope,
     });
     const recorded = await cache.lookup(key);
-    if (recorded) return yield* this.#replay(recorded, signal);
+    if (recorded) {
+      this.abandon();
+      return yield* this.#replay(recorded, signal);
+    }
     const pieces: { bytes: Uint8Array; after: UtteranceCounters }[] = [];
     let sizeBytes = 0;
     let whole = false;
@@ -212,6 +218,47 @@ export class Utterance {
     this.#setCounters(recorded.end);
   }
 
+  /**
+   * Starts the first chunk's engine job now, before `audio()` asks for it: a call's next streamed segment is
+   * synthesized while the one before it plays. `abandon()` drops it when the utterance will not be spoken.
+   */
+  prefetch(): void {
+    if (this.#early || this.#prefetchUsed) return;
+    this.#prefetchUsed = true;
+    const controller = new AbortController();
+    const job = this.#engineJob(0, controller.signal);
+    if (job) this.#early = { job, controller };
+  }
+
+  /** The prefetched job, if any, is dropped (the utterance was withdrawn before it started). */
+  abandon(): void {
+    this.#early?.controller.abort(new Error('utterance abandoned'));
+    this.#early = undefined;
+  }
+
+  /** Chunk `index`'s engine job (undefined past the last chunk); a chunk with nothing to say needs none. */
+  #engineJob(index: number, signal: AbortSignal): Promise<PcmClip> | undefined {
+    const { request } = this;
+    const chunk = this.chunks[index];
+    if (!chunk) return undefined;
+    // No audio, so its rate is never read.
+    if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: NO_SAMPLES, sampleRateHz: SILENT_UTTERANCE_RATE_HZ });
+    const job = this.engine.synthesize(
+      {
+        text: chunk.text,
+        language: request.language,
+        voiceName: request.voice.voiceName,
+        speed: clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED),
+        pitchShiftSemitones: request.voice.pitchShiftSemitones,
+        deliverAtRateHz: request.sampleRateHz,
+        lane: { kind: request.forCall === true ? 'call' : 'request', owner: request.accountId ?? '' },
+      },
+      signal,
+    );
+    job.catch(() => undefined); // awaited by the synthesis; this only keeps an abandoned prefetch from being "unhandled"
+    return job;
+  }
+
   /** Synthesis proper: the engine job of the chunk in flight is abandoned when the signal aborts. */
   async *#synthesized(signal: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     const { request } = this;
@@ -224,35 +271,18 @@ export class Utterance {
     /** The encoded silence of the pauses that came before the pipeline was opened. */
     const lead = (opened: AudioPipeline): Promise<Uint8Array> =>
       pendingPauseMs > 0 ? opened.pushClause(NO_SAMPLES, pendingPauseMs, false) : Promise.resolve(EMPTY_BYTES);
-    const speed = clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED);
-    const lane = { kind: request.forCall === true ? 'call' : 'request', owner: request.accountId ?? '' } as const;
     // Our own controller so a prefetched job is dropped when the consumer stops early.
     const local = new AbortController();
     const onAbort = (): void => local.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    const start = (index: number): Promise<PcmClip> | undefined => {
-      const chunk = this.chunks[index];
-      if (!chunk) return undefined;
-      // No audio, so its rate is never read.
-      if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: NO_SAMPLES, sampleRateHz: SILENT_UTTERANCE_RATE_HZ });
-      const job = this.engine.synthesize(
-        {
-          text: chunk.text,
-          language: request.language,
-          voiceName: request.voice.voiceName,
-          speed,
-          pitchShiftSemitones: request.voice.pitchShiftSemitones,
-          deliverAtRateHz: request.sampleRateHz,
-          lane,
-        },
-        local.signal,
-      );
-      job.catch(() => undefined); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
-      return job;
-    };
+    const start = (index: number): Promise<PcmClip> | undefined => this.#engineJob(index, local.signal);
+    // The first chunk's job, when prefetch() started it: it now stops with this synthesis.
+    const early = this.#early;
+    this.#early = undefined;
+    if (early) local.signal.addEventListener('abort', () => early.controller.abort(local.signal.reason), { once: true });
     try {
       signal.throwIfAborted();
-      let next = start(0);
+      let next = early ? early.job : start(0);
       for (let index = 0; next; index++) {
         const clip = await next;
         signal.throwIfAborted();

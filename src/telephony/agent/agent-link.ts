@@ -111,6 +111,12 @@ export class AgentLink implements CallAgentPort {
         }
         this.call.receive(command.event);
         return;
+      case 'append':
+        this.call.appendText(command.text, { utteranceId: command.utteranceId, interruptible: command.interruptible });
+        return;
+      case 'flush':
+        this.call.flushText();
+        return;
       case 'verdict':
         this.call.bargeInVerdict(command.suspectId, command.verdict);
         return;

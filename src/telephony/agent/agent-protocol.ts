@@ -1,6 +1,7 @@
 // What a call's agent may send (docs/telephony.md, "Agent protocol"): the /v1/tts/websocket messages (config,
 // text, cancel, ping), with an optional `utterance_id` and `interruptible` on text and `barge_in` settings on
-// config, plus `hangup`, `transfer`, `gather` and `barge_in_verdict`.
+// config, plus `text_append` and `text_flush` (an LLM's tokens as they come), `hangup`, `transfer`, `gather` and
+// `barge_in_verdict`.
 // The call's audio is fixed (8 kHz mu-law), so config takes voice, language and speed only.
 
 import { z } from 'zod';
@@ -13,6 +14,9 @@ import type { ClientEvent, SessionConfig } from '../../session/session-messages.
 import type { TransferOptions } from '../../session/call-events.js';
 
 const strict = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
+
+/** One append is a few tokens; anything up to a whole text's worth is taken (the utterance's total is bounded too). */
+const MAX_APPEND_UNITS = 3000 * 2;
 
 export const UTTERANCE_ID = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 of A-Z a-z 0-9 . _ : -');
 
@@ -46,6 +50,17 @@ const AgentConfigSchema = z.strictObject(
 
 const AgentTextSchema = z.strictObject(
   { type: z.literal('text'), text: z.string({ error: 'is required and must be a string' }), utterance_id: UTTERANCE_ID.optional(), interruptible: z.boolean().optional() },
+  strict,
+);
+
+/** A piece of streamed text; the append that opens a streamed utterance names it and says whether it may be cut. */
+const AgentTextAppendSchema = z.strictObject(
+  {
+    type: z.literal('text_append'),
+    text: z.string({ error: 'is required and must be a string' }).max(MAX_APPEND_UNITS, `must be at most ${MAX_APPEND_UNITS} characters`),
+    utterance_id: UTTERANCE_ID.optional(),
+    interruptible: z.boolean().optional(),
+  },
   strict,
 );
 
@@ -96,6 +111,8 @@ export const TRANSFER_FIELDS = {
 export const AgentMessageSchema = z.discriminatedUnion('type', [
   AgentConfigSchema,
   AgentTextSchema,
+  AgentTextAppendSchema,
+  z.strictObject({ type: z.literal('text_flush') }, strict),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('ping') }),
   z.strictObject({ type: z.literal('hangup'), drain: z.boolean().optional() }, strict),
@@ -107,10 +124,12 @@ export const AgentMessageSchema = z.discriminatedUnion('type', [
   ),
 ]);
 
-const TYPES = ['config', 'text', 'cancel', 'ping', 'hangup', 'transfer', 'gather', 'barge_in_verdict'] as const;
+const TYPES = ['config', 'text', 'text_append', 'text_flush', 'cancel', 'ping', 'hangup', 'transfer', 'gather', 'barge_in_verdict'] as const;
 
 export type AgentCommand =
   | { readonly kind: 'session'; readonly event: ClientEvent; readonly bargeIn?: BargeInOverrides }
+  | { readonly kind: 'append'; readonly text: string; readonly utteranceId: string | undefined; readonly interruptible: boolean | undefined }
+  | { readonly kind: 'flush' }
   | { readonly kind: 'verdict'; readonly suspectId: string; readonly verdict: 'interrupt' | 'resume' }
   | { readonly kind: 'hangup'; readonly drain: boolean }
   | { readonly kind: 'transfer'; readonly to: string; readonly options: TransferOptions }
@@ -164,6 +183,10 @@ export function parseAgentMessage(raw: string): AgentCommand {
           ...(message.interruptible !== undefined ? { interruptible: message.interruptible } : {}),
         },
       };
+    case 'text_append':
+      return { kind: 'append', text: message.text, utteranceId: message.utterance_id, interruptible: message.interruptible };
+    case 'text_flush':
+      return { kind: 'flush' };
     case 'cancel':
     case 'ping':
       return { kind: 'session', event: { type: message.type } };

@@ -44,7 +44,7 @@ describe('API documents', () => {
     // The agent protocol: what the agent may send comes from the parser's own schema.
     expect(names('callAgent')).toEqual(
       [
-        ...['agent_config', 'agent_text', 'agent_cancel', 'agent_ping', 'agent_hangup', 'agent_transfer', 'agent_gather', 'agent_barge_in_verdict'],
+        ...['agent_config', 'agent_text', 'agent_text_append', 'agent_text_flush', 'agent_cancel', 'agent_ping', 'agent_hangup', 'agent_transfer', 'agent_gather', 'agent_barge_in_verdict'],
         ...['call_started', 'agent_configured', 'agent_end_of_utterance', 'agent_cancellation', 'agent_error', 'agent_pong'],
         ...['utterance_played', 'speech_started', 'speech_stopped', 'dtmf', 'interrupted', 'interruption_suspected', 'resumed', 'gather_result', 'call_ended', 'caller_audio'],
       ].sort(),

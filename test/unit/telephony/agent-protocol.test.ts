@@ -22,6 +22,20 @@ describe('parseAgentMessage', () => {
     });
   });
 
+  it('text_append carries a piece (the opening one its id and interruptible); text_flush has no fields', () => {
+    expect(parseAgentMessage('{"type":"text_append","text":"नमस्ते, ","utterance_id":"reply-1","interruptible":false}')).toEqual({
+      kind: 'append',
+      text: 'नमस्ते, ',
+      utteranceId: 'reply-1',
+      interruptible: false,
+    });
+    expect(parseAgentMessage('{"type":"text_append","text":""}')).toEqual({ kind: 'append', text: '', utteranceId: undefined, interruptible: undefined });
+    expect(parseAgentMessage('{"type":"text_flush"}')).toEqual({ kind: 'flush' });
+    expect(code('{"type":"text_flush","text":"x"}')).toBe('validation_error');
+    expect(code('{"type":"text_append"}')).toBe('validation_error');
+    expect(code('{"type":"text_append","text":"x","utterance_id":"a#1"}')).toBe('validation_error');
+  });
+
   it('config keeps the call on 8 kHz mu-law', () => {
     expect(parseAgentMessage('{"type":"config","voice":"meera","language":"ta-IN","speed":1.2}')).toEqual({
       kind: 'session',
