@@ -37,8 +37,9 @@ export interface PcmClip {
   readonly shaped?: boolean;
   /**
    * Where each word after the first starts, in order, on the clip as delivered (after any trim): from an engine
-   * that knows its word timings (eSpeak does; a neural pack does not). It tells a phone call which words a caller
-   * heard before a barge-in.
+   * that knows its word timings (eSpeak does; a neural pack does not, and leaves it undefined). Empty for a clause of
+   * several words means the engine could not place them (Flite, at times): no word is then timed. It tells a phone call
+   * which words a caller heard before a barge-in, and the dialects that report timings where each word starts.
    */
   readonly words?: readonly WordBoundary[];
   /** The engine kind that spoke it (set by the engine registry): what the usage ledger records. */

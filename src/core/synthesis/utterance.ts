@@ -174,8 +174,10 @@ export class Utterance {
 
   /** The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long, from `startMs`). */
   #recordWords(chunk: number, clip: PcmClip, pipeline: AudioPipeline, startMs: number, clipMs: number): void {
-    // No list: the engine has no word timings. An empty one: a chunk of one word, which is still timed.
+    // No list: the engine has no word timings. An empty one is timed only for a chunk of one word (nothing to
+    // place); for more words it means the engine could not place them (Flite, tts-engine.ts), and none are invented.
     if (!clip.words || clip.samples.length === 0) return;
+    if (clip.words.length === 0 && !isOneWord((this.chunks[chunk] as TextChunk).text)) return;
     this.#timedChunks.push({ chunk, startMs, audioMs: clipMs });
     if (clip.words.length === 0) return;
     const words = clip.shaped === true ? clip.words : afterTrim(clip.words, pipeline.lastLeadTrimmedMs, clipMs);
@@ -337,6 +339,10 @@ export class Utterance {
       pipeline?.close();
     }
   }
+}
+
+function isOneWord(text: string): boolean {
+  return text.trim().split(/\s+/u).length <= 1;
 }
 
 /** The last chunk ends with `pauseMs` of silence, kept like a `<break>`'s (and so part of the prompt cache key). */
