@@ -28,6 +28,7 @@ export const fliteEngineModule: EngineModule<FlitePackOptions> = {
     if (routes.length === 0) return undefined;
     return new FliteEngine({
       routes,
+      modelsDir: context.modelsDir,
       ...poolSettings(context),
       onEvent: (event) => {
         if (event.type !== 'voice-failed') return forwardEngineEvent(context, FLITE_ENGINE_KIND, event);
@@ -39,12 +40,12 @@ export const fliteEngineModule: EngineModule<FlitePackOptions> = {
     });
   },
 
-  async trial(pack) {
-    // In this process only for an install: the WASI module is loaded when a pack is tried.
-    const { openFliteVoice } = await import('./flite-voice.js');
+  async trial(pack, context) {
+    // In this process only for an install: flite.wasm is loaded when a pack is tried.
+    const { FliteVoiceBank } = await import('./flite-voice-bank.js');
     const { synthesizeFlite } = await import('./flite-synth.js');
-    const voice = openFliteVoice(pack.path, pack.language);
-    const clip = synthesizeFlite({ voice, text: TRIAL_SENTENCES[pack.language], speed: 1, pitchShiftSemitones: 0, wordTimings: false });
+    const bank = new FliteVoiceBank({ modelsDir: context.modelsDir });
+    const clip = synthesizeFlite(bank, { voicePath: pack.path, language: pack.language, text: TRIAL_SENTENCES[pack.language], speed: 1, pitchShiftSemitones: 0, wordTimings: false });
     if (clip.samples.length === 0) throw new Error(`flite voice ${pack.path} spoke nothing for a ${pack.language} sentence`);
     return { sampleRateHz: clip.sampleRateHz, durationMs: (1000 * clip.samples.length) / clip.sampleRateHz };
   },

@@ -1,8 +1,10 @@
 // What the Flite engine and its worker threads exchange: the voices to open (with the language each must declare),
-// one clause's job, its result, and the ready report. Plain structured-cloneable data.
+// one clause's job, its result with the worker's voice bank figures, and the ready report. Plain structured-cloneable
+// data.
 
 import type { LanguageCode } from '../../languages.js';
 import type { WordBoundary } from '../tts-engine.js';
+import type { FliteBankStats } from './flite-voice-bank.js';
 
 export interface FliteVoiceSpec {
   readonly path: string;
@@ -12,8 +14,10 @@ export interface FliteVoiceSpec {
 
 export interface FliteWorkerData {
   readonly voices: readonly FliteVoiceSpec[];
-  /** The engine's directory in which each worker makes its private one (flite-sandbox.ts). */
-  readonly sandboxDir: string;
+  /** RAAGA_MODELS_DIR: every voice file's real path must lie inside it. */
+  readonly modelsDir: string;
+  /** Heap one worker may give to loaded voices (FLITE_VOICE_BUDGET_BYTES unless a test or bench sets it). */
+  readonly voiceBudgetBytes?: number | undefined;
 }
 
 export interface FliteJob {
@@ -23,14 +27,22 @@ export interface FliteJob {
   readonly speed: number;
   readonly pitchShiftSemitones: number;
   readonly deliverAtRateHz?: number | undefined;
+  /** Tests only (FliteEngine.trapInstanceForTest): make the worker's instance trap for real instead of speaking. */
+  readonly trapForTest?: true;
+}
+
+/** A worker's voice bank figures after a job, with the worker's thread id. */
+export interface FliteWorkerStats extends FliteBankStats {
+  readonly threadId: number;
 }
 
 export interface FliteResult {
   readonly samples: Float32Array;
   readonly sampleRateHz: number;
   readonly shaped: boolean;
-  /** Empty when flite's output did not place the words reliably (flite-words.ts). */
+  /** Empty when the utterance's tokens did not place the words reliably (flite-words.ts). */
   readonly words: readonly WordBoundary[];
+  readonly stats: FliteWorkerStats;
 }
 
 /** What the worker's report (PackWorkerReport) names: a voice file checked for one language (the same file may be

