@@ -12,7 +12,8 @@ let server: TestServer;
 let key: string;
 
 beforeAll(async () => {
-  initializeLogger({ pretty: false, level: 'warn' });
+  // 'error': the plugin warns of every message for a context it has closed (a barge-in's tail), at length.
+  initializeLogger({ pretty: false, level: 'error' });
   server = await startTestServer({ TTS_WORKERS: '1' }, { vad: null });
   const account = await server.account('growth', 100_000);
   key = account.keys[0] as string;
