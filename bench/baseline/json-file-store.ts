@@ -283,6 +283,32 @@ export class JsonFileStore implements Store {
     return settings ? structuredClone(settings) : null;
   }
 
+  // ---- lexicons: none (the baseline predates them; the admission bench does not use them) ----
+
+  async putLexicon(): Promise<never> {
+    throw new Error('the baseline store keeps no lexicons');
+  }
+
+  async editLexicon(): Promise<never> {
+    throw new Error('the baseline store keeps no lexicons');
+  }
+
+  async getLexicon(): Promise<null> {
+    return null;
+  }
+
+  async listLexicons(): Promise<readonly never[]> {
+    return [];
+  }
+
+  async deleteLexicon(): Promise<boolean> {
+    return false;
+  }
+
+  async lexiconVersion(): Promise<number> {
+    return 0;
+  }
+
   // ---- outbound calls: in memory only (the baseline predates them; the admission bench does not use them) ----
 
   private readonly outbound = new Map<string, { call: OutboundCall; events: OutboundCallEvent[]; webhookDeliveredThrough: number }>();

@@ -33,6 +33,8 @@ import {
   USAGE_TOTALS_BACKFILL_LUA,
 } from './redis/lua-scripts.js';
 import { aggregateRedisUsage } from './redis/usage-report.js';
+import { LEXICON_SCRIPTS, RedisLexicons, type LexiconCommands } from './redis/lexicons.js';
+import { LEXICON_NAME_PATTERN, assertLexiconEdit, assertLexiconEntries, assertLexiconName, type LexiconEdit, type LexiconEntry, type LexiconSummary, type StoredLexicon } from './lexicon.js';
 import { assertUsageIntervals, assertUsagePageLimit } from './usage-rollup.js';
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS } from './redis/client.js';
 import { DEFAULT_KEY_PREFIX, KeyLayout } from './redis/key-layout.js';
@@ -103,7 +105,7 @@ export type RedisStoreEvent =
 
 type Arg = string | number;
 type ScriptFn = (...args: Arg[]) => Promise<unknown>;
-type Commands = Redis & {
+type Commands = Redis & LexiconCommands & {
   raagaAdmit: ScriptFn;
   raagaRateStatus: ScriptFn;
   raagaRenewSlot: ScriptFn;
@@ -143,6 +145,7 @@ const SCRIPTS: ReadonlyArray<readonly [keyof Commands & `raaga${string}`, string
   ['raagaAdvanceWebhookCursor', ADVANCE_WEBHOOK_CURSOR_LUA, 2],
   ['raagaHoldKey', HOLD_KEY_LUA, 1],
   ['raagaReleaseKey', RELEASE_KEY_LUA, 1],
+  ...LEXICON_SCRIPTS,
 ];
 
 function backlogMember(accountId: string, callId: string): string {
@@ -157,6 +160,7 @@ export class RedisStore implements Store {
   /** Turns "my command timeout" into a deadline in Redis time for the scripts that must not run late. */
   private readonly clock: RedisClock;
   private readonly clockTimer: NodeJS.Timeout;
+  private readonly lexicons: RedisLexicons;
   private closed = false;
 
   private constructor(
@@ -169,6 +173,7 @@ export class RedisStore implements Store {
     assertPositive('usageRetentionMs', this.usageRetentionMs);
     // Redis and Cluster share the command API; scripts are routed by their first key on a Cluster.
     this.redis = client as unknown as Commands;
+    this.lexicons = new RedisLexicons(this.redis);
     this.clock = new RedisClock(async () => (await this.redis.time()) as (string | number)[], options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
     for (const [name, lua, numberOfKeys] of SCRIPTS) client.defineCommand(name, { lua, numberOfKeys });
     client.on('ready', () => void this.syncClock());
@@ -449,6 +454,46 @@ export class RedisStore implements Store {
     if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
     const values = await this.redis.hvals(this.keys.forAccount(accountId).voices);
     return values.map(parseVoice).sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+  }
+
+  // ---- lexicons --------------------------------------------------------------------------------------
+
+  async putLexicon(accountId: string, name: string, entries: readonly LexiconEntry[], options: { readonly updatedAtMs?: number } = {}): Promise<LexiconSummary> {
+    this.assertOpen();
+    assertLexiconName(name);
+    assertLexiconEntries(entries);
+    return this.lexicons.put(this.accountKeys(accountId), accountId, name, entries, options.updatedAtMs ?? this.nowMs());
+  }
+
+  async editLexicon(accountId: string, name: string, edit: LexiconEdit): Promise<LexiconSummary> {
+    this.assertOpen();
+    assertLexiconName(name);
+    assertLexiconEdit(edit);
+    return this.lexicons.edit(this.accountKeys(accountId), accountId, name, edit, this.nowMs());
+  }
+
+  async getLexicon(accountId: string, name: string): Promise<StoredLexicon | null> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId) || !LEXICON_NAME_PATTERN.test(name)) return null;
+    return this.lexicons.get(this.keys.forAccount(accountId), name);
+  }
+
+  async listLexicons(accountId: string): Promise<readonly LexiconSummary[]> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
+    return this.lexicons.list(this.keys.forAccount(accountId));
+  }
+
+  async deleteLexicon(accountId: string, name: string): Promise<boolean> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId) || !LEXICON_NAME_PATTERN.test(name)) return false;
+    return this.lexicons.delete(this.keys.forAccount(accountId), name);
+  }
+
+  async lexiconVersion(accountId: string): Promise<number> {
+    this.assertOpen();
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) return 0;
+    return this.lexicons.version(this.keys.forAccount(accountId));
   }
 
   // ---- telephony settings ----------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import { randomId } from './random-id.js';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite/database.js';
 import { importStoreJson, type StoreJsonImport } from './sqlite/store-json-import.js';
 import { SqliteUsageRollup } from './sqlite/usage-rollup-sql.js';
+import { SqliteLexicons } from './sqlite/lexicon-sql.js';
+import { assertLexiconEdit, assertLexiconEntries, assertLexiconName, type LexiconEdit, type LexiconEntry, type LexiconSummary, type StoredLexicon } from './lexicon.js';
 import { UsageReportWindows } from './usage-report-window.js';
 import { assertUsageIntervals, assertUsagePageLimit, bucketStart } from './usage-rollup.js';
 import {
@@ -102,6 +104,7 @@ export class SqliteStore implements Store {
   private readonly admission = new AdmissionBook();
   private readonly sql: ReturnType<typeof prepareStatements>;
   private readonly rollup: SqliteUsageRollup;
+  private readonly lexicons: SqliteLexicons;
   private readonly reportWindows = new UsageReportWindows();
   private lastPruneMs = -Infinity;
   private readonly pendingSettlements: PendingSettlement[] = [];
@@ -117,6 +120,7 @@ export class SqliteStore implements Store {
     this.db = openDatabase(options.dataDir);
     this.sql = prepareStatements(this.db);
     this.rollup = new SqliteUsageRollup(this.db);
+    this.lexicons = new SqliteLexicons(this.db);
     try {
       this.migration = options.dataDir === undefined ? null : importStoreJson(this.db, options.dataDir, this.now());
       this.pruneUsage(this.now());
@@ -362,6 +366,42 @@ export class SqliteStore implements Store {
     this.assertOpen();
     const row = this.sql.telephony.get(accountId) as { json: string } | undefined;
     return row ? parseTelephonySettings(row.json) : null;
+  }
+
+  // ---- lexicons --------------------------------------------------------------------------------------
+
+  async putLexicon(accountId: string, name: string, entries: readonly LexiconEntry[], options: { readonly updatedAtMs?: number } = {}): Promise<LexiconSummary> {
+    this.assertOpen();
+    assertLexiconName(name);
+    assertLexiconEntries(entries);
+    return this.lexicons.put(accountId, name, entries, options.updatedAtMs ?? this.now(), () => this.requireAccount(accountId));
+  }
+
+  async editLexicon(accountId: string, name: string, edit: LexiconEdit): Promise<LexiconSummary> {
+    this.assertOpen();
+    assertLexiconName(name);
+    assertLexiconEdit(edit);
+    return this.lexicons.edit(accountId, name, edit, this.now(), () => this.requireAccount(accountId));
+  }
+
+  async getLexicon(accountId: string, name: string): Promise<StoredLexicon | null> {
+    this.assertOpen();
+    return this.lexicons.get(accountId, name);
+  }
+
+  async listLexicons(accountId: string): Promise<readonly LexiconSummary[]> {
+    this.assertOpen();
+    return this.lexicons.list(accountId);
+  }
+
+  async deleteLexicon(accountId: string, name: string): Promise<boolean> {
+    this.assertOpen();
+    return this.lexicons.delete(accountId, name);
+  }
+
+  async lexiconVersion(accountId: string): Promise<number> {
+    this.assertOpen();
+    return this.lexicons.version(accountId);
   }
 
   // ---- outbound calls --------------------------------------------------------------------------------

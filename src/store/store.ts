@@ -3,6 +3,7 @@
 // SqliteStore implements it for one machine; RedisStore for many. Both pass test/helpers/store-contract.ts.
 // Every settlement writes its usage record in the same atomic step as the debit, so ledger and balance agree.
 
+import type { LexiconEdit, LexiconEntry, LexiconSummary, StoredLexicon } from './lexicon.js';
 import type { NewOutboundCallEvent, OutboundCall, OutboundCallEvent, OutboundCallState, WebhookBacklogEntry } from './outbound-call.js';
 
 export type Plan = 'free' | 'developer' | 'growth';
@@ -369,10 +370,30 @@ export interface KeyHolds {
 }
 
 /**
+ * An account's pronunciation lexicons (store/lexicon.ts), each change one atomic step that bumps the account's lexicon
+ * version, so every instance learns with one cheap read that it must reload (core/lexicons/lexicon-library.ts).
+ * Writes throw AccountNotFoundError for an unknown account and LexiconLimitError past a cap, storing nothing then.
+ */
+export interface LexiconStore {
+  /** Creates or replaces the lexicon whole (`updatedAtMs`: kept by `raaga store import`; default now). */
+  putLexicon(accountId: string, name: string, entries: readonly LexiconEntry[], options?: { readonly updatedAtMs?: number }): Promise<LexiconSummary>;
+  /** Removes, then puts (replacing entries with the same key), in one step; creates the lexicon when missing. */
+  editLexicon(accountId: string, name: string, edit: LexiconEdit): Promise<LexiconSummary>;
+  /** Null when the account has no lexicon of that name. */
+  getLexicon(accountId: string, name: string): Promise<StoredLexicon | null>;
+  /** The account's lexicons by name (none for an unknown account). */
+  listLexicons(accountId: string): Promise<readonly LexiconSummary[]>;
+  /** False when there was none. */
+  deleteLexicon(accountId: string, name: string): Promise<boolean>;
+  /** Grows with every change to any of the account's lexicons; 0 when there never was one. */
+  lexiconVersion(accountId: string): Promise<number>;
+}
+
+/**
  * Everything shared between instances, one role per interface: code that needs one role asks for that role, so what
  * it can touch is in its signature; the server, the CLI and the stores themselves deal in the whole Store.
  */
-export interface Store extends AdmissionLedger, AccountDirectory, CustomVoiceCatalog, TelephonySettingsStore, OutboundCallLog, KeyHolds {
+export interface Store extends AdmissionLedger, AccountDirectory, CustomVoiceCatalog, TelephonySettingsStore, OutboundCallLog, KeyHolds, LexiconStore {
   /** Throws when the store cannot serve (for `/readyz`). */
   ping(): Promise<void>;
   /** Flushes everything durable and releases resources. */

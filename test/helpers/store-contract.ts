@@ -15,6 +15,7 @@ import {
   type UsageDetails,
 } from '../../src/store/store.js';
 import { summarizeOutboundCall, type OutboundCall } from '../../src/store/outbound-call.js';
+import { runLexiconContract } from './lexicon-contract.js';
 import { runUsageContract } from './usage-contract.js';
 
 export interface TestClock {
@@ -383,6 +384,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
     });
 
     runUsageContract(async () => (current = await makeStore()));
+    runLexiconContract(async () => (current = await makeStore()));
 
     describe('export support', () => {
       it('lists every key with its revoked flag, and creates an account with a given creation time', async () => {

@@ -30,6 +30,12 @@ export interface AccountKeys {
   readonly usageTotals: string;
   /** Sorted set: one member per GET /v1/usage report, score = its time (ms): the report window. */
   readonly usageReportWindow: string;
+  /** Hash: lexicon name → its summary JSON (revision, updatedAtMs, entryCount). */
+  readonly lexicons: string;
+  /** Hash: entry key (language, lower-case grapheme) → entry JSON, of one lexicon (names are [a-z0-9_-]). */
+  lexicon(name: string): string;
+  /** String: the account's lexicon version, incremented by every change to any of its lexicons. */
+  readonly lexiconVersion: string;
 }
 
 export class KeyLayout {
@@ -53,6 +59,9 @@ export class KeyLayout {
       usage: `${base}usage`,
       usageTotals: `${base}usage-totals:`,
       usageReportWindow: `${base}usage-report-window`,
+      lexicons: `${base}lexicons`,
+      lexicon: (name) => `${base}lexicon:${name}`,
+      lexiconVersion: `${base}lexicon-version`,
     };
   }
 

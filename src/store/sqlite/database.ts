@@ -17,7 +17,7 @@ export const DATABASE_FILE_NAME = 'raaga.db';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** `PRAGMA user_version` of the schema below; a newer file is refused rather than misread. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 const SCHEMA = `
 CREATE TABLE accounts (
@@ -165,6 +165,38 @@ ${[86_400_000, 3_600_000, 900_000]
 `;
 
 /**
+ * Version 6: pronunciation lexicons (store/lexicon.ts). One row per lexicon, one per entry (its key: the language and
+ * the lower-case grapheme), and each account's lexicon version, bumped in the transaction of every change: what
+ * another instance or process reads to learn it must reload.
+ */
+const SCHEMA_V6 = `
+CREATE TABLE lexicons (
+  account_id TEXT NOT NULL REFERENCES accounts (id),
+  name TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (account_id, name)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE lexicon_entries (
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  entry_key TEXT NOT NULL,
+  language TEXT NOT NULL,
+  grapheme TEXT NOT NULL,
+  alias TEXT,
+  phoneme TEXT,
+  alphabet TEXT,
+  PRIMARY KEY (account_id, name, entry_key),
+  FOREIGN KEY (account_id, name) REFERENCES lexicons (account_id, name) ON DELETE CASCADE,
+  CHECK ((alias IS NULL) <> (phoneme IS NULL AND alphabet IS NULL))
+) STRICT, WITHOUT ROWID;
+CREATE TABLE lexicon_versions (
+  account_id TEXT PRIMARY KEY,
+  version INTEGER NOT NULL
+) STRICT;
+`;
+
+/**
  * Opens (creating when missing) the store database: in `dataDir`, or in memory when it is undefined (tests, and
  * a server run without a data directory). The file is created 0600 first: it holds key hashes and provider
  * secrets, and SQLite gives its -wal and -shm files the database file's permissions.
@@ -204,6 +236,7 @@ function migrate(db: SqliteDatabase): void {
     if (version < 3) db.exec(SCHEMA_V3);
     if (version < 4) db.exec(SCHEMA_V4);
     if (version < 5) db.exec(SCHEMA_V5);
+    if (version < 6) db.exec(SCHEMA_V6);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -215,7 +215,7 @@ describe('SqliteStore on disk', () => {
     await v2.createAccount({ id: 'acct_v2', plan: 'free', credits: 5 });
     await v2.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
+    db.exec('DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals; DROP TABLE lexicon_entries; DROP TABLE lexicons; DROP TABLE lexicon_versions;');
     db.pragma('user_version = 2');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
@@ -237,7 +237,7 @@ describe('SqliteStore on disk', () => {
     }
     await v4.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
+    db.exec('DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals; DROP TABLE lexicon_entries; DROP TABLE lexicons; DROP TABLE lexicon_versions;');
     db.pragma('user_version = 4');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir, now: clock.now });
@@ -250,13 +250,43 @@ describe('SqliteStore on disk', () => {
     await upgraded.close();
   });
 
+  it('upgrades a version 5 file (before lexicons) in place: it keeps its accounts and can store lexicons', async () => {
+    const dataDir = await tempDir();
+    const v5 = await SqliteStore.open({ dataDir });
+    await v5.createAccount({ id: 'acct_v5', plan: 'growth', credits: 9 });
+    await v5.close();
+    const db = new Database(join(dataDir, 'raaga.db'));
+    db.exec('DROP TABLE lexicon_entries; DROP TABLE lexicons; DROP TABLE lexicon_versions;');
+    db.pragma('user_version = 5');
+    db.close();
+    const upgraded = await SqliteStore.open({ dataDir });
+    expect((await upgraded.getAccount('acct_v5'))?.credits).toBe(9);
+    expect(await upgraded.lexiconVersion('acct_v5')).toBe(0);
+    await upgraded.putLexicon('acct_v5', 'default', [{ language: 'hi-IN', grapheme: 'HDFC', alias: 'एच डी एफ सी' }]);
+    expect(await upgraded.lexiconVersion('acct_v5')).toBe(1);
+    await upgraded.close();
+  });
+
+  it('shows another process on the same file a lexicon change at its next version read', async () => {
+    const dataDir = await tempDir();
+    const server = await SqliteStore.open({ dataDir });
+    const cli = await SqliteStore.open({ dataDir });
+    await cli.createAccount({ id: 'acct_x', plan: 'growth', credits: 1 });
+    expect(await server.lexiconVersion('acct_x')).toBe(0);
+    await cli.putLexicon('acct_x', 'brands', [{ language: 'en-IN', grapheme: 'Nykaa', alias: 'Nyka' }]);
+    expect(await server.lexiconVersion('acct_x')).toBe(1);
+    expect((await server.getLexicon('acct_x', 'brands'))?.entries).toEqual([{ language: 'en-IN', grapheme: 'Nykaa', alias: 'Nyka' }]);
+    await cli.close();
+    await server.close();
+  });
+
   it('upgrades a version 3 file (before the outbound calls of the day) in place', async () => {
     const dataDir = await tempDir();
     const v3 = await SqliteStore.open({ dataDir });
     await v3.createAccount({ id: 'acct_v3', plan: 'growth', credits: 3 });
     await v3.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
+    db.exec('DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals; DROP TABLE lexicon_entries; DROP TABLE lexicons; DROP TABLE lexicon_versions;');
     db.pragma('user_version = 3');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
@@ -271,7 +301,7 @@ describe('SqliteStore on disk', () => {
     await v1.createAccount({ id: 'acct_v1', plan: 'growth', credits: 77 });
     await v1.close();
     const db = new Database(join(dataDir, 'raaga.db'));
-    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals;');
+    db.exec('DROP TABLE outbound_call_events; DROP TABLE outbound_calls; DROP TABLE dial_slots; DROP TABLE held_keys; DROP TABLE outbound_call_days; DROP TABLE usage_rollup; DROP TABLE usage_rollup_totals; DROP TABLE lexicon_entries; DROP TABLE lexicons; DROP TABLE lexicon_versions;');
     db.pragma('user_version = 1');
     db.close();
     const upgraded = await SqliteStore.open({ dataDir });
@@ -281,7 +311,7 @@ describe('SqliteStore on disk', () => {
     expect(await upgraded.claimOutboundCallOfDay('acct_v1', 1)).toBe(1);
     await upgraded.close();
     const check = new Database(join(dataDir, 'raaga.db'));
-    expect(check.pragma('user_version', { simple: true })).toBe(5);
+    expect(check.pragma('user_version', { simple: true })).toBe(6);
     check.close();
   });
 });
