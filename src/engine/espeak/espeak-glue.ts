@@ -115,6 +115,11 @@ export class EspeakGlue {
     return this.module.FS;
   }
 
+  /** The size of the instance's linear memory: it grows with the longest clause and never shrinks. */
+  get memoryBytes(): number {
+    return this.module.HEAPU8.length;
+  }
+
   /**
    * `lang` or `lang+variant`: 0 when loaded, else eSpeak's error code; ESPEAK_NOT_FOUND too for a language whose
    * dictionary the build does not carry (eSpeak itself would go on without one and speak by no rules).

@@ -13,7 +13,7 @@ import { EspeakInstance } from '../../../src/engine/espeak/espeak-instance.js';
 import { toEspeakInput } from '../../../src/engine/espeak/espeak-text.js';
 import { ESPEAK_VARIANT_DIR, variantFileText } from '../../../src/engine/espeak/espeak-variant.js';
 import { PHONEME_CASES, SAMPLE_CASES, type SampleCase } from './espeak-sample-cases.js';
-import { SENTENCES } from './sentences.js';
+import { LONG_HINDI, SENTENCES } from './sentences.js';
 
 const CLOCK_MS = 1_764_000_000_000;
 
@@ -145,6 +145,19 @@ describe("the project's eSpeak NG build against the npm build it replaced", () =
       if (JSON.stringify(ours.words) !== JSON.stringify(theirs.words)) differing.push(`${clip.name}: words`);
     }
     expect(differing).toEqual([]);
+  });
+
+  it('speaks a clause long enough to grow its memory, and reads it from the grown heap', async () => {
+    const clip = { ...SAMPLE_CASES.find((candidate) => candidate.language === 'hi-IN')!, text: Array.from({ length: 12 }, () => LONG_HINDI).join(' ') };
+    const npm = await withFixedClock(() => NpmDriver.create());
+    const own = await withFixedClock(() => OwnDriver.create());
+    const before = own.espeak.glue.memoryBytes;
+    const theirs = npm.speak(clip);
+    const ours = own.speak(clip);
+    expect(own.espeak.glue.memoryBytes).toBeGreaterThan(before);
+    expect(ours.samples.length).toBeGreaterThan(22050 * 60);
+    expect(digest(ours.samples)).toBe(digest(theirs.samples));
+    expect(ours.words).toEqual(theirs.words);
   });
 
   it('differs with another clock, so the frozen clock (the seed) is what makes them equal', async () => {
