@@ -2,6 +2,7 @@
 // numbers, money, dates and symbols in words of the language), and the same for a whole input.
 
 import type { LanguageCode } from '../../languages.js';
+import { withLexicon, type TextLexicon } from './apply-lexicon.js';
 import { findReplacements, type Replacement } from './find-replacements.js';
 import { languagePack } from './languages/index.js';
 import { isSsml, parseSsml } from './ssml.js';
@@ -124,7 +125,7 @@ function collapse(chars: readonly string[], after: readonly number[]): MappedSpo
 }
 
 /** The whole input as an engine would hear it (tests and tools; synthesis goes chunk by chunk). */
-export function normalizeText(text: string, language: LanguageCode): string {
-  const source = toSourceText(text);
+export function normalizeText(text: string, language: LanguageCode, lexicon?: TextLexicon): string {
+  const source = withLexicon(toSourceText(text), lexicon);
   return spokenText(source, replacementsFor(source, language), 0, source.chars.length);
 }

@@ -22,6 +22,16 @@ const FIRST_INDIC = 0x0900;
 const DANDA = 0x0964;
 const DOUBLE_DANDA = 0x0965;
 
+/**
+ * The language whose Indic script holds this code point (Devanagari as Hindi), or undefined for Latin, digits,
+ * punctuation, the dandas (shared by several scripts) and every other script.
+ */
+export function indicScriptLanguage(codePoint: number): LanguageCode | undefined {
+  if (codePoint < FIRST_INDIC || codePoint === DANDA || codePoint === DOUBLE_DANDA) return undefined;
+  for (const [first, last, language] of SCRIPT_BLOCKS) if (codePoint >= first && codePoint <= last) return language;
+  return undefined;
+}
+
 export function languageOfScript(text: string): LanguageCode {
   const counts = new Map<LanguageCode, number>();
   for (const character of text) {
