@@ -11,8 +11,10 @@ import { hinglish } from './languages/hinglish.js';
 import { LATIN_ADDRESS_WORDS, LATIN_ID_CUES, LATIN_ID_CUES_WITH_MARKER, type LanguagePack, type UnitKey } from './languages/language-pack.js';
 import { foldDigits, isValidDate, monthNumber, moneyValue, parseMagnitude, timeFields } from './parse-forms.js';
 import { sentenceSpans } from './sentence-ends.js';
+import { slashReading } from './slash-numbers.js';
 import type { SourceText } from './source-text.js';
 import { dateWords, digitNames, forcedWords, groupedDigits, integerWords, numberWords, phoneWords, webWords } from './verbalize.js';
+import { alternation, isWordStart, keywordPattern } from './word-patterns.js';
 
 export interface Replacement {
   /** Source character indices, end exclusive. */
@@ -43,32 +45,31 @@ const UNIT_PATTERN: ReadonlyArray<readonly [string, UnitKey]> = [
 ];
 const SENTENCE_STOP = /[!?।॥\n\d]/u;
 
-// `-` needs no escape outside a class (and `\-` is an error in unicode mode).
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&');
-const alternation = (items: readonly string[]): string => [...items].sort((a, b) => b.length - a.length).map(escape).join('|');
-/** Not preceded by a letter, mark or digit: the match starts a word. */
-const isWordStart = (s: string, i: number): boolean => i === 0 || !/[\p{L}\p{M}\p{N}]/u.test(s[i - 1] as string);
 
 interface PackPatterns {
   readonly moneyPrefix: RegExp;
   readonly monthFirst: RegExp;
   readonly dayFirst: RegExp;
   readonly nativeOrdinal: RegExp | undefined;
+  /** A case ending written onto the digits just read (`-?இல்`, ` இல்`), not followed by more letters. */
+  readonly caseSuffix: RegExp | undefined;
   readonly nativeAbbreviation: RegExp | undefined;
   readonly code: RegExp;
   readonly id: RegExp;
   readonly year: RegExp;
   readonly currencyAfter: RegExp;
   readonly months: readonly string[];
-  readonly cricket: RegExp | undefined;
   readonly idCue: RegExp;
   readonly address: RegExp;
 }
 
 const patternCache = new Map<LanguagePack, PackPatterns>();
 
-function keywordPattern(words: readonly string[]): RegExp {
-  return new RegExp(`(?:^|[^\\p{L}\\p{M}])(?:${alternation(words)})(?![\\p{L}\\p{M}])`, 'iu');
+/** `joined` right after the digits (or after a hyphen, when listed so), `spaced` also after one space. */
+function suffixPattern(joined: readonly string[], spaced: readonly string[], hyphen: boolean): string {
+  const alternatives = [`${hyphen ? '-?' : ''}(${alternation(joined)})`];
+  if (spaced.length > 0) alternatives.push(String.raw`\s(${alternation(spaced)})`);
+  return `(?:${alternatives.join('|')})(?![\\p{L}\\p{M}])`;
 }
 
 function patternsFor(pack: LanguagePack): PackPatterns {
@@ -84,14 +85,14 @@ function patternsFor(pack: LanguagePack): PackPatterns {
     ),
     dayFirst: new RegExp(String.raw`(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(${months})\.?(?:,?\s+(\d{4}))?(?![\p{L}\p{M}\d])`, 'iuy'),
     monthFirst: new RegExp(String.raw`(${months})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(\d{4}))?|(\d{4}))(?![\p{L}\p{M}\d])`, 'iuy'),
-    nativeOrdinal: pack.ordinalSuffixes.length > 0 ? new RegExp(String.raw`(\d+)(${alternation(pack.ordinalSuffixes)})(?![\p{L}\p{M}])`, 'uy') : undefined,
+    nativeOrdinal: pack.ordinalSuffixes.length > 0 ? new RegExp(String.raw`(\d{1,3}(?:,\d{2,3})+|\d+)${suffixPattern(pack.ordinalSuffixes, pack.spacedOrdinalSuffixes ?? [], false)}`, 'uy') : undefined,
+    caseSuffix: pack.caseSuffixes && pack.withCaseSuffix ? new RegExp(suffixPattern(pack.caseSuffixes, pack.spacedCaseSuffixes ?? [], true), 'uy') : undefined,
     nativeAbbreviation: Object.keys(pack.nativeAbbreviations).length > 0 ? new RegExp(`(?:${alternation(Object.keys(pack.nativeAbbreviations))})`, 'uy') : undefined,
     code: keywordPattern(pack.codeKeywords),
     id: keywordPattern(pack.idKeywords),
     year: keywordPattern(pack.yearKeywords),
     currencyAfter: new RegExp(`^\\s?(?:${alternation([...pack.currencyWords, ...magnitudes])})(?![\\p{L}\\p{M}])`, 'iu'),
     months: pack.months,
-    cricket: pack.cricketWords ? keywordPattern(pack.cricketWords) : undefined,
     idCue: idCuePattern([...LATIN_ID_CUES, ...(pack.idCues ?? [])]),
     address: keywordPattern([...LATIN_ADDRESS_WORDS, ...(pack.addressWords ?? [])]),
   };
@@ -133,6 +134,16 @@ class Scan {
     const stop = window.search(SENTENCE_STOP);
     return stop < 0 ? window : window.slice(0, stop);
   }
+
+  unitAt(position: number): { end: number; key: UnitKey } | null {
+    const m = this.match(UNIT_AFTER, position);
+    return m ? { end: position + m[0].length, key: UNIT_PATTERN.find(([text]) => text === m[1])?.[1] as UnitKey } : null;
+  }
+
+  /** A case ending of the language written onto the digits that end at `end` (`2024இல்`, `15న`). */
+  caseSuffixAt(end: number): RegExpExecArray | null {
+    return this.patterns.caseSuffix ? this.match(this.patterns.caseSuffix, end) : null;
+  }
 }
 
 const rx = (source: string, flags = 'uy'): RegExp => new RegExp(source, flags);
@@ -154,6 +165,7 @@ const RANGE = rx(String.raw`(${NUM})\s?[-–]\s?(${NUM})(\s?%)?(?![.,]*[-–]?\d
 const NEGATIVE = rx(String.raw`[-−](${NUM})(\s?%)?`);
 const PERCENT = rx(String.raw`(${NUM})\s?%`);
 const UNIT = rx(String.raw`(${NUM})\s?(${alternation(UNIT_PATTERN.map(([text]) => text))})(?![\p{L}\p{N}])`);
+const UNIT_AFTER = rx(String.raw`\s?(${alternation(UNIT_PATTERN.map(([text]) => text))})(?![\p{L}\p{N}])`);
 const NUMBER = rx(AMOUNT);
 const TITLE = rx(String.raw`(Dr|Mr|Mrs|Ms|Prof|DR|MR|MRS)(?:\.|(?=\s))(?=\s*\p{L})`);
 const NUMBER_ABBREVIATION = rx(String.raw`(?:No\.?|NO\.?|no\.)(?=\s?\d)`);
@@ -165,14 +177,9 @@ const VEHICLE_REGISTRATION = rx(String.raw`[A-Z]{2}[\s-]\d{1,2}[\s-][A-Z]{1,3}[\
 /** A token of letters and digits, hyphens between parts: `6E-2134`, `AB12CD34`, `HDFC0001234`, `COVID-19`. */
 const CODE_TOKEN = rx(String.raw`[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![A-Za-z0-9@])`);
 // Hyphen-joined digit groups (`4521-873`, `1234-5678-9012`): ChainMatchers.digitGroupsEnd.
-const VULGAR: Readonly<Record<string, readonly [number, number]>> = { '½': [1, 2], '¼': [1, 4], '¾': [3, 4], '⅓': [1, 3], '⅔': [2, 3], '⅛': [1, 8], '⅜': [3, 8], '⅝': [5, 8], '⅞': [7, 8] };
-const VULGAR_FRACTION = rx(String.raw`(?:(\d{1,3})\s?)?([½¼¾⅓⅔⅛⅜⅝⅞])`);
-/** `1/2`, `3/4`, `2 1/2`: a proper fraction with a small denominator; not part of a date or a longer slash run. */
-const SLASH_FRACTION = rx(String.raw`(?:(\d{1,3})\s)?(\d{1,2})\/(\d{1,2})(?![\d/])`);
-const SCORE = rx(String.raw`(\d{1,3})\/(10|\d)(?![\d/])`);
+// Fractions, scores and other numbers joined by a slash: slash-numbers.ts.
 // `5 + 3 = 8`, `12 × 4 = 48`: operands and operators, then `=` and the result (without `=` it may be a range):
 // ChainMatchers.arithmeticEnd.
-const HOUSE_NUMBER_BEFORE = /(?:no\.?|#|plot|flat|house|door|block|ward|gali|h\.\s?no\.?)\s*$/iu;
 /** Indian PIN codes: six digits, the first 1-8 (India Post's postal regions), never ending 000 (no office is 000). */
 const PIN_CODE = /^[1-8]\d{2}(?!000)\d{3}$/u;
 
@@ -287,28 +294,8 @@ const rules: readonly Rule[] = [
     return { end, spoken: spoken.join(' ') };
   },
   (scan, i) => {
-    if (i > 0 && /[\d.,/]/u.test(scan.s[i - 1] as string)) return null;
-    const { pack } = scan;
-    const vulgar = scan.match(VULGAR_FRACTION, i);
-    if (vulgar && pack.fraction) {
-      const [numerator, denominator] = VULGAR[vulgar[2] as string] as readonly [number, number];
-      const spoken = pack.fraction(Number(vulgar[1] ?? 0), numerator, denominator);
-      return spoken === undefined ? null : { end: i + vulgar[0].length, spoken };
-    }
-    const score = scan.match(SCORE, i);
-    if (score && pack.score && Number(score[2]) <= 10 && scan.patterns.cricket) {
-      const end = i + score[0].length;
-      if (scan.patterns.cricket.test(scan.clause(i, end, 40))) {
-        return { end, spoken: pack.score(Number(score[1]), Number(score[2])) };
-      }
-    }
-    const fraction = scan.match(SLASH_FRACTION, i);
-    // `H.No. 1/2`, `Plot 3/4`: in an address a slash joins house and plot numbers.
-    if (!fraction || !pack.fraction || HOUSE_NUMBER_BEFORE.test(scan.before(i, 16))) return null;
-    const [numerator, denominator] = [Number(fraction[2]), Number(fraction[3])];
-    if (numerator < 1 || numerator >= denominator || denominator > 16) return null;
-    const spoken = pack.fraction(Number(fraction[1] ?? 0), numerator, denominator);
-    return spoken === undefined ? null : { end: i + fraction[0].length, spoken };
+    if (!isWordStart(scan.s, i) || (i > 0 && /[.,/]/u.test(scan.s[i - 1] as string))) return null;
+    return slashReading(scan, i);
   },
   (scan, i) => {
     if (!isWordStart(scan.s, i)) return null;
@@ -320,8 +307,15 @@ const rules: readonly Rule[] = [
   },
   (scan, i) => {
     const m = scan.match(ORDINAL_LATIN, i) ?? (scan.patterns.nativeOrdinal ? scan.match(scan.patterns.nativeOrdinal, i) : null);
-    if (!m || (m[1] as string).length > 9) return null;
-    return { end: i + m[0].length, spoken: scan.pack.ordinal(Number(m[1]), m[2] as string) };
+    const digits = m && (m[1] as string).replace(/,/gu, '');
+    if (!m || !digits || digits.length > 9) return null;
+    const n = Number(digits);
+    const suffix = (m[2] ?? m[3]) as string;
+    // `५ला` is "to five" (पाचला), not an ordinal: ला makes one only of 1 (पहिला).
+    const fits = scan.pack.ordinalSuffixNumbers?.[suffix];
+    if (fits && !fits.includes(n)) return null;
+    const end = i + m[0].length;
+    return { end, spoken: scan.pack.ordinal(n, suffix, scan.s.slice(end, end + 12)) };
   },
   (scan, i) => {
     if (i > 0 && /[\d.,–-]/u.test(scan.s[i - 1] as string)) return null;
@@ -387,7 +381,8 @@ function plainNumber(scan: Scan, i: number): Match | null {
   if (m[2] !== undefined) return { end, spoken: numberWords(m[0], pack) };
   const next = scan.s.slice(end, end + 40);
   const beforeMoney = patterns.currencyAfter.test(next);
-  const attributive = beforeMoney || (pack.attributiveBeforeWords && /^\s?[\p{L}]/u.test(next) && !/^\s?[A-Za-z]/u.test(next));
+  // A case ending on the digits (`1க்கு`) takes the full form (ஒன்றுக்கு), not the one before a noun (ஒரு).
+  const attributive = beforeMoney || (pack.attributiveBeforeWords && /^\s?[\p{L}]/u.test(next) && !/^\s?[A-Za-z]/u.test(next) && !scan.caseSuffixAt(end));
   if (m[1]?.includes(',')) return { end, spoken: integerWords(integer, pack, attributive) };
   const attachedToLetters = (i > 0 && /[A-Za-z]/u.test(scan.s[i - 1] as string)) || /^[A-Za-z]/u.test(next);
   if (attachedToLetters) return { end, spoken: integer.length >= 3 ? groupedDigits(integer, pack) : pack.cardinal(Number(integer)) };
@@ -407,6 +402,14 @@ function plainNumber(scan: Scan, i: number): Match | null {
     }
   }
   return { end, spoken: integerWords(integer, pack, attributive) };
+}
+
+/** A reading of digits (or a percent) followed by a case ending written onto them: the ending fused with its last word. */
+function withCaseSuffix(scan: Scan, matched: Match): Match {
+  if (!/[\d%]/u.test(scan.s[matched.end - 1] as string) || !scan.pack.withCaseSuffix) return matched;
+  const suffix = scan.caseSuffixAt(matched.end);
+  const fused = suffix && scan.pack.withCaseSuffix(matched.spoken, (suffix[1] ?? suffix[2]) as string);
+  return fused ? { end: matched.end + (suffix as RegExpExecArray)[0].length, spoken: fused } : matched;
 }
 
 /** `5:30 baje`, `5:30 बजे`: the clock word the text already says is not said twice. */
@@ -489,6 +492,7 @@ export function findReplacements(source: SourceText, pack: LanguagePack): Replac
       }
     }
     if (matched && matched.end > i) {
+      matched = withCaseSuffix(scanAt(i), matched);
       found.push({ start: indexAt[i] as number, end: indexAt[matched.end] as number, spoken: matched.spoken });
       i = matched.end;
     } else {

@@ -1,7 +1,7 @@
 // Bengali (bn-IN): number words and ordinals from CLDR's bn spellout rules (full 1-99 table, joined
 // hundreds `একশো`), years in hundreds (`উনিশশো`), the clock in -টা/বেজে, day periods from CLDR bn.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, suffixesFor, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/bn.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -24,7 +24,38 @@ const cardinal = groupedCardinal(below100, { crore: 'কোটি', lakh: 'ল�
 
 // CLDR bn %spellout-ordinal: 1-10 listed (Sanskrit forms), then cardinal + তম.
 const FIRST_TEN = ['শূন্যতম', 'প্রথম', 'দ্বিতীয়', 'তৃতীয়', 'চতুর্থ', 'পঞ্চম', 'ষষ্ঠ', 'সপ্তম', 'অষ্টম', 'নবম', 'দশম'];
-const ordinal = (n: number): string => FIRST_TEN[n] ?? `${cardinal(n)}তম`;
+
+/**
+ * The days of the month have their own ordinals (তারিখ): ১লা পয়লা, ২রা দোসরা, ৩রা তেসরা, ৪ঠা চৌঠা, then the
+ * cardinal + ই for 5-18 (পাঁচই, পনেরোই) and, for 19-31, the cardinal's final শ takes এ (উনিশে, একুশে, বিশে).
+ */
+const DAY_ORDINALS: Readonly<Record<number, string>> = { 1: 'পয়লা', 2: 'দোসরা', 3: 'তেসরা', 4: 'চৌঠা', 20: 'বিশে' };
+
+function ordinal(n: number, suffix: string): string {
+  if (suffix === 'লা' || suffix === 'রা' || suffix === 'ঠা' || suffix === 'শে') return DAY_ORDINALS[n] ?? `${cardinal(n)}ে`;
+  if (suffix === 'ই') return `${cardinal(n)}ই`;
+  return FIRST_TEN[n] ?? `${cardinal(n)}তম`;
+}
+
+const SIGN_FINAL = /[\u09BE-\u09CC\u09D7]$/u;
+const VOWEL_FINAL = /[\u0985-\u0994]$/u;
+
+/**
+ * Case endings and classifiers written onto digits: the locative এ/তে (`২০২৪-এ` চব্বিশে, `২০১৫-এ` পনেরোতে), the
+ * genitive এর/র (একাত্তরের, পনেরোর), the classifiers টি, টা, জন (পাঁচটি, দশটা, তিনজন; two is দু: দুটি, দুটো, দুজন).
+ */
+function withCaseSuffix(spoken: string, suffix: string): string | undefined {
+  const cut = spoken.lastIndexOf(' ') + 1;
+  const [head, word] = [spoken.slice(0, cut), spoken.slice(cut)];
+  if (!/[\u0980-\u09FF]$/u.test(word)) return undefined;
+  const ending = VOWEL_FINAL.test(word) ? 'vowel' : SIGN_FINAL.test(word) ? 'sign' : 'consonant';
+  let fused: string;
+  if (suffix === 'এ' || suffix === 'তে') fused = ending === 'consonant' ? `${word}ে` : ending === 'vowel' ? `${word}য়ে` : `${word}তে`;
+  else if (suffix === 'এর' || suffix === 'র') fused = ending === 'consonant' ? `${word}ের` : ending === 'vowel' ? `${word}য়ের` : `${word}র`;
+  else if (word === 'দুই') fused = suffix === 'টা' ? 'দুটো' : `দু${suffix}`;
+  else fused = `${word}${suffix}`;
+  return `${head}${fused}`;
+}
 
 const year = hundredsYear(below100, hundreds, cardinal);
 
@@ -59,7 +90,18 @@ export const bengali: LanguagePack = {
   attributive: cardinal,
   ordinal,
   // য় is written both precomposed (U+09DF) and as য + nukta; both are listed.
-  ordinalSuffixes: ['ম', 'য়', 'য়', 'র্থ', 'ষ্ঠ', 'তম'],
+  ordinalSuffixes: ['ম', 'য়', 'য়', 'র্থ', 'ষ্ঠ', 'তম', 'লা', 'রা', 'ঠা', 'ই', 'শে'],
+  spacedOrdinalSuffixes: ['তম'],
+  // The days' ১লা … ৩১শে: each ending belongs to its numbers (`১৫শে` is no day).
+  ordinalSuffixNumbers: {
+    ...suffixesFor(['লা'], [1]),
+    ...suffixesFor(['রা'], [2, 3]),
+    ...suffixesFor(['ঠা'], [4]),
+    ...suffixesFor(['ই'], [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]),
+    ...suffixesFor(['শে'], [19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]),
+  },
+  caseSuffixes: ['এ', 'তে', 'এর', 'র', 'টি', 'টা', 'জন'],
+  withCaseSuffix,
   year,
   pointWord: 'দশমিক',
   minusWord: 'ঋণ',
@@ -86,4 +128,6 @@ export const bengali: LanguagePack = {
   cricketWords: [...LATIN_CRICKET_WORDS, 'ওভার', 'ওভারে', 'রান', 'উইকেট', 'স্কোর'],
   arithmetic: { plus: 'যোগ', minus: 'বিয়োগ', times: 'গুণ', dividedBy: 'ভাগ', equals: 'সমান' },
   idCues: ['ট্রেন', 'ফ্লাইট', 'পিএনআর'],
+  cricketTeams: ['ভারত', 'ইন্ডিয়া', 'অস্ট্রেলিয়া', 'ইংল্যান্ড', 'পাকিস্তান', 'বাংলাদেশ'],
+  ratioWords: ['অনুপাত', 'অনুপাতে'],
 };

@@ -73,13 +73,43 @@ const UNITS: Record<UnitKey, readonly [string, string]> = {
   mb: ['megabyte', 'megabytes'], mbps: ['megabit per second', 'megabits per second'],
 };
 
-/** `half`, `one quarter`, `three quarters`, `two thirds`, `five eighths`; mixed `two and a half`, `one and three quarters`. */
-function fraction(whole: number, numerator: number, denominator: number): string {
+/**
+ * `one quarter`, `three quarters`, `two thirds`, `five eighths`; mixed `two and a half`, `one and three quarters`.
+ * A half alone is `one half`; before a word, `half` (`half price`, `half of it`).
+ */
+function fraction(whole: number, numerator: number, denominator: number, standalone = false): string {
   const name = denominator === 2 ? 'half' : denominator === 4 ? 'quarter' : ordinal(denominator);
   const plural = denominator === 2 ? 'halves' : `${name}s`;
   const part = numerator === 1 ? (whole > 0 || denominator === 2 ? `a ${name}` : `one ${name}`) : `${cardinal(numerator)} ${plural}`;
-  if (whole === 0) return denominator === 2 && numerator === 1 ? 'half' : part;
+  if (whole === 0) return denominator === 2 && numerator === 1 ? (standalone ? 'one half' : 'half') : part;
   return `${cardinal(whole)} and ${part}`;
+}
+
+/** `an` before a vowel sound: the measure nouns that take it begin with a vowel letter, or are `hour`. */
+const article = (noun: string): string => (/^(?:[aeio]|hour)/iu.test(noun) ? 'an' : 'a');
+
+/** `half a cup`, `three quarters of a kilogram`, `one third of an hour`; with a whole number, `two and a half kilograms`. */
+function fractionOf(whole: number, numerator: number, denominator: number, singular: string, plural: string): string {
+  if (whole > 0) return `${fraction(whole, numerator, denominator)} ${plural}`;
+  if (numerator === 1 && denominator === 2) return `half ${article(singular)} ${singular}`;
+  return `${fraction(0, numerator, denominator)} of ${article(singular)} ${singular}`;
+}
+
+/** Measure nouns a fraction is read before with `of a` (Oxford: `three quarters of a cup`). */
+const FRACTION_NOUNS = [
+  'cup', 'glass', 'bowl', 'spoon', 'teaspoon', 'tablespoon', 'litre', 'liter', 'kilo', 'kilogram', 'gram', 'metre', 'meter',
+  'kilometre', 'kilometer', 'mile', 'inch', 'foot', 'yard', 'acre', 'hour', 'day', 'week', 'month', 'year', 'dozen',
+  'pound', 'ounce', 'piece', 'plate', 'packet', 'bottle', 'tin',
+];
+
+/**
+ * A score as Indian commentary says it (ICC scorecards write runs/wickets): hundreds in pairs, `two eighty-seven for
+ * four` (`one hundred five for three`: below ten the hundred stays), ten wickets `all out`.
+ */
+function score(runs: number, wickets: number): string {
+  const rest = runs % 100;
+  const said = runs >= 100 && rest >= 10 ? `${BELOW_20[Math.floor(runs / 100)]} ${below100(rest)}` : cardinal(runs);
+  return wickets === 10 ? `${said} all out` : `${said} for ${cardinal(wickets)}`;
 }
 
 export const english: LanguagePack = {
@@ -114,7 +144,11 @@ export const english: LanguagePack = {
   magnitudeWords: { thousand: ['thousand'], lakh: ['lakh', 'lakhs', 'lac', 'lacs'], crore: ['crore', 'crores'] },
   attributiveBeforeWords: false,
   fraction,
-  score: (runs, wickets) => `${cardinal(runs)} for ${cardinal(wickets)}`,
+  fractionOf,
+  fractionNouns: FRACTION_NOUNS,
+  score,
   arithmetic: { plus: 'plus', minus: 'minus', times: 'times', dividedBy: 'divided by', equals: 'equals' },
   cricketWords: LATIN_CRICKET_WORDS,
+  ratioWords: ['ratio', 'ratios', 'proportion'],
+  ratio: (from, to) => `${from} to ${to}`,
 };

@@ -1,7 +1,7 @@
 // Gujarati (gu-IN): number words and ordinals from CLDR's gu spellout rules (full 1-99 table, `N સો`
 // hundreds), years in hundreds, the clock in વાગ્યે/વાગીને, day periods from CLDR gu.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, joinedCaseSuffix, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, suffixesFor, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/gu.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -23,17 +23,19 @@ const hundreds = (n: number): string => `${below100(n)} સો`;
 // CLDR gu spells crore કરોડ઼ with a stray nukta under ડ; Gujarati writes કરોડ (pinned by a test).
 const cardinal = groupedCardinal(below100, { crore: 'કરોડ', lakh: 'લાખ', thousand: 'હજાર' }, hundreds);
 
-// CLDR gu %spellout-ordinal-masculine / -feminine: 1-6 listed, then cardinal + મું / મી.
-const FIRST_SIX: Record<'m' | 'f', readonly string[]> = {
-  m: ['શૂન્યમું', 'પ્રથમ', 'બીજું', 'ત્રીજું', 'ચોથું', 'પાંચમું', 'છઠ્ઠું'],
+// CLDR gu %spellout-ordinal-masculine / -feminine: 1-6 listed, then cardinal + મું / મી. CLDR's "masculine" is
+// the neuter -ું form; the written ending picks the gender (`15મો` પંદરમો, `15મી` પંદરમી, `15મું` પંદરમું).
+const FIRST_SIX: Record<'m' | 'n' | 'f', readonly string[]> = {
+  m: ['શૂન્યમો', 'પહેલો', 'બીજો', 'ત્રીજો', 'ચોથો', 'પાંચમો', 'છઠ્ઠો'],
+  n: ['શૂન્યમું', 'પ્રથમ', 'બીજું', 'ત્રીજું', 'ચોથું', 'પાંચમું', 'છઠ્ઠું'],
   // CLDR has પેહલી for 1, a misspelling of પહેલી.
   f: ['શૂન્યમી', 'પહેલી', 'બીજી', 'ત્રીજી', 'ચોથી', 'પાંચમી', 'છઠ્ઠી'],
 };
-const FEMININE_SUFFIXES = new Set(['લી', 'જી', 'થી', 'ઠ્ઠી', 'મી']);
+const ENDINGS = { m: 'મો', n: 'મું', f: 'મી' } as const;
 
 function ordinal(n: number, suffix: string): string {
-  const form = FEMININE_SUFFIXES.has(suffix) ? 'f' : 'm';
-  return FIRST_SIX[form][n] ?? `${cardinal(n)}${form === 'f' ? 'મી' : 'મું'}`;
+  const form = suffix.endsWith('ો') ? 'm' : suffix.endsWith('ી') ? 'f' : 'n';
+  return FIRST_SIX[form][n] ?? `${cardinal(n)}${ENDINGS[form]}`;
 }
 
 const year = hundredsYear(below100, hundreds, cardinal);
@@ -68,6 +70,17 @@ export const gujarati: LanguagePack = {
   attributive: cardinal,
   ordinal,
   ordinalSuffixes: ['લો', 'લું', 'લી', 'જો', 'જું', 'જી', 'થો', 'થું', 'થી', 'ઠ્ઠો', 'ઠ્ઠું', 'ઠ્ઠી', 'મો', 'મું', 'મી'],
+  // Not મી after a space: `5 મી.` is five metres.
+  spacedOrdinalSuffixes: ['મો', 'મું'],
+  // પહેલો, બીજો, ત્રીજો, ચોથો, છઠ્ઠો; after other numbers થી is "from" (`10થી` દસથી).
+  ordinalSuffixNumbers: {
+    ...suffixesFor(['લો', 'લું', 'લી'], [1]),
+    ...suffixesFor(['જો', 'જું', 'જી'], [2, 3]),
+    ...suffixesFor(['થો', 'થું', 'થી'], [4]),
+    ...suffixesFor(['ઠ્ઠો', 'ઠ્ઠું', 'ઠ્ઠી'], [6]),
+  },
+  caseSuffixes: ['માં', 'થી', 'નો', 'ની', 'નું', 'ના', 'ને', 'સુધી'],
+  withCaseSuffix: joinedCaseSuffix(/[\u0A80-\u0AFF]$/u),
   year,
   pointWord: 'દશાંશ',
   minusWord: 'નકારાત્મક',
@@ -98,4 +111,6 @@ export const gujarati: LanguagePack = {
   cricketWords: [...LATIN_CRICKET_WORDS, 'ઓવર', 'ઓવરમાં', 'રન', 'વિકેટ', 'સ્કોર'],
   arithmetic: { plus: 'વત્તા', minus: 'ઓછા', times: 'ગુણ્યા', dividedBy: 'ભાગ્યા', equals: 'બરાબર' },
   idCues: ['ગાડી નંબર', 'ટ્રેન', 'ફ્લાઇટ', 'પીએનઆર'],
+  cricketTeams: ['ભારત', 'ઇન્ડિયા', 'ઓસ્ટ્રેલિયા', 'ઇંગ્લેન્ડ', 'પાકિસ્તાન'],
+  ratioWords: ['ગુણોત્તર', 'પ્રમાણ'],
 };

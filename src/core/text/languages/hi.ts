@@ -1,7 +1,7 @@
 // Hindi (hi-IN): number words from CLDR's hi spellout rules (1-99 are irregular, so a full table), with
 // years read in hundreds (`उन्नीस सौ अट्ठानबे`) and the clock in बजे/बजकर, day periods from CLDR hi.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, quarterFraction, words, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_ID_KEYWORDS, quarterFraction, suffixesFor, words, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR 48 common/rbnf/hi.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -75,6 +75,15 @@ export const hindi: LanguagePack = {
   attributive: cardinal,
   ordinal,
   ordinalSuffixes: ['वाँ', 'वां', 'वीं', 'वें', 'वी', 'वे', 'ला', 'ली', 'ले', 'रा', 'री', 'रे', 'था', 'थी', 'थे', 'ठा', 'ठी', 'ठे'],
+  // Not वी, वे (वे is "they") nor ला, था, थे (words of their own: `वे 5 थे`).
+  spacedOrdinalSuffixes: ['वाँ', 'वां', 'वीं', 'वें'],
+  // पहला, दूसरा, तीसरा, चौथा, छठा: each ending belongs to its numbers.
+  ordinalSuffixNumbers: {
+    ...suffixesFor(['ला', 'ली', 'ले'], [1]),
+    ...suffixesFor(['रा', 'री', 'रे'], [2, 3]),
+    ...suffixesFor(['था', 'थी', 'थे'], [4]),
+    ...suffixesFor(['ठा', 'ठी', 'ठे'], [6]),
+  },
   year,
   pointWord: 'दशमलव',
   minusWord: 'ऋण',
@@ -105,4 +114,8 @@ export const hindi: LanguagePack = {
   idCues: ['गाड़ी संख्या', 'गाड़ी नंबर', 'ट्रेन संख्या', 'ट्रेन नंबर', 'ट्रेन', 'फ्लाइट', 'फ़्लाइट', 'उड़ान', 'पीएनआर', 'आईएफएससी'],
   arithmetic: { plus: 'धन', minus: 'ऋण', times: 'गुणा', dividedBy: 'भाग', equals: 'बराबर' },
   cricketWords: ['ओवर', 'रन', 'विकेट', 'स्कोर', 'पारी', 'over', 'overs', 'runs', 'wickets', 'score'],
+  cricketTeams: ['भारत', 'इंडिया', 'ऑस्ट्रेलिया', 'इंग्लैंड', 'पाकिस्तान', 'श्रीलंका'],
+  ratioWords: ['अनुपात'],
+  // `मकान नंबर 12/4`, `287/4`: Hindi reads the slash between numbers बटा, as in its fractions (तीन बटा आठ).
+  numberSlash: 'बटा',
 };

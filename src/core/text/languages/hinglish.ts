@@ -73,6 +73,11 @@ export const hinglish: LanguagePack = {
   yearKeywords: ['mein', 'me', 'san', 'saal', 'varsh', 'tak', 'se', ...english.yearKeywords],
   magnitudeWords: { thousand: ['hazaar', 'hazar', 'thousand'], lakh: ['lakh', 'lac'], crore: ['crore', 'karod'] },
   fraction,
+  // English's `of a cup` and `three to two` are English grammar; Hinglish says `aadha kilo`, `teen bata do`.
+  fractionOf: undefined,
+  fractionNouns: [],
+  ratio: undefined,
+  numberSlash: 'bata',
   score: (runs, wickets) => `${cardinal(runs)} pe ${cardinal(wickets)}`,
   cricketWords: [...LATIN_CRICKET_WORDS, 'ran', 'wicket', 'over'],
   arithmetic: { plus: 'plus', minus: 'minus', times: 'guna', dividedBy: 'bhaag', equals: 'barabar' },

@@ -44,12 +44,30 @@ function cardinal(n: number): string {
   return withRemainder(c === 1 ? 'ಒಂದು ಕೋಟಿ' : `${cardinal(c)} ಕೋಟಿ`, 'ಯ', n % 10_000_000);
 }
 
-/** CLDR kn %spellout-ordinal: the cardinal's last word + ನೇ (ಒಂದನೇ, ಇಪ್ಪತ್ತೊಂದನೇ, ನೂರನೇ, ಸಾವಿರನೇ, ಕೋಟಿಯನೇ). */
-function ordinal(n: number): string {
+/**
+ * CLDR kn %spellout-ordinal: the cardinal's last word + ನೇ (ಒಂದನೇ, ಇಪ್ಪತ್ತೊಂದನೇ, ನೂರನೇ, ಸಾವಿರನೇ, ಕೋಟಿಯನೇ);
+ * written with the adjectival ನೆಯ (`15ನೆಯ`), read with it.
+ */
+function ordinal(n: number, suffix = ''): string {
   const text = cardinal(n);
-  if (text.endsWith('ು')) return `${text.slice(0, -1)}ನೇ`;
-  if (/[ಿೆ]$/u.test(text)) return `${text}ಯನೇ`;
-  return `${text}ನೇ`;
+  const ending = suffix.endsWith('ನೆಯ') ? 'ನೆಯ' : 'ನೇ';
+  if (text.endsWith('ು')) return `${text.slice(0, -1)}${ending}`;
+  if (/[ಿೆ]$/u.test(text)) return `${text}ಯ${ending}`;
+  return `${text}${ending}`;
+}
+
+/**
+ * Case endings written onto digits (`2024ರಲ್ಲಿ`, `15ರಂದು`, `10ಕ್ಕೆ`, `2024ರ`) stand for the number's own case form,
+ * as the ablative below: a final ು drops (ನಾಲ್ಕರಲ್ಲಿ, ಹದಿನೈದರಂದು, ಹತ್ತಕ್ಕೆ); after a final a the augment is ದ
+ * (ಸಾವಿರದಲ್ಲಿ, ಸಾವಿರಕ್ಕೆ); after i or e it is ಯ, and the dative is ಗೆ (ಕೋಟಿಯಲ್ಲಿ, ಕೋಟಿಗೆ, ರೂಪಾಯಿಗೆ).
+ */
+function withCaseSuffix(spoken: string, suffix: string): string | undefined {
+  const augmented = suffix.startsWith('ರ');
+  if (spoken.endsWith('ು')) return `${spoken.slice(0, -1)}${suffix}`;
+  if (/[ಿೆೇ]$/u.test(spoken)) return augmented ? `${spoken}ಯ${suffix.slice(1)}` : `${spoken}ಗೆ`;
+  // A final consonant with its inherent a (ಸಾವಿರ, ಲಕ್ಷ, ನಿಮಿಷ); other endings (a virama, a long vowel) are left as written.
+  if (/[\u0C95-\u0CB9]$/u.test(spoken)) return augmented ? `${spoken}ದ${suffix.slice(1)}` : `${spoken}${suffix}`;
+  return undefined;
 }
 
 /** "From X": numbers take the ablative with the -ar- augment (ಹತ್ತರಿಂದ, ಸಾವಿರದಿಂದ, ಕೋಟಿಯಿಂದ). */
@@ -90,6 +108,9 @@ export const kannada: LanguagePack = {
   attributive: cardinal,
   ordinal,
   ordinalSuffixes: ['ನೇ', '-ನೇ', 'ನೆಯ'],
+  spacedOrdinalSuffixes: ['ನೇ', 'ನೆಯ'],
+  caseSuffixes: ['ರಲ್ಲಿ', 'ರಂದು', 'ರಿಂದ', 'ರವರೆಗೆ', 'ರ', 'ಕ್ಕೆ'],
+  withCaseSuffix,
   year: cardinal,
   pointWord: 'ದಶಮಾಂಶ',
   minusWord: 'ಋಣ',
@@ -118,4 +139,6 @@ export const kannada: LanguagePack = {
   score: (runs, wickets) => `${cardinal(wickets)} ವಿಕೆಟ್ ನಷ್ಟಕ್ಕೆ ${cardinal(runs)} ರನ್`,
   cricketWords: [...LATIN_CRICKET_WORDS, 'ಓವರ್', 'ಓವರ್‌ಗಳಲ್ಲಿ', 'ರನ್', 'ವಿಕೆಟ್', 'ಸ್ಕೋರ್'],
   idCues: ['ರೈಲು ಸಂಖ್ಯೆ', 'ರೈಲು', 'ಫ್ಲೈಟ್', 'ಪಿಎನ್ಆರ್'],
+  cricketTeams: ['ಭಾರತ', 'ಇಂಡಿಯಾ', 'ಆಸ್ಟ್ರೇಲಿಯಾ', 'ಇಂಗ್ಲೆಂಡ್', 'ಪಾಕಿಸ್ತಾನ'],
+  ratioWords: ['ಅನುಪಾತ', 'ಅನುಪಾತದಲ್ಲಿ'],
 };

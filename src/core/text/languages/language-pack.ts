@@ -14,10 +14,29 @@ export interface LanguagePack {
   cardinal(n: number): string;
   /** The form a number takes before a noun (Telugu `ఒక రూపాయి`, `వందల`; Tamil `ஒரு`); most languages: cardinal. */
   attributive(n: number): string;
-  /** Ordinal words; `suffix` is what followed the digits (`st`, `ला`, `ম`, ``) and can select a gender. */
-  ordinal(n: number, suffix: string): string;
-  /** Native ordinal suffixes written after digits (Latin st/nd/rd/th are always recognised). */
+  /**
+   * Ordinal words; `suffix` is what followed the digits (`st`, `ला`, `ম`, ``) and can select a gender or a form;
+   * `following` is the text after the suffix (Tamil says ஒன்றாம் தேதி, not முதலாம், for the first of a month).
+   */
+  ordinal(n: number, suffix: string, following?: string): string;
+  /** Native ordinal suffixes written right after digits (Latin st/nd/rd/th are always recognised). */
   readonly ordinalSuffixes: readonly string[];
+  /** Of those, the ones also written after a space (`1947 ஆம் ஆண்டு`, `15 वाँ`): none that is a word of its own. */
+  readonly spacedOrdinalSuffixes?: readonly string[];
+  /**
+   * Suffixes that make an ordinal only after certain numbers (Marathi ला after 1: पहिला; after 5 it is the case
+   * ending, पाचला). Absent: the suffix fits every number.
+   */
+  readonly ordinalSuffixNumbers?: Readonly<Record<string, readonly number[]>>;
+  /**
+   * Case endings and postpositions written onto digits (Tamil `2024இல்`, Telugu `15న`, Gujarati `2024માં`), alone
+   * or after a hyphen. The number is read in its full (not attributive) form and `withCaseSuffix` fuses the ending.
+   */
+  readonly caseSuffixes?: readonly string[];
+  /** Of those, the ones also written after a space (Tamil `2024 இல்`). */
+  readonly spacedCaseSuffixes?: readonly string[];
+  /** `spoken` (a reading ending in a word of the language) with `suffix` fused onto its last word; undefined: cannot. */
+  withCaseSuffix?(spoken: string, suffix: string): string | undefined;
   /** A year as people say years (English `nineteen ninety-eight`, Hindi `उन्नीस सौ अट्ठानबे`). */
   year(n: number): string;
   readonly pointWord: string;
@@ -52,9 +71,17 @@ export interface LanguagePack {
   readonly attributiveBeforeWords: boolean;
   /**
    * A fraction as the language says it: `whole` units and `numerator`/`denominator` (0 < numerator < denominator ≤ 16;
-   * `whole` 0 for a bare fraction). Undefined: the language has no reading we can vouch for, and the text stays as written.
+   * `whole` 0 for a bare fraction; `standalone`: no word follows, English `one half`). Undefined: the language has no
+   * reading we can vouch for, and the numbers are read with the slash between them.
    */
-  fraction?(whole: number, numerator: number, denominator: number): string | undefined;
+  fraction?(whole: number, numerator: number, denominator: number, standalone?: boolean): string | undefined;
+  /**
+   * A fraction before a unit or measure noun, the whole phrase (English `half a cup`, `three quarters of a kilogram`,
+   * `two and a half kilograms`). Absent: the fraction words, then the unit.
+   */
+  fractionOf?(whole: number, numerator: number, denominator: number, singular: string, plural: string): string | undefined;
+  /** Measure nouns written after a fraction that take `fractionOf` (`3/4 cup`), singular, lower case. */
+  readonly fractionNouns?: readonly string[];
   /** A cricket score `runs/wickets` (`287/4`) as the language's reports say it: English `287 for 4`, Tamil `4 விக்கெட் இழப்புக்கு 287 ரன்கள்`. */
   score?(runs: number, wickets: number): string;
   /** Words of `5 + 3 = 8`; absent: arithmetic is left as written. */
@@ -65,6 +92,14 @@ export interface LanguagePack {
   readonly addressWords?: readonly string[];
   /** Words near `a/b` that make it a cricket score (overs, runs, wickets). */
   readonly cricketWords?: readonly string[];
+  /** Team names in the language's script that make the `a/b` right after them a score (`भारत 287/4`). */
+  readonly cricketTeams?: readonly string[];
+  /** Words before `a/b` that make it a ratio: neither a fraction nor a score. */
+  readonly ratioWords?: readonly string[];
+  /** A ratio `a/b` read aloud (English `three to two`); absent: read as the slash between numbers. */
+  ratio?(from: string, to: string): string;
+  /** What the slash between two numbers is called when nothing else reads it (Hindi बटा); default `symbols.slash`. */
+  readonly numberSlash?: string;
 }
 
 /** The digit groups of the Indian system; `crore` is unbounded (read recursively: `सौ करोड़`). */
@@ -152,6 +187,19 @@ export function quarterFraction(w: QuarterWords, cardinal: (n: number) => string
   return `${w.minusQuarter} ${cardinal(whole + 1)}`;
 }
 
+/**
+ * Case endings written onto digits that join the number's last word as they are written (Marathi `५ला` पाचला,
+ * Gujarati `2024માં` … ચોવીસમાં): only onto a word of the language's script (`script` matches its last letter).
+ */
+export function joinedCaseSuffix(script: RegExp): (spoken: string, suffix: string) => string | undefined {
+  return (spoken, suffix) => (script.test(spoken) ? `${spoken}${suffix}` : undefined);
+}
+
+/** `ordinalSuffixNumbers` entries: each suffix of `suffixes` makes an ordinal of `numbers` only. */
+export function suffixesFor(suffixes: readonly string[], numbers: readonly number[]): Record<string, readonly number[]> {
+  return Object.fromEntries(suffixes.map((suffix) => [suffix, numbers]));
+}
+
 /** Joins non-empty parts with single spaces. */
 export function words(...parts: ReadonlyArray<string | undefined | false>): string {
   return parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
@@ -184,6 +232,16 @@ export const LATIN_ADDRESS_WORDS = [
 
 /** Cricket words that make `287/4` a score (overs, runs, wickets). */
 export const LATIN_CRICKET_WORDS = ['over', 'overs', 'run', 'runs', 'wicket', 'wickets', 'innings', 'score', 'batting', 'bowling', 'all out', 'target'] as const;
+/** Teams' scorecard codes (ICC, IPL), written in capitals right before a score (`IND 287/4`). */
+export const CRICKET_TEAM_CODES = [
+  'IND', 'AUS', 'ENG', 'PAK', 'SL', 'SA', 'RSA', 'NZ', 'WI', 'BAN', 'AFG', 'ZIM', 'IRE', 'NED', 'SCO', 'UAE', 'NEP',
+  'CSK', 'MI', 'RCB', 'KKR', 'SRH', 'DC', 'PBKS', 'RR', 'LSG', 'GT',
+] as const;
+/** Test-playing countries' English names, right before a score (`India 287/4`, `India were 287/4`). */
+export const LATIN_CRICKET_TEAMS = [
+  'india', 'australia', 'england', 'pakistan', 'sri lanka', 'south africa', 'new zealand', 'west indies', 'bangladesh',
+  'afghanistan', 'zimbabwe', 'ireland',
+] as const;
 export const LATIN_ID_KEYWORDS = [
   'account', 'a/c', 'acct', 'order', 'ref', 'reference', 'txn', 'transaction', 'utr', 'ticket', 'pnr', 'booking',
   'customer id', 'id', 'number', 'no', 'mobile', 'phone', 'contact', 'aadhaar', 'policy', 'complaint',

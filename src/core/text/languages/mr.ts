@@ -1,7 +1,7 @@
 // Marathi (mr-IN): number words and ordinals from CLDR's mr spellout rules (full 1-99 table, शंभर / एकशे /
 // दोनशे hundreds), years in hundreds (`एकोणीसशे`), the clock in वाजता/वाजून, day periods from CLDR mr.
 
-import { clockHour, dayPeriod, groupedCardinal, hundredsYear, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
+import { clockHour, dayPeriod, groupedCardinal, hundredsYear, joinedCaseSuffix, LATIN_CODE_KEYWORDS, LATIN_CRICKET_WORDS, LATIN_ID_KEYWORDS, suffixesFor, words, quarterFraction, type LanguagePack, type UnitKey } from './language-pack.js';
 
 // CLDR common/rbnf/mr.xml %spellout-cardinal 0-99.
 const BELOW_100 = [
@@ -80,6 +80,15 @@ export const marathi: LanguagePack = {
   attributive: cardinal,
   ordinal,
   ordinalSuffixes: ['ला', 'ली', 'ले', 'रा', 'री', 'रे', 'था', 'थी', 'थे', 'वा', 'वी', 'वे'],
+  // पहिला, दुसरा, तिसरा, चौथा; after other numbers ला, ने … are case endings (`५ला` पाचला, "at five").
+  // None is taken after a space: वा is also "or" (`५ वा ६`).
+  ordinalSuffixNumbers: {
+    ...suffixesFor(['ला', 'ली', 'ले'], [1]),
+    ...suffixesFor(['रा', 'री', 'रे'], [2, 3]),
+    ...suffixesFor(['था', 'थी', 'थे'], [4]),
+  },
+  caseSuffixes: ['ला', 'ना', 'चा', 'ची', 'चे', 'च्या', 'मध्ये', 'पर्यंत', 'पासून', 'ने', 'वर'],
+  withCaseSuffix: joinedCaseSuffix(/[\u0900-\u097F]$/u),
   year,
   pointWord: 'दशांश',
   minusWord: 'उणे',
@@ -110,4 +119,8 @@ export const marathi: LanguagePack = {
   cricketWords: [...LATIN_CRICKET_WORDS, 'षटके', 'षटकांत', 'षटकात', 'धावा', 'विकेट', 'गडी', 'धावसंख्या'],
   arithmetic: { plus: 'अधिक', minus: 'वजा', times: 'गुणिले', dividedBy: 'भागिले', equals: 'बरोबर' },
   idCues: ['गाडी क्रमांक', 'गाडी नंबर', 'ट्रेन', 'फ्लाइट', 'पीएनआर'],
+  cricketTeams: ['भारत', 'इंडिया', 'ऑस्ट्रेलिया', 'इंग्लंड', 'पाकिस्तान'],
+  ratioWords: ['गुणोत्तर', 'प्रमाण', 'अनुपात'],
+  // Marathi reads the slash between numbers बटे, as in its fractions (एक बटे तीन).
+  numberSlash: 'बटे',
 };

@@ -84,11 +84,49 @@ function cardinal(n: number): string {
 
 const attributive = (n: number): string => attributiveOne(cardinal(n));
 
-/** CLDR ta %spellout-ordinal: முதலாவது, then the cardinal + ஆவது (or the adjectival ஆம் when that was written). */
-function ordinal(n: number, suffix: string): string {
-  const ending = suffix.replace(/^-/u, '') === 'ஆம்' ? 'ஆம்' : 'ஆவது';
+/**
+ * CLDR ta %spellout-ordinal: முதலாவது, then the cardinal + ஆவது, or the adjectival ஆம் when that (or its short
+ * written form ம்) was written. The ending fuses by joinTamil's sandhi: the final u goes (நாற்பத்தேழாம், நூறாவது),
+ * a final ம் takes the vowel (ஆயிரமாவது; NeMo's Tamil ITN table lists the oblique ஆயிரத்தாவது, which Tamil also
+ * writes), கோடி takes the glide ய (கோடியாவது). The first of a month is ஒன்றாம் தேதி, not முதலாம்.
+ */
+function ordinal(n: number, suffix: string, following = ''): string {
+  const ending = /^-?(?:ஆம்|ம்)$/u.test(suffix) ? 'ஆம்' : 'ஆவது';
+  if (n === 1 && ending === 'ஆம்' && /^\s*தேதி/u.test(following)) return 'ஒன்றாம்';
   if (n === 1) return ending === 'ஆம்' ? 'முதலாம்' : 'முதலாவது';
   return joinTamil(cardinal(n), ending);
+}
+
+const FRONT_VOWEL_SIGN = /[ிீெேை]$/u;
+const TAMIL_LETTER = /[\u0B80-\u0BFF]$/u;
+
+/**
+ * A case ending on the last word of a reading, by the sandhi Tamil writes (Nannūl 164 for the final u; the oblique
+ * அத்து of words in ம், as in ஆயிரத்தில்; glides ய after i, e, ai and வ after the long vowels). Written `2024ல்`
+ * stands for the locative இல். Vowel endings: the final u drops (நான்கில், பத்தை, ஐந்தால்), ம் becomes த்த
+ * (ஆயிரத்தில், சதவீதத்தை), another consonant takes the vowel (ரூபாயில்), i/e/ai add ய (கோடியில்), a long vowel
+ * adds வ (கிலோவில்). The dative க்கு: after u and i/e/ai as it is (பத்துக்கு, கோடிக்கு), ம் → த்துக்கு
+ * (ஆயிரத்துக்கு), ய் as it is (ரூபாய்க்கு), another consonant → உக்கு (மீட்டருக்கு), a long vowel → வுக்கு.
+ */
+function withCaseSuffix(spoken: string, written: string): string | undefined {
+  const cut = spoken.lastIndexOf(' ') + 1;
+  const [head, word] = [spoken.slice(0, cut), spoken.slice(cut)];
+  if (!TAMIL_LETTER.test(word)) return undefined;
+  const suffix = written === 'ல்' ? 'இல்' : written === 'லிருந்து' ? 'இலிருந்து' : written;
+  const sign = VOWEL_SIGNS[suffix[0] ?? ''];
+  let fused: string;
+  if (sign !== undefined) {
+    const rest = suffix.slice(1);
+    if (word.endsWith(U_SIGN)) fused = `${word.slice(0, -1)}${sign}${rest}`;
+    else if (word.endsWith('ம்')) fused = `${word.slice(0, -2)}த்த${sign}${rest}`;
+    else if (word.endsWith(VIRAMA)) fused = `${word.slice(0, -1)}${sign}${rest}`;
+    else if (FRONT_VOWEL_SIGN.test(word)) fused = `${word}ய${sign}${rest}`;
+    else fused = `${word}வ${sign}${rest}`;
+  } else if (word.endsWith(U_SIGN) || FRONT_VOWEL_SIGN.test(word) || word.endsWith('ய்')) fused = `${word}${suffix}`;
+  else if (word.endsWith('ம்')) fused = `${word.slice(0, -2)}த்து${suffix}`;
+  else if (word.endsWith(VIRAMA)) fused = `${word.slice(0, -1)}${U_SIGN}${suffix}`;
+  else fused = `${word}வு${suffix}`;
+  return `${head}${fused}`;
 }
 
 // CLDR 48 ta dayPeriods (format, wide) with CLDR's dayPeriodRules for ta.
@@ -127,7 +165,12 @@ export const tamil: LanguagePack = {
   cardinal,
   attributive,
   ordinal,
-  ordinalSuffixes: ['ஆவது', 'வது', 'ஆம்', '-ஆவது', '-வது', '-ஆம்'],
+  ordinalSuffixes: ['ஆவது', 'வது', 'ஆம்', 'ம்', '-ஆவது', '-வது', '-ஆம்', '-ம்'],
+  // Tamil Wikipedia's style, `1947 ஆம் ஆண்டு`: the ending after a space is still the number's.
+  spacedOrdinalSuffixes: ['ஆவது', 'வது', 'ஆம்', 'ம்'],
+  caseSuffixes: ['இல்', 'ல்', 'இலிருந்து', 'லிருந்து', 'ஐ', 'ஆல்', 'க்கு', 'உடன்', 'இன்', 'ஆக'],
+  spacedCaseSuffixes: ['இல்'],
+  withCaseSuffix,
   year: cardinal,
   pointWord: 'புள்ளி',
   minusWord: 'எதிர்ம',
@@ -156,4 +199,6 @@ export const tamil: LanguagePack = {
   cricketWords: [...LATIN_CRICKET_WORDS, 'ஓவர்', 'ஓவர்களில்', 'ஓவரில்', 'ரன்', 'ரன்கள்', 'விக்கெட்', 'ஸ்கோர்'],
   arithmetic: { plus: 'கூட்டல்', minus: 'கழித்தல்', times: 'பெருக்கல்', dividedBy: 'வகுத்தல்', equals: 'சமம்' },
   idCues: ['ரயில் எண்', 'ரயில்', 'விமானம்', 'பிஎன்ஆர்'],
+  cricketTeams: ['இந்தியா', 'ஆஸ்திரேலியா', 'இங்கிலாந்து', 'பாகிஸ்தான்', 'இலங்கை'],
+  ratioWords: ['விகிதம்', 'விகிதத்தில்'],
 };

@@ -63,6 +63,18 @@ function ordinal(n: number): string {
   return `${text}వ`;
 }
 
+/**
+ * Case endings written onto digits join the number (`2024లో` … నాలుగులో, `15న` పదిహేనున, `10కి` పదికి); a plural
+ * in -లు takes its oblique -ల first (`2000లో` రెండు వేలలో, రూపాయలకి), and a noun in -ం takes -ాని- before కి/కు
+ * (శాతానికి): the oblique stems of Krishnamurti & Gwynn.
+ */
+function withCaseSuffix(spoken: string, suffix: string): string | undefined {
+  if (!/[\u0C00-\u0C7F]$/u.test(spoken)) return undefined;
+  if (spoken.endsWith('లు')) return `${spoken.slice(0, -1)}${suffix}`;
+  if (spoken.endsWith('ం') && (suffix === 'కి' || suffix === 'కు')) return `${spoken.slice(0, -1)}ానికి`;
+  return `${spoken}${suffix}`;
+}
+
 // CLDR 48 te dayPeriods (format, wide) with CLDR's dayPeriodRules for te.
 const DAY_PERIODS = [[0, 'రాత్రి'], [6, 'ఉదయం'], [12, 'మధ్యాహ్నం'], [18, 'సాయంత్రం'], [21, 'రాత్రి']] as const;
 
@@ -109,6 +121,9 @@ export const telugu: LanguagePack = {
   attributive,
   ordinal,
   ordinalSuffixes: ['వ', '-వ'],
+  spacedOrdinalSuffixes: ['వ'],
+  caseSuffixes: ['లో', 'న', 'కి', 'కు', 'తో', 'నుంచి', 'నుండి', 'వరకు'],
+  withCaseSuffix,
   year: cardinal,
   pointWord: 'దశాంశం',
   minusWord: 'ఋణ',
@@ -136,4 +151,6 @@ export const telugu: LanguagePack = {
   score: (runs, wickets) => `${cardinal(wickets)} వికెట్ల నష్టానికి ${cardinal(runs)} పరుగులు`,
   cricketWords: [...LATIN_CRICKET_WORDS, 'ఓవర్లు', 'ఓవర్లలో', 'పరుగులు', 'వికెట్లు', 'వికెట్', 'స్కోరు'],
   idCues: ['రైలు నంబర్', 'రైలు', 'ఫ్లైట్', 'పీఎన్ఆర్'],
+  cricketTeams: ['భారత్', 'భారత', 'ఇండియా', 'ఆస్ట్రేలియా', 'ఇంగ్లాండ్', 'పాకిస్తాన్'],
+  ratioWords: ['నిష్పత్తి', 'నిష్పత్తిలో'],
 };

@@ -31,6 +31,18 @@ const NATIVE_ZERO: Readonly<Record<LanguageCode, number>> = {
   'en-IN': 0x0966, 'hi-IN': 0x0966, 'mr-IN': 0x0966, 'bn-IN': 0x09e6, 'gu-IN': 0x0ae6, 'ta-IN': 0x0be6, 'te-IN': 0x0c66, 'kn-IN': 0x0ce6,
 };
 
+/** Ordinal and case endings each language writes onto digits, joined, after a hyphen or a space. */
+const ENDINGS: Readonly<Record<LanguageCode, readonly string[]>> = {
+  'en-IN': ['st', 'th', 'rd', ' th'],
+  'hi-IN': ['वाँ', ' वाँ', 'ला', 'वीं', ' थे'],
+  'ta-IN': ['ஆம்', ' ஆம்', 'ம்', '-ம்', 'வது', '-இல்', ' இல்', 'ல்', 'க்கு', 'ஐ'],
+  'te-IN': ['వ', ' వ', 'లో', 'న', 'కి', '-వ'],
+  'kn-IN': ['ನೇ', ' ನೇ', 'ರಲ್ಲಿ', 'ಕ್ಕೆ', 'ರ', '-ನೇ'],
+  'mr-IN': ['ला', 'वा', 'मध्ये', ' वा', 'चा'],
+  'gu-IN': ['મો', ' મો', 'થી', 'માં', 'મી'],
+  'bn-IN': ['ই', 'শে', '-এ', 'টি', ' তম', 'লা'],
+};
+
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const digits = (random: Random, min: number, max: number): string => {
   const length = min + Math.floor(random() * (max - min + 1));
@@ -117,6 +129,12 @@ export const WORST_CASES: readonly WorstCase[] = [
   { name: 'months and days', make: (random, _language, length) => fill(length, () => `${digits(random, 1, 2)} ${pick(random, ['jan', 'of', 'Nov.', 'september,'])} `) },
   { name: 'ordinals', make: (random, _language, length) => fill(length, () => `${digits(random, 1, 3)}${pick(random, ['st', 'th', 'nd'])}`) },
   { name: 'fractions and scores', make: (random, _language, length) => fill(length, () => `${digits(random, 1, 2)}/${pick(random, ['', ' ', '½', '/'])}`) },
+  {
+    name: 'slash pairs in context',
+    make: (random, _language, length) =>
+      fill(length, () => `${pick(random, ['IND ', 'India were ', 'ratio ', '', 'H.No. ', '2 ', 'overs '])}${digits(random, 1, 3)}/${digits(random, 1, 2)}${pick(random, [' cup', ' kg', 'th', ' ', '', '/'])}`),
+  },
+  { name: 'digits and endings', make: (random, language, length) => fill(length, () => `${digits(random, 1, 4)}${pick(random, ENDINGS[language])}${pick(random, [' ', '', ','])}`) },
   { name: 'titles and numbers', make: (random, _language, length) => fill(length, () => pick(random, ['No.', 'Dr.', 'No. ', 'Mr '])) },
   { name: 'native digits "-"', make: (_random, language, length) => fill(length, () => nativeDigits(language, '1-')) },
   { name: 'native and Latin digits', make: (random, language, length) => fill(length, () => `${digits(random, 1, 2)}${nativeDigits(language, digits(random, 1, 2))}${pick(random, ['-', '.', ',', '/', ':'])}`) },

@@ -12,7 +12,9 @@
 // [NPCI] NPCI UPI: a virtual payment address is handle@psp (ramesh@okaxis).
 // [MoRTH] Central Motor Vehicles Rules 1989, rule 50 / MoRTH notification: registration mark MH 12 AB 1234.
 // [Oxford] Oxford Guide to Plain English / OED: fractions read as `three quarters`, `two and a half`; `+` plus, `=` equals.
-// [ICC] ICC scorecards: 287/4 is read "287 for 4".
+// [ICC] ICC scorecards: 287/4 is read "287 for 4"; Indian commentary says the hundreds in pairs (two eighty-seven),
+//   ten wickets all out. [Raaga] the slash rules in docs/api.md: a score needs a cricket word or a team right before
+//   it; a zero-padded day/month is a date; 24/7 is its idiom; any other pair says its slash.
 // [IEC] IEC 80000-13: GB gigabyte, MB megabyte, Mbit/s (Mbps) megabits per second.
 
 import { describeTable } from './table.js';
@@ -111,16 +113,35 @@ describeTable('en-IN', [
   ['COVID-19 cases', 'COVID nineteen cases'],
   ['AB12CD34', 'A B one two C D three four'],
   // Fractions [Oxford]: half, quarters, thirds, eighths; mixed numbers with `and`. A house number (`H.No. 1/2`) is no fraction [Raaga].
-  ['1/2 cup', 'half cup'],
+  // Before a measure noun or unit, `half a`, `of a` [Oxford]; alone, `one half`; `3/4th` is three quarters.
+  ['1/2 cup', 'half a cup'],
+  ['3/4 cup', 'three quarters of a cup'],
+  ['1/2', 'one half'],
+  ['1/2 kg', 'half a kilogram'],
+  ['2 1/2 kg', 'two and a half kilograms'],
+  ['1/3 hour', 'one third of an hour'],
+  ['3/4th of the class', 'three quarters of the class'],
   ['3/4 of the work', 'three quarters of the work'],
   ['1½ hours', 'one and a half hours'],
   ['2 1/2 hours', 'two and a half hours'],
   ['2/3 of voters', 'two thirds of voters'],
-  ['5/8 inch', 'five eighths inch'],
-  ['H.No. 1/2, MG Road', 'H. number one / two, MG Road'],
+  ['5/8 inch', 'five eighths of an inch'],
+  ['H.No. 1/2, MG Road', 'H. number one slash two, MG Road'],
   // A cricket score is runs `for` wickets [ICC]; arithmetic as read aloud [Oxford]; data and speed units [IEC]; ordinals [CLDR-en].
-  ['India 287/4 after 50 overs', 'India two hundred eighty-seven for four after fifty overs'],
-  ['Match on 12/05: 287/4 in 50 overs', 'Match on twelve / zero five: two hundred eighty-seven for four in fifty overs'],
+  ['India 287/4 after 50 overs', 'India two eighty-seven for four after fifty overs'],
+  ['Match on 12/05: 287/4 in 50 overs', 'Match on twelfth May: two eighty-seven for four in fifty overs'],
+  ['IND 287/4', 'IND two eighty-seven for four'],
+  ['India were 287/4 at stumps', 'India were two eighty-seven for four at stumps'],
+  ['Score: 305/3', 'Score: three hundred five for three'],
+  ['AUS 287/10', 'AUS two eighty-seven all out'],
+  // Other slash pairs [Raaga]: no context, the slash is said; dates stay dates; 24/7; a ratio; words and longer runs as written.
+  ['287/4', 'two hundred eighty-seven slash four'],
+  ['15/08', 'fifteenth August'],
+  ['15/08/2024', 'fifteenth August twenty twenty-four'],
+  ['24/7 support', 'twenty-four seven support'],
+  ['in the ratio 3/2', 'in the ratio three to two'],
+  ['and/or', 'and/or'],
+  ['2023/045', 'two thousand twenty-three slash zero four five'],
   ['5 + 3 = 8', 'five plus three equals eight'],
   ['12 × 4 = 48', 'twelve times four equals forty-eight'],
   ['2 GB data', 'two gigabytes data'],

@@ -102,4 +102,19 @@ describeTable('gu-IN', [
   ['12 × 4 = 48', 'બાર ગુણ્યા ચાર બરાબર અડતાલીસ'],
   // A cricket score as the language's match reports write it.
   ['ભારત 50 ઓવરમાં 287/4', 'ભારત પચાસ ઓવરમાં ચાર વિકેટે બે સો સિત્યાસી રન'],
+  // Ordinal endings keep their gender [CLDR gu, with the masculine -ો]: પંદરમો, પંદરમી; થી makes an ordinal of 4 only,
+  // after other numbers it is "from" (દસથી); માં, ના are written onto the digits and join the number word.
+  ['15મો', 'પંદરમો'],
+  ['15 મો', 'પંદરમો'],
+  ['15મી ઓગસ્ટ', 'પંદરમી ઓગસ્ટ'],
+  ['1લો', 'પહેલો'],
+  ['4થી', 'ચોથી'],
+  ['10થી', 'દસથી'],
+  ['2024માં', 'બે હજાર ચોવીસમાં'],
+  ['10ના', 'દસના'],
+  ['5 મી', 'પાંચ મી'],
+  // Slash pairs [Raaga]: a team right before makes a score; otherwise the slash is said.
+  ['ભારત 287/4', 'ભારત ચાર વિકેટે બે સો સિત્યાસી રન'],
+  ['287/4', 'બે સો સિત્યાસી સ્લેશ ચાર'],
+  ['24/7', 'ચોવીસ સાત'],
 ]);

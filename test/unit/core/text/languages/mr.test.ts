@@ -105,4 +105,19 @@ describeTable('mr-IN', [
   // A cricket score as the language's match reports write it.
   ['भारत 50 षटकांत 287/4', 'भारत पन्नास षटकांत चार बाद दोनशे सत्त्याऐंशी'],
   ['भारत 287/0 धावा', 'भारत बिनबाद दोनशे सत्त्याऐंशी धावा'],
+  // Ordinal endings belong to their numbers [CLDR mr]: पहिला, तिसरी; after another number ला, मध्ये, चा, पर्यंत are
+  // case endings written onto the digits and join the number word (पाचला, चोवीसमध्ये).
+  ['१ला', 'पहिला'],
+  ['३री', 'तिसरी'],
+  ['१५वा', 'पंधरावा'],
+  ['५ला', 'पाचला'],
+  ['२०२४मध्ये', 'दोन हजार चोवीसमध्ये'],
+  ['१०चा', 'दहाचा'],
+  ['१०पर्यंत', 'दहापर्यंत'],
+  // Slash pairs [Raaga]: a team right before makes a score; otherwise बटे; a ratio is no fraction; dates stay dates.
+  ['भारत 287/4', 'भारत चार बाद दोनशे सत्त्याऐंशी'],
+  ['287/4', 'दोनशे सत्त्याऐंशी बटे चार'],
+  ['गुणोत्तर 1/2', 'गुणोत्तर एक बटे दोन'],
+  ['15/08/2024', 'पंधरा ऑगस्ट दोन हजार चोवीस'],
+  ['24/7', 'चोवीस सात'],
 ]);

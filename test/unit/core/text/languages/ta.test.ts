@@ -13,6 +13,9 @@
 // [IATA] flight designators (6E 2134). [RBI] IFSC and masked cards. [NPCI] UPI ids. [MoRTH] registration marks.
 // [IEC] IEC 80000-13 units (GB, Mbps). [Raaga] letter-digit codes spelled, a word keeps its number (COVID-19).
 // [Dinamani/Hindu Tamil] Tamil match reports: `4 விக்கெட் இழப்புக்கு 273 ரன்கள்` (wickets first).
+// [Lehmann] nouns in -ம் take the oblique -அத்து- before case endings (மரத்தில்); Tamil Wikipedia writes
+//   `1947 ஆம் ஆண்டு` and `2024 இல்` with a space, news `15ம் தேதி`, `2024ல்`. NeMo's Tamil ITN ordinal table reads
+//   the same fused forms (நாற்பத்தேழாம், நூறாவது); for 1000 it has the oblique ஆயிரத்தாவது, we the direct ஆயிரமாவது.
 import { describeTable } from './table.js';
 
 describeTable('ta-IN', [
@@ -111,4 +114,43 @@ describeTable('ta-IN', [
   ['1/3', 'மூன்றில் ஒன்று'],
   // A cricket score as the language's match reports write it.
   ['இந்தியா 50 ஓவர்களில் 287/4', 'இந்தியா ஐம்பது ஓவர்களில் நான்கு விக்கெட் இழப்புக்கு இருநூற்றெண்பத்தேழு ரன்கள்'],
+  // Ordinal endings after a number, joined, after a hyphen or a space, fused by sandhi [Nannul]: the final u drops,
+  // ம் takes the vowel, ம் is the written short form of ஆம்; the first of a month is ஒன்றாம் தேதி [Raaga].
+  ['1947 ஆம் ஆண்டு', 'ஆயிரத்து தொள்ளாயிரத்து நாற்பத்தேழாம் ஆண்டு'],
+  ['1947ஆம் ஆண்டு', 'ஆயிரத்து தொள்ளாயிரத்து நாற்பத்தேழாம் ஆண்டு'],
+  ['15ஆம் தேதி', 'பதினைந்தாம் தேதி'],
+  ['15ம் தேதி', 'பதினைந்தாம் தேதி'],
+  ['15-ம் தேதி', 'பதினைந்தாம் தேதி'],
+  ['1ஆம் தேதி', 'ஒன்றாம் தேதி'],
+  ['1ஆம் வகுப்பு', 'முதலாம் வகுப்பு'],
+  ['3வது', 'மூன்றாவது'],
+  ['3 வது', 'மூன்றாவது'],
+  ['7வது', 'ஏழாவது'],
+  ['100வது', 'நூறாவது'],
+  ['1000வது', 'ஆயிரமாவது'],
+  ['2000ஆம் ஆண்டு', 'இரண்டாயிரமாம் ஆண்டு'],
+  ['1,00,00,000வது', 'ஒரு கோடியாவது'],
+  // Case endings after a number [Nannul; Lehmann, oblique stems]: u drops before a vowel (நான்கில், நூறை, ஐந்தால்),
+  // ம் takes the oblique அத்து (இரண்டாயிரத்தில், ஆயிரத்துக்கு), கோடி as it is; `2024ல்` is the locative இல்.
+  ['2024இல்', 'இரண்டாயிரத்து இருபத்து நான்கில்'],
+  ['2024 இல்', 'இரண்டாயிரத்து இருபத்து நான்கில்'],
+  ['2024ல்', 'இரண்டாயிரத்து இருபத்து நான்கில்'],
+  ['2024-இல்', 'இரண்டாயிரத்து இருபத்து நான்கில்'],
+  ['2000இல்', 'இரண்டாயிரத்தில்'],
+  ['1க்கு', 'ஒன்றுக்கு'],
+  ['10க்கு', 'பத்துக்கு'],
+  ['1000க்கு', 'ஆயிரத்துக்கு'],
+  ['100ஐ', 'நூறை'],
+  ['5ஆல்', 'ஐந்தால்'],
+  ['1,00,00,000க்கு', 'ஒரு கோடிக்கு'],
+  ['₹100க்கு', 'நூறு ரூபாய்க்கு'],
+  ['30%இல்', 'முப்பது சதவீதத்தில்'],
+  ['15/08/1947இல்', 'பதினைந்து ஆகஸ்ட் ஆயிரத்து தொள்ளாயிரத்து நாற்பத்தேழில்'],
+  // Slash pairs [Raaga]: a team right before makes a score; otherwise the slash is said; dates stay dates; 24/7.
+  ['இந்தியா 287/4', 'இந்தியா நான்கு விக்கெட் இழப்புக்கு இருநூற்றெண்பத்தேழு ரன்கள்'],
+  ['IND 287/4', 'IND நான்கு விக்கெட் இழப்புக்கு இருநூற்றெண்பத்தேழு ரன்கள்'],
+  ['287/4', 'இருநூற்றெண்பத்தேழு ஸ்லாஷ் நான்கு'],
+  ['15/08', 'பதினைந்து ஆகஸ்ட்'],
+  ['24/7', 'இருபத்து நான்கு ஏழு'],
+  ['1/2 kg', 'அரை கிலோகிராம்'],
 ]);

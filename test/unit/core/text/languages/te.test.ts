@@ -113,4 +113,19 @@ describeTable('te-IN', [
   ['2 GB', 'రెండు జీబీ'],
   // A cricket score as the language's match reports write it.
   ['భారత్ 50 ఓవర్లలో 287/4', 'భారత్ యాభై ఓవర్లలో నాలుగు వికెట్ల నష్టానికి రెండు వందల ఎనభై ఏడు పరుగులు'],
+  // The ordinal వ after a space too; case endings written onto digits join the number word (the oblique stems of Krishnamurti & Gwynn): a plural in
+  // -లు takes its oblique -ల (రెండు వేలలో), a noun in -ం takes -ానికి (శాతానికి); one is ఒకటి, not ఒక, before them.
+  ['15 వ', 'పదిహేనవ'],
+  ['2024లో', 'రెండు వేల ఇరవై నాలుగులో'],
+  ['2000లో', 'రెండు వేలలో'],
+  ['ఆగస్టు 15న', 'ఆగస్టు పదిహేనున'],
+  ['1కి', 'ఒకటికి'],
+  ['100కు', 'వందకు'],
+  ['₹100కి', 'వంద రూపాయలకి'],
+  ['30%కి', 'ముప్పై శాతానికి'],
+  ['10వరకు', 'పదివరకు'],
+  // Slash pairs [Raaga]: a team right before makes a score; otherwise the slash is said.
+  ['భారత్ 287/4', 'భారత్ నాలుగు వికెట్ల నష్టానికి రెండు వందల ఎనభై ఏడు పరుగులు'],
+  ['287/4', 'రెండు వందల ఎనభై ఏడు స్లాష్ నాలుగు'],
+  ['24/7', 'ఇరవై నాలుగు ఏడు'],
 ]);
