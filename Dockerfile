@@ -1,6 +1,6 @@
 # Raaga: multi-stage image. The build stage compiles TypeScript to dist/ (npm ci runs the `prepare` build), then drops
 # dev dependencies; the runtime stage runs the compiled JavaScript as the unprivileged `node` user, health-checked.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
@@ -8,7 +8,7 @@ COPY packages ./packages
 COPY src ./src
 RUN npm ci && npm prune --omit=dev && npm cache clean --force
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
