@@ -87,15 +87,17 @@ class MultiStreamSocket {
 
 const server = await startTestServer({ TTS_WORKERS: '2' }, { vad: null });
 try {
-  const key = (await server.account('growth', 100_000_000)).keys[0] as string;
-  const bearer = { authorization: `Bearer ${key}` };
-  const socket = await MultiStreamSocket.open(server.url, key);
+  // An account per path: each stays under the growth plan's 300 requests a minute (a context's two sentences count two).
+  const keyOf = async (): Promise<string> => (await server.account('growth', 100_000_000)).keys[0] as string;
+  const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+  const [streamKey, audioKey, sseKey, socketKey] = await Promise.all([keyOf(), keyOf(), keyOf(), keyOf()]);
+  const socket = await MultiStreamSocket.open(server.url, socketKey as string);
   let context = 0;
   const runs: Record<string, () => Promise<number>> = {
-    tts_stream: () => firstByte(`${server.url}/v1/tts/stream`, bearer, { model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text: TEXT, output_format: 'pcm', sample_rate: 24000 }),
-    openai_audio: () => firstByte(`${server.url}/v1/audio/speech`, bearer, { model: 'tts-1', voice: 'priya', language: 'en-IN', input: TEXT, response_format: 'pcm' }),
+    tts_stream: () => firstByte(`${server.url}/v1/tts/stream`, bearer(streamKey as string), { model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text: TEXT, output_format: 'pcm', sample_rate: 24000 }),
+    openai_audio: () => firstByte(`${server.url}/v1/audio/speech`, bearer(audioKey as string), { model: 'tts-1', voice: 'priya', language: 'en-IN', input: TEXT, response_format: 'pcm' }),
     openai_sse: () =>
-      firstByte(`${server.url}/v1/audio/speech`, bearer, { model: 'gpt-4o-mini-tts', voice: 'priya', language: 'en-IN', input: TEXT, response_format: 'pcm', stream_format: 'sse' }, (chunk) =>
+      firstByte(`${server.url}/v1/audio/speech`, bearer(sseKey as string), { model: 'gpt-4o-mini-tts', voice: 'priya', language: 'en-IN', input: TEXT, response_format: 'pcm', stream_format: 'sse' }, (chunk) =>
         chunk.includes('speech.audio.delta'),
       ),
     elevenlabs_multi_stream: () => socket.speak(`c${++context}`),

@@ -64,6 +64,18 @@ function data(): ReadonlyArray<{ readonly path: string; readonly bytes: Uint8Arr
 }
 
 /**
+ * Only the language voices (`lang/<family>/<id>`) of the languages whose dictionaries are copied: eSpeak lists every
+ * voice file when it looks a voice up, and all 141 of the data's with the 198 variants and the engine's own pass its
+ * limit of 349 (it then prints a warning at every lookup, and would leave voices out of the list).
+ */
+function isLanguageVoiceOf(path: string, languages: readonly string[]): boolean {
+  const parts = path.split(/[\\/]/u);
+  if (parts[0] !== 'lang' || parts.length < 2) return true;
+  const id = (parts.at(-1) as string).toLowerCase();
+  return languages.some((language) => id === language || id.startsWith(`${language}-`));
+}
+
+/**
  * A new eSpeak NG instance (its own heap and global state) with its data in place and espeak_Initialize done.
  * eSpeak keeps global C state: one instance per thread is the rule (espeak-instance.ts).
  */
@@ -83,9 +95,11 @@ export async function createEspeakModule(options: EspeakModuleOptions = {}): Pro
       },
     }).then(resolve, reject);
   });
-  const dictionaries = new Set((options.dictionaries ?? ESPEAK_BUILD.languages).map((language) => `${language}_dict`));
+  const languages = options.dictionaries ?? ESPEAK_BUILD.languages;
+  const dictionaries = new Set(languages.map((language) => `${language}_dict`));
   for (const { path, bytes } of data()) {
     if (path.endsWith('_dict') && !path.includes('/') && !dictionaries.has(path)) continue;
+    if (!isLanguageVoiceOf(path, languages)) continue;
     const target = `${ESPEAK_DATA_PATH}/${path.split('\\').join('/')}`;
     module.FS.mkdirTree(target.slice(0, target.lastIndexOf('/')));
     module.FS.writeFile(target, bytes);
