@@ -13,7 +13,7 @@ describe('eSpeak voice list', () => {
   it('stays under eSpeak’s limit with a hundred variants written: no warning, every language found', async () => {
     const warn = vi.spyOn(console, 'warn');
     const glue = await createEspeakModule();
-    for (let i = 0; i < 100; i++) glue.fs.writeFile(`${ESPEAK_VARIANT_DIR}raaga-test-${i}`, `name raaga-test-${i}\npitch 80 120\n`);
+    for (let i = 0; i < 100; i++) glue.fs.writeFile(`${ESPEAK_VARIANT_DIR}raaga-test-${i}`, `language variant\nname raaga-test-${i}\npitch 80 120\n`);
     for (const id of Object.values(DEFAULT_ESPEAK_LANGUAGE_IDS)) {
       expect(glue.setVoice(`${id}+raaga-test-7`), id).toBe(0);
     }
