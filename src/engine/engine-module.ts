@@ -36,6 +36,11 @@ export interface EngineContext {
   /** RAAGA_MODELS_DIR: pack options naming more files (a Kokoro style file) are relative to it. */
   readonly modelsDir: string;
   readonly onEvent: (event: PackEvent) => void;
+  /**
+   * A worker entry every pack engine runs instead of its kind's own: a test's fixture worker speaking the kind's
+   * messages (one that dies on cue, say), so failure tests need no hooks in the engines.
+   */
+  readonly entry?: URL | undefined;
 }
 
 /** One sentence spoken by a pack at install time: the installer's proof that it loads and speaks. */

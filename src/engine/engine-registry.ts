@@ -1,8 +1,10 @@
 // The engines that speak, in the order they are asked: each engine kind's installed packs first, the embedded
 // engine last (it speaks every pair). A pack engine that cannot start is reported and dropped, never stopping the
-// server: its pairs fall back to the embedded engine. Every clip says which kind spoke it.
+// server: its pairs fall back to the embedded engine. Every clip says which kind spoke it. An utterance speaks through
+// `bind`: the engine of each of its pairs is chosen once, at its start (bound-engine.ts).
 
 import type { LanguageCode } from '../languages.js';
+import { BoundEngine } from './bound-engine.js';
 import type { PairEngine } from './pair-engine.js';
 import type { PcmClip, SynthesisJob, TtsEngine } from './tts-engine.js';
 
@@ -42,6 +44,16 @@ export class EngineRegistry implements TtsEngine {
   /** The engine that speaks this pair now: the first pack engine that serves it, else the embedded one. */
   engineFor(voiceName: string, language: string): PairEngine {
     return this.#packs.find((engine) => engine.serves(voiceName, language)) ?? this.embedded;
+  }
+
+  /**
+   * The engines of one utterance, the pair (voice, language) bound now: its clauses all go to the engine that serves it
+   * at this moment, or fail if that engine stops serving; other pairs (a `<lang>` span) bind when first asked.
+   */
+  bind(voiceName: string, language: LanguageCode): BoundEngine {
+    const bound = new BoundEngine(this, (voice, lang) => this.engineFor(voice, lang));
+    bound.engineFor(voiceName, language);
+    return bound;
   }
 
   kindFor(voiceName: string, language: LanguageCode): string {

@@ -15,6 +15,8 @@ export function withMetrics(engine: TtsEngine, metrics: Pick<Metrics, 'synthesiz
     close: () => engine.close(),
     audioSource: (voiceName, language) => engine.audioSource(voiceName, language),
     kindFor: (voiceName, language) => engine.kindFor(voiceName, language),
+    // An utterance's engine is metered like the registry it was bound from.
+    bind: (voiceName, language) => withMetrics(engine.bind?.(voiceName, language) ?? engine, metrics, now),
     async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
       const started = now();
       const clip = await engine.synthesize(job, signal);

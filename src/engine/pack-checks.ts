@@ -37,5 +37,5 @@ export function forwardEngineEvent(context: Pick<EngineContext, 'onEvent'>, kind
 
 /** The pool settings of an engine built from `context` (its kind adds its own events). */
 export function poolSettings(context: EngineContext): Omit<PackEngineSettings<never>, 'onEvent'> {
-  return { workers: context.workers, maxQueue: context.maxQueue, niceness: context.niceness, startTimeoutMs: context.startTimeoutMs };
+  return { workers: context.workers, maxQueue: context.maxQueue, niceness: context.niceness, startTimeoutMs: context.startTimeoutMs, entry: context.entry };
 }

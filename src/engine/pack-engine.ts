@@ -42,6 +42,8 @@ export interface PackEngineSettings<TEvent> {
   /** The workers' nice value (TTS_WORKER_NICE); 0 or absent: the process's priority. */
   readonly niceness?: number | undefined;
   readonly onEvent?: ((event: TEvent | WorkerPoolEvent) => void) | undefined;
+  /** A worker entry instead of the kind's own (EngineContext.entry: tests' fixture workers). */
+  readonly entry?: URL | undefined;
 }
 
 /** A file a worker could not load: its pool key, path and why. */
@@ -66,7 +68,7 @@ export abstract class PackEngine<TRoute extends PackRoute, TJob, TResult> implem
   protected constructor(routes: readonly TRoute[], worker: PackWorkerSpec, settings: PackEngineSettings<never>) {
     for (const route of routes) this.#routes.set(routeKey(route.voiceName, route.language), route);
     this.workers = new PackWorkerPool<TJob, TResult>({
-      entry: worker.entry,
+      entry: settings.entry ?? worker.entry,
       workerData: worker.workerData,
       workers: settings.workers,
       maxQueue: settings.maxQueue,

@@ -67,6 +67,13 @@ export interface TtsEngine {
   audioSource(voiceName: string, language: LanguageCode): string;
   /** The engine kind that speaks this voice + language now (`espeak`, `piper`, …): what the usage ledger records. */
   kindFor(voiceName: string, language: LanguageCode): string;
+  /**
+   * The engine one utterance speaks with, taken at its start: each voice + language pair keeps the engine that served
+   * it first, so every clause and the prompt cache key (`audioSource`) name the same engine, and a pack that dies
+   * mid-utterance fails it (EngineUnavailableError) instead of another voice finishing it (bound-engine.ts). Absent:
+   * the engine is one engine, its own binding.
+   */
+  bind?(voiceName: string, language: LanguageCode): TtsEngine;
   /** Jobs waiting plus jobs running, for metrics and tests. */
   load(): { readonly queued: number; readonly running: number; readonly workers: number };
   close(): Promise<void>;
