@@ -28,6 +28,7 @@ import { registerCallControlRoutes } from './api/routes/calls.js';
 import { registerOutboundCallRoutes } from './api/routes/outbound-calls.js';
 import { registerVoicesRoute } from './api/routes/voices.js';
 import { registerUsageRoute } from './api/routes/usage.js';
+import { registerLexiconRoutes } from './api/routes/lexicons.js';
 import { registerWebPages } from './api/routes/web-pages.js';
 import { openAiErrorDialect } from './api/openai/openai-errors.js';
 import { registerOpenAiRoutes } from './api/openai/openai-routes.js';
@@ -145,6 +146,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     registerHealthRoutes(api, deps);
     registerVoicesRoute(api, deps, requireAccount);
     registerUsageRoute(api, deps, requireAccount);
+    registerLexiconRoutes(api, deps, requireAccount);
     registerSynthesisRoutes(api, deps, requireAccount);
     registerOpenAiRoutes(api, deps, requireAccount);
     // One count of open streaming sockets per account across both dialects.

@@ -11,6 +11,7 @@ import { Admission } from './core/admission.js';
 import { PromptCache } from './core/synthesis/prompt-cache.js';
 import { PROMPT_CACHE_DIR, PromptCacheDisk } from './core/synthesis/prompt-cache-disk.js';
 import { SynthesisService } from './core/synthesis/synthesis-service.js';
+import { LexiconLibrary } from './core/lexicons/lexicon-library.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
 import { EncoderThreads } from './engine/encoder-threads.js';
@@ -235,6 +236,8 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
       { firstChunkMaxChars: config.firstChunkMaxChars, maxChunkChars: MAX_CHUNK_CHARS },
       promptCache,
       encoders.pipelines,
+      // Each instance's copy of the accounts' lexicons, refreshed from the store's version (lexicon-library.ts).
+      new LexiconLibrary(store),
     ),
     shutdown: shutdownController.signal,
   };

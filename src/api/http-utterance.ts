@@ -45,6 +45,9 @@ export interface HttpSynthesis {
   readonly speed: number;
   /** The usage ledger's name of the route. */
   readonly endpoint: UsageEndpoint;
+  /** Lexicons the request names besides the account's default (an extension), and the request field that names them. */
+  readonly lexicons?: readonly string[] | undefined;
+  readonly lexiconsField?: string;
 }
 
 /** What admission reads of an authenticated request: account and key, and Cache-Control (the prompt cache opt-out). */
@@ -56,10 +59,11 @@ export interface AdmittedUtterance {
   readonly codePoints: number;
 }
 
-/** Voice, then admission, then the utterance: every refusal is an error before any audio exists. */
+/** Voice and lexicons, then admission, then the utterance: every refusal is an error before any audio exists. */
 export async function admitUtterance(ctx: ApiContext, request: AdmittingRequest, synthesis: HttpSynthesis, mode: 'complete' | 'streaming'): Promise<AdmittedUtterance> {
   const account = request.account as Account;
   const voice = await ctx.voices.resolve(account, synthesis.voice, synthesis.language);
+  const lexicon = await ctx.synthesis.lexicons(account.id, synthesis.lexicons, synthesis.language, synthesis.lexiconsField);
   const ticket = await ctx.admission.admit({
     account,
     countRate: true,
@@ -78,6 +82,7 @@ export async function admitUtterance(ctx: ApiContext, request: AdmittingRequest,
     mode,
     cache: !refusesCachedAudio(request.headers['cache-control']),
     accountId: account.id,
+    lexicon,
   });
   return { ticket, utterance, codePoints: synthesis.codePoints };
 }

@@ -32,6 +32,18 @@ export const voiceAndAudioShape = {
     .meta({ description: 'Tempo multiplier (pitch unchanged).', default: 1 }),
 } as const;
 
+/** Raaga's extension on the HTTP body and the WebSocket `config`: lexicons to apply besides the account's `default`. */
+export const lexiconsField = z
+  .array(z.string({ error: 'must hold lexicon names' }), { error: 'must be a list of lexicon names' })
+  .max(20, 'may name at most 20 lexicons')
+  .optional()
+  .meta({
+    description:
+      "Raaga's extension: names of the account's lexicons (docs/lexicons.md) to apply, besides its 'default', which always applies; where two hold the same word, the one named first wins, then default. " +
+      'A name the account has no lexicon for is 422 validation_error naming it.',
+    examples: [['brands']],
+  });
+
 /** `output_format` with the default of its context (mp3 over HTTP, pcm on the WebSocket). */
 export function outputFormatWithDefault(format: OutputFormat) {
   return voiceAndAudioShape.output_format.meta({
@@ -54,6 +66,7 @@ export const SynthesisBodySchema = z.strictObject(
       .meta({ description: 'At most 3000 Unicode code points; plain text, or SSML-lite when it starts with <speak>.' }),
     ...voiceAndAudioShape,
     output_format: outputFormatWithDefault('mp3'),
+    lexicons: lexiconsField,
   },
   STRICT_BODY_ERRORS,
 );
@@ -71,6 +84,8 @@ export interface SynthesisParams {
 export interface SynthesisRequestParams extends SynthesisParams {
   readonly text: string;
   readonly codePoints: number;
+  /** The lexicons the request names besides the account's default (an extension). */
+  readonly lexicons?: readonly string[] | undefined;
 }
 
 /** Turns the first zod issue into a `validation_error` naming the field, as the spec asks. */
@@ -120,5 +135,5 @@ export type SynthesisBody = z.output<typeof SynthesisBodySchema>;
 export function synthesisParams(body: SynthesisBody): SynthesisRequestParams {
   const codePoints = checkText(body.text);
   const params = checkVoiceAndModel(body, { outputFormat: 'mp3' });
-  return { ...params, text: body.text, codePoints };
+  return { ...params, text: body.text, codePoints, ...(body.lexicons !== undefined ? { lexicons: body.lexicons } : {}) };
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { readTypedJson, unreadableMessage } from '../util/typed-json.js';
 import type { ClientEvent } from '../session/session-messages.js';
-import { checkVoiceAndModel, outputFormatWithDefault, validationError, voiceAndAudioShape } from './synthesis-request.js';
+import { checkVoiceAndModel, lexiconsField, outputFormatWithDefault, validationError, voiceAndAudioShape } from './synthesis-request.js';
 
 const unknownField = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
 
@@ -15,6 +15,7 @@ export const ConfigMessageSchema = z.strictObject(
     type: z.literal('config'),
     ...voiceAndAudioShape,
     output_format: outputFormatWithDefault('pcm'),
+    lexicons: lexiconsField,
     word_timings: z
       .boolean({ error: 'must be true or false' })
       .optional()
@@ -54,7 +55,8 @@ export function parseClientMessage(raw: string): ClientEvent {
     case 'config':
       return {
         type: 'config',
-        config: { ...checkVoiceAndModel(message, { outputFormat: 'pcm' }), ...(message.word_timings === true ? { wordTimings: true } : {}) },
+        config: { ...checkVoiceAndModel(message, { outputFormat: 'pcm' }), ...(message.word_timings === true ? { wordTimings: true } : {}),
+          ...(message.lexicons !== undefined ? { lexicons: message.lexicons } : {}) },
       };
     case 'text':
       return { type: 'text', text: message.text };

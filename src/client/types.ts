@@ -26,6 +26,8 @@ interface VoiceAndAudio {
 /** The body of POST /v1/tts/generate and /v1/tts/stream (`output_format` defaults to mp3). */
 export interface SynthesisRequest extends VoiceAndAudio {
   text: string;
+  /** Raaga's extension: the account's lexicons to apply besides its `default` (first named wins). */
+  lexicons?: string[] | undefined;
 }
 
 export interface SynthesisResult {
@@ -44,6 +46,8 @@ export type VoicesByVoice = Record<string, { gender: VoiceGender; languages: Lan
 export interface SessionConfig extends VoiceAndAudio {
   /** Raaga's extension: true asks for `word_timings` messages (each word's start and end in the utterance's audio). */
   word_timings?: boolean | undefined;
+  /** Raaga's extension: the account's lexicons to apply besides its `default` (first named wins). */
+  lexicons?: string[] | undefined;
 }
 
 /** A word of the text and where it is spoken: milliseconds from the start of its utterance's audio. */

@@ -209,6 +209,10 @@ export class CallSession {
         return;
       case 'disconnect':
         return; // the agent closes its own socket; the call goes on until hangup
+      case 'config':
+        // The agent changes voice, language or speed; the lexicons stay the call's (its `lexicons` parameter).
+        this.#session.receive({ ...event, config: { ...event.config, ...lexiconsOf(this.#settings.config) } });
+        return;
       default:
         this.#session.receive(event);
     }
@@ -456,4 +460,9 @@ export class CallSession {
     this.#agent?.close();
     this.#agent = undefined;
   }
+}
+
+/** The call's lexicons as a config carries them (none: no field, as the call was configured). */
+function lexiconsOf(config: SessionConfig): Pick<SessionConfig, 'lexicons'> {
+  return config.lexicons === undefined ? {} : { lexicons: config.lexicons };
 }

@@ -18,6 +18,8 @@ export interface SessionConfig {
   readonly speed: number;
   /** The WebSocket's opt-in extension: `word_timings` messages with each word's place in the audio. */
   readonly wordTimings?: boolean;
+  /** Lexicons to apply besides the account's default (the WebSocket's `lexicons`, a call's `lexicons` parameter). */
+  readonly lexicons?: readonly string[];
 }
 
 export type ClientEvent =

@@ -9,7 +9,8 @@ export interface SessionServices {
   /** The concurrency slot, the rate limit and each text's credits. */
   readonly admission: Pick<Admission, 'admit'>;
   readonly voices: Pick<VoiceResolver, 'resolve'>;
-  readonly synthesis: Pick<SynthesisService, 'utterance'>;
+  /** Each text's lexicons (`lexicons`), then its utterance. */
+  readonly synthesis: Pick<SynthesisService, 'lexicons' | 'utterance'>;
   /** Aborts when the server's shutdown grace runs out: every session closes at once, whatever its state. */
   readonly shutdown?: AbortSignal | undefined;
 }

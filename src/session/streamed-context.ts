@@ -9,6 +9,7 @@ import type { UsageSource } from '../core/admission.js';
 import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
 import { AlignmentTracker, type CharacterAlignment } from '../core/synthesis/character-alignment.js';
 import type { Utterance } from '../core/synthesis/utterance.js';
+import type { AppliedLexicons } from '../core/lexicons/applied-lexicons.js';
 import { StreamedText, type StreamedSegment } from '../core/text/streamed-text.js';
 import { checkText } from '../core/text/text-limits.js';
 import type { ResolvedVoice } from '../core/voice-resolver.js';
@@ -19,6 +20,9 @@ import { sleep, type Clock } from './clock.js';
 import { CLOSE_CODES } from './close-codes.js';
 import { classifyTurnFailure } from './session-errors.js';
 import type { SessionServices } from './session-services.js';
+
+/** The field a refusal of a context's lexicons names (ElevenLabs' name for them). */
+const LEXICONS_FIELD = 'pronunciation_dictionary_locators';
 
 /** What a context says to its socket: the dialect renders it (api/elevenlabs/). */
 export interface ContextOutput {
@@ -59,6 +63,8 @@ export interface ContextAudio {
   readonly format: OutputFormat;
   readonly sampleRateHz: SampleRateHz;
   readonly speed: number;
+  /** The account's lexicons the context applies besides its default (ElevenLabs' pronunciation dictionaries). */
+  readonly lexicons?: readonly string[];
 }
 
 export interface StreamedContextLimits {
@@ -204,10 +210,12 @@ export class StreamedContext {
     this.#running = { index: segment.index, controller };
     let ticket;
     let speaker: SegmentSpeaker;
+    let lexicon: AppliedLexicons;
     let codePoints = 0;
     try {
       codePoints = checkText(segment.text);
       speaker = await this.audio.speaker(segment.text);
+      lexicon = await services.synthesis.lexicons(account.id, this.audio.lexicons, speaker.language, LEXICONS_FIELD);
       ticket = await services.admission.admit({
         account,
         countRate: true,
@@ -234,6 +242,7 @@ export class StreamedContext {
       mode: 'streaming',
       cache: this.deps.promptCache,
       accountId: account.id,
+      lexicon,
       trailingPauseMs: segment.pauseAfterMs,
     });
     let outcome: UtteranceOutcome = 'failed';

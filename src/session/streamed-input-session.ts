@@ -85,10 +85,10 @@ export class StreamedInputSession {
    * Text for a context (`flush`: release what waits). A new id opens the context (its first text is often " "),
    * taking the socket's slot first if this is its first. Refusals come back as the context's `failed`.
    */
-  text(contextId: string, text: string, options: { readonly flush: boolean; readonly speed?: number }): void {
+  text(contextId: string, text: string, options: { readonly flush: boolean; readonly speed?: number; readonly lexicons?: readonly string[] }): void {
     this.#enqueue(async () => {
       const existing = this.#contexts.get(contextId);
-      const context = existing ?? (await this.#openContext(contextId, options.speed));
+      const context = existing ?? (await this.#openContext(contextId, options));
       if (!context) return;
       this.#act(context, () => {
         // The text that opens a context is often ElevenLabs' " " (its initialisation), not speech.
@@ -184,7 +184,8 @@ export class StreamedInputSession {
     this.#idleUnlessBusy();
   }
 
-  async #openContext(contextId: string, speed: number | undefined): Promise<StreamedContext | undefined> {
+  /** A new context, with the speed and lexicons its first message set (the socket's otherwise). */
+  async #openContext(contextId: string, { speed, lexicons }: { readonly speed?: number; readonly lexicons?: readonly string[] }): Promise<StreamedContext | undefined> {
     if (this.#closed) return undefined;
     if (this.#ended.has(contextId)) {
       this.socket.failed(contextId, new ApiError('validation_error', `Context '${contextId}' is closed; open a new context_id to speak again.`));
@@ -213,7 +214,7 @@ export class StreamedInputSession {
     // Two texts for a new id may both have waited for the slot.
     const existing = this.#contexts.get(contextId);
     if (existing) return existing;
-    const audio = speed === undefined ? this.deps.audio : { ...this.deps.audio, speed };
+    const audio = { ...this.deps.audio, ...(speed !== undefined ? { speed } : {}), ...(lexicons !== undefined ? { lexicons } : {}) };
     const context = new StreamedContext(contextId, audio, {
       account: this.deps.account,
       services: this.deps.services,

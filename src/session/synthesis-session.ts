@@ -11,6 +11,7 @@
 import type { Account } from '../store/store.js';
 import type { Ticket, UsageSource } from '../core/admission.js';
 import type { Utterance } from '../core/synthesis/utterance.js';
+import type { AppliedLexicons } from '../core/lexicons/applied-lexicons.js';
 import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
 import { checkText } from '../core/text/text-limits.js';
 import type { ResolvedVoice } from '../core/voice-resolver.js';
@@ -280,6 +281,8 @@ export class SynthesisSession {
       );
     }
     const voice = await this.#deps.services.voices.resolve(this.#account, config.voice, config.language);
+    // Lexicons the account lacks are refused with the config; each text reads them again (a change applies to the next).
+    await this.#deps.services.synthesis.lexicons(this.#account.id, config.lexicons, config.language);
     if (this.#isClosed()) return false;
     if (!this.#slot) {
       const slot = await this.#deps.services.admission.admit({ account: this.#account, countRate: false, takeSlot: true, credits: 0 });
@@ -376,6 +379,7 @@ export class SynthesisSession {
   /** The text admitted (a reservation of its credits) and its utterance; undefined when it will never start. */
   async #admitted(event: TextEvent, codePoints: number, active: ActiveConfig): Promise<Omit<PreparedText, 'event' | 'epoch' | 'active'> | undefined> {
     const epoch = this.#textQueue?.epoch;
+    const lexicon = await this.#lexiconsFor(active);
     const credits = await this.#deps.services.admission.admit(this.#admission(codePoints, active));
     if (this.#isClosed()) {
       await credits.finish(0);
@@ -387,7 +391,12 @@ export class SynthesisSession {
       this.#send({ type: 'cancellation', characters_used: 0, duration_seconds: 0, ...idOf(event) });
       return undefined;
     }
-    return { credits, utterance: this.#utteranceFor(event, active) };
+    return { credits, utterance: this.#utteranceFor(event, active, lexicon) };
+  }
+
+  /** The lexicons the active config names and the account's default, as they are now (a change applies to the next text). */
+  #lexiconsFor({ config }: ActiveConfig): Promise<AppliedLexicons> {
+    return this.#deps.services.synthesis.lexicons(this.#account.id, config.lexicons, config.language);
   }
 
   #admission(codePoints: number, { config }: ActiveConfig): Parameters<SessionServices['admission']['admit']>[0] {
@@ -400,7 +409,7 @@ export class SynthesisSession {
     };
   }
 
-  #utteranceFor(event: TextEvent, { config, voice }: ActiveConfig): Utterance {
+  #utteranceFor(event: TextEvent, { config, voice }: ActiveConfig, lexicon: AppliedLexicons): Utterance {
     return this.#deps.services.synthesis.utterance({
       text: event.text,
       language: config.language,
@@ -411,6 +420,7 @@ export class SynthesisSession {
       mode: 'streaming',
       cache: this.#deps.promptCache !== false,
       accountId: this.#account.id,
+      lexicon,
       forCall: this.#deps.turns !== undefined,
       ...(event.segment ? { trailingPauseMs: event.segment.trailingPauseMs } : {}),
     });
@@ -432,7 +442,9 @@ export class SynthesisSession {
     if (this.#state !== 'speaking' || this.#prepared || !active || next?.segment === undefined) return;
     const epoch = this.#textQueue?.epoch;
     let credits: Ticket;
+    let lexicon: AppliedLexicons;
     try {
+      lexicon = await this.#lexiconsFor(active);
       credits = await this.#deps.services.admission.admit(this.#admission(checkText(next.text), active));
     } catch (error) {
       if (isApiError(error)) return;
@@ -442,7 +454,7 @@ export class SynthesisSession {
       await credits.finish(0);
       return;
     }
-    const utterance = this.#utteranceFor(next, active);
+    const utterance = this.#utteranceFor(next, active, lexicon);
     utterance.prefetch();
     this.#prepared = { event: next, credits, utterance, epoch, active };
   }

@@ -123,7 +123,15 @@ export async function assembleCall(deps: CallAssemblyDeps, request: CallRequest)
       customParameters: custom,
     },
     {
-      config: { modelId: 'raaga-v1', voice: p.voice, language: p.language, outputFormat: 'mulaw', sampleRateHz: 8000, speed: p.speed },
+      config: {
+        modelId: 'raaga-v1',
+        voice: p.voice,
+        language: p.language,
+        outputFormat: 'mulaw',
+        sampleRateHz: 8000,
+        speed: p.speed,
+        ...(p.lexicons.length > 0 ? { lexicons: p.lexicons } : {}),
+      },
       bargeIn: {
         mode: p.bargeIn,
         minSpeechMs: p.minSpeechMs,

@@ -44,6 +44,10 @@ const SettingsShape = {
   max_hold_ms: z.coerce.number().int().min(100).max(10_000),
   fallback_message: z.string().max(450),
   cache: bool,
+  lexicons: z
+    .string()
+    .max(450)
+    .regex(/^[a-z0-9_-]{1,64}(,[a-z0-9_-]{1,64})*$/, 'must be lexicon names separated by commas (brands,places)'),
   from: z.string().max(200),
   to: z.string().max(200),
   direction: z.enum(CALL_DIRECTIONS),
@@ -73,6 +77,8 @@ export interface CallParameters {
   readonly fallbackMessage: string;
   /** False: this call's speech neither uses nor fills the prompt cache. */
   readonly cache: boolean;
+  /** The account's lexicons the call applies besides its default, first named first (`lexicons=brands,places`). */
+  readonly lexicons: readonly string[];
   readonly from: string | undefined;
   readonly to: string | undefined;
   readonly direction: CallDirection | undefined;
@@ -142,6 +148,7 @@ export function resolveCallParameters(defaults: TelephonyConfig, layers: Readonl
       bargeInPolicy: policy,
       fallbackMessage: s.fallback_message ?? '',
       cache: s.cache ?? true,
+      lexicons: s.lexicons === undefined ? [] : s.lexicons.split(','),
       from: s.from,
       to: s.to,
       direction: s.direction,

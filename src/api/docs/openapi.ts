@@ -34,6 +34,7 @@ export function registerOpenApi(app: FastifyInstance): void {
         { name: 'openai', description: "OpenAI-compatible speech (docs/api.md, \"OpenAI-compatible speech\"): OpenAI's paths, body and error envelope over the same synthesis." },
         { name: 'voices', description: 'The voice catalog.' },
         { name: 'account', description: "The account's own usage ledger." },
+        { name: 'lexicons', description: "The account's pronunciation lexicons (docs/lexicons.md): words and phrases said as the account wants, on every path." },
         { name: 'calls', description: 'REST control of live phone calls (docs/telephony.md).' },
         { name: 'playground', description: 'What the browser playground at / uses besides the API itself.' },
         { name: 'operations', description: 'Probes, metrics and these documents; no API key.' },

@@ -14,7 +14,7 @@ import type { ApiContext } from '../context.js';
 import { admitUtterance, completeUtterance, exactSeconds, streamHeaders, streamUtterance, toBuffer, type HttpSynthesis } from '../http-utterance.js';
 import { base64JsonBody } from '../base64-json-body.js';
 import { ELEVENLABS_PREFIX } from './elevenlabs-auth.js';
-import { parseLanguageCode, parseOutputFormat, parseVoiceSpeed, type ElevenLabsAudioFormat } from './elevenlabs-request.js';
+import { DICTIONARY_LOCATORS_FIELD, parseDictionaryLocators, parseLanguageCode, parseOutputFormat, parseVoiceSpeed, type ElevenLabsAudioFormat } from './elevenlabs-request.js';
 
 /** The spec's limit: one utterance of Raaga's. */
 export const MAX_ELEVENLABS_TEXT_CODE_POINTS = 3000;
@@ -25,6 +25,7 @@ const BodySchema = z
     model_id: z.string().max(200).optional(),
     language_code: z.string().max(20).nullish(),
     voice_settings: z.unknown().optional(),
+    pronunciation_dictionary_locators: z.unknown().optional(),
   })
   .loose();
 
@@ -59,6 +60,8 @@ function readRequest(request: FastifyRequest): Request {
       sampleRateHz: audio.sampleRateHz,
       speed: parseVoiceSpeed(body.data.voice_settings) ?? 1,
       endpoint: 'elevenlabs_stream',
+      lexicons: parseDictionaryLocators(body.data.pronunciation_dictionary_locators),
+      lexiconsField: DICTIONARY_LOCATORS_FIELD,
     },
   };
 }

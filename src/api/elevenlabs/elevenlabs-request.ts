@@ -1,6 +1,8 @@
 // What ElevenLabs' requests name, in Raaga's terms: `output_format` (`pcm_22050`, `ulaw_8000`, `mp3_44100_128`, …),
-// `language_code` (ISO 639-1) and `voice_settings.speed`. Every refusal names the field and what it accepts.
+// `language_code` (ISO 639-1), `voice_settings.speed` and `pronunciation_dictionary_locators` (the account's lexicons).
+// Every refusal names the field and what it accepts.
 
+import { z } from 'zod';
 import type { OutputFormat, SampleRateHz } from '../../audio/formats.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../../languages.js';
@@ -80,4 +82,28 @@ export function parseVoiceSpeed(voiceSettings: unknown): number | undefined {
     throw new ApiError('validation_error', `voice_settings.speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}.`, { field: 'voice_settings.speed' });
   }
   return speed;
+}
+
+/** The request field that names pronunciation dictionaries: each one's id is the name of one of the account's lexicons. */
+export const DICTIONARY_LOCATORS_FIELD = 'pronunciation_dictionary_locators';
+
+const DictionaryLocatorsSchema = z
+  .array(z.object({ pronunciation_dictionary_id: z.string().min(1).max(200), version_id: z.string().max(200).nullish() }).loose())
+  .max(20);
+
+/**
+ * `pronunciation_dictionary_locators` as lexicon names: each `pronunciation_dictionary_id` names one of the account's
+ * lexicons (docs/elevenlabs.md); `version_id` is not needed, a lexicon is always read as it is now. Absent: none.
+ */
+export function parseDictionaryLocators(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const parsed = DictionaryLocatorsSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ApiError(
+      'validation_error',
+      `${DICTIONARY_LOCATORS_FIELD} must be a list of at most 20 {"pronunciation_dictionary_id": "<lexicon name>"} objects.`,
+      { field: DICTIONARY_LOCATORS_FIELD },
+    );
+  }
+  return parsed.data.map((locator) => locator.pronunciation_dictionary_id);
 }

@@ -25,7 +25,7 @@ import { refusesCachedAudio } from '../cache-control.js';
 import type { ApiContext } from '../context.js';
 import { maxOpenSessions, type OpenSockets } from '../open-sockets.js';
 import { ELEVENLABS_MESSAGE_TIMES_PREFIX, ELEVENLABS_PREFIX, elevenLabsKey } from './elevenlabs-auth.js';
-import { parseLanguageCode, parseOutputFormat, parseVoiceSpeed } from './elevenlabs-request.js';
+import { parseDictionaryLocators, parseLanguageCode, parseOutputFormat, parseVoiceSpeed } from './elevenlabs-request.js';
 
 /** ElevenLabs' own default and ceiling for `inactivity_timeout`, in seconds. */
 const DEFAULT_INACTIVITY_S = 20;
@@ -62,6 +62,7 @@ const ClientMessageSchema = z
     close_context: z.boolean().optional(),
     close_socket: z.boolean().optional(),
     voice_settings: z.unknown().optional(),
+    pronunciation_dictionary_locators: z.unknown().optional(),
     xi_api_key: z.string().max(512).optional(),
   })
   .loose();
@@ -291,8 +292,10 @@ function dispatch(session: StreamedInputSession, variant: Variant, message: Clie
   }
   if (message.close_context === true) return session.closeContext(contextId);
   let speed: number | undefined;
+  let lexicons: string[] | undefined;
   try {
     speed = parseVoiceSpeed(message.voice_settings);
+    lexicons = parseDictionaryLocators(message.pronunciation_dictionary_locators);
   } catch (error) {
     if (isApiError(error)) return session.invalid(contextId, error);
     throw error;
@@ -309,7 +312,8 @@ function dispatch(session: StreamedInputSession, variant: Variant, message: Clie
   }
   // multi-stream-input: an empty text keeps its context alive.
   if (text === '' && message.flush !== true) return session.keepAlive();
-  session.text(contextId, text, { flush: message.flush === true, ...(speed !== undefined ? { speed } : {}) });
+  // Like voice_settings, the dictionaries of the message that opens a context are the context's.
+  session.text(contextId, text, { flush: message.flush === true, ...(speed !== undefined ? { speed } : {}), ...(lexicons !== undefined ? { lexicons } : {}) });
 }
 
 /**

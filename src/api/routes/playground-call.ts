@@ -14,6 +14,7 @@ import { mulawToPcm16 } from '../../audio/mulaw.js';
 import { pcm16Sample } from '../../audio/pcm.js';
 import type { Ticket } from '../../core/admission.js';
 import { chargeFor, type UtteranceOutcome } from '../../core/synthesis/billing.js';
+import type { AppliedLexicons } from '../../core/lexicons/applied-lexicons.js';
 import type { ResolvedVoice } from '../../core/voice-resolver.js';
 import { ApiError } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../languages.js';
@@ -104,6 +105,8 @@ interface CallerLine {
   readonly codePoints: number;
   readonly voiceName: string;
   readonly voice: ResolvedVoice;
+  /** The account's default lexicon, as on every other path: the caller's words sound as the account's speech does. */
+  readonly lexicon: AppliedLexicons;
 }
 
 async function callerLine(ctx: ApiContext, account: Account, request: z.output<typeof CallSimRequestSchema>): Promise<CallerLine | undefined> {
@@ -113,7 +116,13 @@ async function callerLine(ctx: ApiContext, account: Account, request: z.output<t
   const bot = voices.find((voice) => voice.name === request.voice);
   const callerVoice = voices.find((voice) => voice.name !== request.voice && voice.gender !== bot?.gender) ?? voices[0];
   if (!callerVoice) return undefined;
-  return { text, codePoints: countCodePoints(text), voiceName: callerVoice.name, voice: await ctx.voices.resolve(account, callerVoice.name, request.language) };
+  return {
+    text,
+    codePoints: countCodePoints(text),
+    voiceName: callerVoice.name,
+    voice: await ctx.voices.resolve(account, callerVoice.name, request.language),
+    lexicon: await ctx.synthesis.lexicons(account.id, undefined, request.language),
+  };
 }
 
 /**
@@ -130,6 +139,7 @@ async function callerClip(ctx: ApiContext, account: Account, request: z.output<t
     speed: 1,
     mode: 'complete',
     accountId: account.id,
+    lexicon: line.lexicon,
   });
   let outcome: UtteranceOutcome = 'failed';
   try {

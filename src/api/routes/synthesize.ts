@@ -46,6 +46,7 @@ async function prepare(ctx: ApiContext, request: SynthesisRequest, mode: 'comple
       sampleRateHz: params.sampleRateHz,
       speed: params.speed,
       endpoint: mode === 'complete' ? 'generate' : 'stream',
+      lexicons: params.lexicons,
     },
     mode,
   );
