@@ -2,6 +2,8 @@
 // SSML, the content without markup. Each character remembers how many input code points it stands for,
 // so chunks of it still add up to the input's length (what is billed).
 
+import type { Voicing } from './voicing.js';
+
 /** `<say-as>` and `<sub>`: a span whose reading the author fixed. */
 export type InterpretAs = 'digits' | 'characters' | 'cardinal' | 'ordinal' | 'telephone' | 'date' | 'time' | 'currency';
 
@@ -24,6 +26,21 @@ export interface SourceText {
   /** A `<break>` is a space character here; this maps its index to the silence it asks for. */
   readonly breaksMs: ReadonlyMap<number, number>;
   readonly forced: readonly ForcedSpan[];
+  /**
+   * SSML `<prosody>`, `<emphasis>` and `<lang>`: the distinct ways the text is spoken (the first is neutral) and, per
+   * character, its index into them. Absent: every character is spoken as the request asks.
+   */
+  readonly voicings?: readonly Voicing[];
+  readonly voicingAt?: readonly number[];
+  /** SSML `<mark>`s, in order: each stands before character `index` (`chars.length`: at the end). */
+  readonly marks?: readonly SourceMark[];
+  /** Elements the markup used that were not applied (SSML's lenient mode), each named once, in order of appearance. */
+  readonly ignored?: readonly string[];
+}
+
+export interface SourceMark {
+  readonly name: string;
+  readonly index: number;
 }
 
 export function plainSource(text: string): SourceText {

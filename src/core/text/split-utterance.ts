@@ -1,13 +1,16 @@
 // Splits input text into speakable chunks (sentences, then clauses for long sentences) so audio can stream chunk
 // by chunk, and gives each chunk the text its engine reads (normalised by the front end when a language is set).
 // Chunks partition the input exactly (SSML markup included), so a cancelled utterance bills only what was spoken.
+// A chunk has one voicing (SSML prosody, emphasis, lang): it is cut wherever the voicing changes (voiced-spans.ts).
 
 import type { LanguageCode } from '../../languages.js';
 import { withLexicon, type TextLexicon } from './apply-lexicon.js';
 import type { Replacement } from './find-replacements.js';
-import { replacementsFor, spokenTextMapped, toSourceText } from './normalize-text.js';
+import { spokenTextMapped, toSourceText } from './normalize-text.js';
 import { sentenceSpans } from './sentence-ends.js';
 import type { SourceText } from './source-text.js';
+import { chunkVoicing, replacementsByLanguage, voicedText, voicingCuts, type VoicedText } from './voiced-spans.js';
+import { isNeutral, type Voicing } from './voicing.js';
 
 export interface TextChunk {
   /** What the engine reads: plain text, trimmed, numbers and symbols in words. Empty when there is nothing to say. */
@@ -23,6 +26,15 @@ export interface TextChunk {
   readonly pauseAfterMs: number;
   /** True when `pauseAfterMs` comes from a `<break>`: kept even after the last chunk. */
   readonly explicitPause?: boolean;
+  /** How the chunk is spoken beyond its words (SSML prosody, emphasis, lang); absent: as the request asks. */
+  readonly voicing?: Voicing;
+  /** SSML `<mark>`s in the chunk: each `at` input code points (of `codePoints`) from the chunk's start. */
+  readonly marks?: readonly ChunkMark[];
+}
+
+export interface ChunkMark {
+  readonly name: string;
+  readonly at: number;
 }
 
 export interface SplitOptions {
@@ -32,6 +44,8 @@ export interface SplitOptions {
   readonly maxChunkChars: number;
   /** Read numbers, money, dates and symbols in this language; without it chunk text is the input as written. */
   readonly language?: LanguageCode;
+  /** The languages the voice speaks: a `<lang>` span in another one is spoken in `language`. Absent: all of them. */
+  readonly speaks?: (language: LanguageCode) => boolean;
   /** The account's lexicons for this language, applied first: each entry found reads as a `<sub alias>` would. */
   readonly lexicon?: TextLexicon | undefined;
 }
@@ -47,6 +61,8 @@ interface Span {
   readonly endsSentence: boolean;
   /** Sum of the `<break>`s that end this span, when any. */
   readonly breakMs?: number;
+  /** Cut where the voicing changes inside a clause: the next chunk follows without a pause. */
+  readonly joined?: boolean;
 }
 
 /**
@@ -105,7 +121,7 @@ function cutSpan(span: Span, limit: number, chars: readonly string[], guard: Gua
   if (cut >= span.end) return null;
   return [
     { start: span.start, end: cut, endsSentence: false },
-    { start: cut, end: span.end, endsSentence: span.endsSentence, ...(span.breakMs !== undefined ? { breakMs: span.breakMs } : {}) },
+    { ...span, start: cut },
   ];
 }
 
@@ -121,36 +137,77 @@ function chunkSizedReplacements(source: SourceText, replacements: readonly Repla
 
 export function splitUtterance(text: string, options: SplitOptions): TextChunk[] {
   const source = withLexicon(toSourceText(text), options.lexicon);
-  const replacements = chunkSizedReplacements(source, replacementsFor(source, options.language), options.maxChunkChars);
+  const voiced = voicedText(source, options.language, options.speaks);
+  const replacements = chunkSizedReplacements(source, replacementsByLanguage(source, voiced, options.language), options.maxChunkChars);
   const guard = guards(source.chars.length, replacements);
-  const pending = splitSentences(source, guard);
+  const pending = splitSentences(source, guard).flatMap((span) => atVoicingChanges(span, source, voiced, guard));
   const chunks: TextChunk[] = [];
+  const toChunk = chunkMaker(source, replacements, voiced);
   while (pending.length > 0) {
     const span = pending.shift() as Span;
     const limit = chunks.length === 0 ? options.firstChunkMaxChars : options.maxChunkChars;
     const parts = cutSpan(span, limit, source.chars, guard);
     if (parts) {
       pending.unshift(parts[1]);
-      chunks.push(toChunk(parts[0], source, replacements));
+      chunks.push(toChunk(parts[0]));
       continue;
     }
-    chunks.push(toChunk(span, source, replacements));
+    chunks.push(toChunk(span));
   }
   return chunks;
 }
 
-function toChunk(span: Span, source: SourceText, replacements: readonly Replacement[]): TextChunk {
-  let codePoints = 0;
-  for (let i = span.start; i < span.end; i++) codePoints += source.weights[i] as number;
-  const explicit = span.breakMs !== undefined;
-  const spoken = spokenTextMapped(source, replacements, span.start, span.end);
-  return {
-    text: spoken.text,
-    codePoints,
-    sourceAt: spoken.sourceAt,
-    pauseAfterMs: explicit ? (span.breakMs as number) : span.endsSentence ? SENTENCE_PAUSE_MS : CLAUSE_PAUSE_MS,
-    ...(explicit ? { explicitPause: true } : {}),
+/** A sentence cut wherever its voicing changes; the pieces but the last follow each other without a pause. */
+function atVoicingChanges(span: Span, source: SourceText, voiced: VoicedText, guard: Guards): Span[] {
+  const cuts = voicingCuts(voiced, source.chars, guard.inside, span.start, span.end);
+  if (cuts.length === 0) return [span];
+  const pieces: Span[] = [];
+  let start = span.start;
+  for (const cut of cuts) {
+    pieces.push({ start, end: cut, endsSentence: false, joined: true });
+    start = cut;
+  }
+  pieces.push({ ...span, start });
+  return pieces;
+}
+
+/** Turns spans, in order, into chunks: their text, billing, pause, voicing and the marks that stand in them. */
+function chunkMaker(source: SourceText, replacements: readonly Replacement[], voiced: VoicedText): (span: Span) => TextChunk {
+  const marks = source.marks ?? [];
+  let nextMark = 0;
+  return (span) => {
+    let codePoints = 0;
+    const chunkMarks: ChunkMark[] = [];
+    for (let i = span.start; i < span.end; i++) {
+      // A mark before character i (or, in the last chunk, at the very end) is in this chunk.
+      for (; nextMark < marks.length && (marks[nextMark]?.index as number) <= i; nextMark++) chunkMarks.push({ name: marks[nextMark]?.name as string, at: codePoints });
+      codePoints += source.weights[i] as number;
+    }
+    if (span.end === source.chars.length) for (; nextMark < marks.length; nextMark++) chunkMarks.push({ name: marks[nextMark]?.name as string, at: codePoints });
+    const explicit = span.breakMs !== undefined;
+    const spoken = spokenTextMapped(source, replacements, span.start, span.end);
+    const voicing = chunkVoicing(voiced, source.chars, span.start, span.end);
+    return {
+      text: spoken.text,
+      codePoints,
+      sourceAt: spoken.sourceAt,
+      pauseAfterMs: explicit ? (span.breakMs as number) : span.endsSentence ? SENTENCE_PAUSE_MS : span.joined === true ? 0 : CLAUSE_PAUSE_MS,
+      ...(explicit ? { explicitPause: true } : {}),
+      ...(isNeutral(voicing) ? {} : { voicing }),
+      ...(chunkMarks.length > 0 ? { marks: chunkMarks } : {}),
+    };
   };
+}
+
+/**
+ * The markup the text used that this request does not apply (lenient SSML): the elements the parser dropped, and
+ * `lang` when a span's language is one the voice does not speak. Empty for plain text.
+ */
+export function ignoredMarkup(text: string, options: Pick<SplitOptions, 'language' | 'speaks'>): readonly string[] {
+  const source = toSourceText(text);
+  const ignored = source.ignored ?? [];
+  if (!voicedText(source, options.language, options.speaks).fellBack || ignored.includes('lang')) return ignored;
+  return [...ignored, 'lang'];
 }
 
 /** True when a chunk has letters or digits to speak (pure punctuation yields no engine call). */

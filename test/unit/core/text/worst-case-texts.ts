@@ -152,4 +152,33 @@ export const WORST_CASES: readonly WorstCase[] = [
     make: (random, _language, length) =>
       fill(length, () => pick(random, ['<say-as interpret-as="digits">1-1-1</say-as>', '<break time="1ms"/>', '1-', '<s>1.</s>', '<sub alias="a">1</sub>']), '<speak>', '</speak>'),
   },
+  // A voicing change every few characters: a chunk and a front-end stretch each (issue 41).
+  {
+    name: 'SSML prosody, lang, emphasis and marks',
+    make: (random, _language, length) =>
+      fill(
+        length,
+        () =>
+          pick(random, [
+            `<prosody rate="${pick(random, ['slow', '+10%', '80%'])}" volume="-3dB">1-</prosody>`,
+            `<lang xml:lang="${pick(random, ['hi-IN', 'ta-IN', 'en-US', 'bn'])}">1,2</lang>`,
+            '<emphasis>1.</emphasis>',
+            '<mark name="m"/>1 ',
+            '<prosody pitch="+2st"><emphasis level="strong">a</emphasis></prosody>',
+            '1-',
+          ]),
+        '<speak>',
+        '</speak>',
+      ),
+  },
+  { name: 'SSML nested prosody', make: (_random, _language, length) => nested(length, '<prosody rate="+1%" pitch="+0.1st">', '1-', '</prosody>') },
+  { name: 'SSML unknown elements (lenient)', make: (random, _language, length) => fill(length, () => pick(random, ['<foo>1-</foo>', '<mstts:x a="b">1,</mstts:x>', '<voice name="v">1</voice>', '<phoneme ph="a">1</phoneme>']), '<speak>', '</speak>') },
 ];
+
+/** `open` nested as deep as fits around one `body`, inside <speak>: exactly `length` code points. */
+function nested(length: number, open: string, body: string, close: string): string {
+  const size = (depth: number) => [...'<speak></speak>'].length + [...body].length + depth * ([...open].length + [...close].length);
+  let depth = 0;
+  while (size(depth + 1) <= length) depth++;
+  return `<speak>${open.repeat(depth)}${body}${close.repeat(depth)}</speak>${' '.repeat(length - size(depth))}`;
+}
