@@ -108,8 +108,9 @@ export function normalizeLoudness(samples: Float32Array, sampleRateHz: number, t
  * Look-ahead limiter: per-sample required gain, a moving minimum over +-W, then a moving average of
  * width W+1. Every sample in the averaging window has min-gain <= the centre's required gain, so the
  * result never exceeds LIMIT_TARGET, and the gain changes over ~2 ms instead of clipping the waveform.
+ * In place; also what keeps an SSML volume gain from clipping (clause-gain.ts).
  */
-function limitPeaks(samples: Float32Array, sampleRateHz: number): void {
+export function limitPeaks(samples: Float32Array, sampleRateHz: number): void {
   let peak = 0;
   for (let i = 0; i < samples.length; i++) peak = Math.max(peak, Math.abs(samples[i]!));
   if (peak <= LIMIT_TARGET) return;

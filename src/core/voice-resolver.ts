@@ -3,7 +3,7 @@
 // engine speaks the pair, and how, is the engines' business.
 
 import { ApiError } from '../errors.js';
-import type { LanguageCode } from '../languages.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 import type { Account, CustomVoiceCatalog } from '../store/store.js';
 import { storeCall } from './store-call.js';
 import type { VoiceCatalog } from './voice-catalog.js';
@@ -16,6 +16,11 @@ export interface ResolvedVoice {
   readonly rateMultiplier: number;
   /** Custom voices: the account that owns it (its cached audio is that account's alone). */
   readonly ownerAccountId?: string;
+  /**
+   * The languages the catalog lists for the voice, when it lists fewer than all eight: an SSML `<lang>` span in another
+   * language is then spoken in the request's (and reported). Absent: every language.
+   */
+  readonly languages?: readonly LanguageCode[];
 }
 
 /** Every refusal here is about the request's voice (with its language). */
@@ -36,7 +41,13 @@ export class VoiceResolver {
         VOICE_FIELD,
       );
     }
-    return { voiceName: voice, pitchShiftSemitones: 0, rateMultiplier: 1 };
+    return { voiceName: voice, pitchShiftSemitones: 0, rateMultiplier: 1, ...this.#languagesOf(voice) };
+  }
+
+  /** The voice's languages, only when the catalog does not list all of them for it. */
+  #languagesOf(voiceName: string): { languages?: readonly LanguageCode[] } {
+    const languages = this.catalog.languages().filter((language) => this.catalog.hasPair(voiceName, language));
+    return languages.length === LANGUAGE_CODES.length ? {} : { languages };
   }
 
   async #resolveCustom(account: Account, voiceId: string, language: LanguageCode): Promise<ResolvedVoice> {
@@ -64,6 +75,7 @@ export class VoiceResolver {
       pitchShiftSemitones: custom.pitchShiftSemitones,
       rateMultiplier: custom.rateMultiplier,
       ownerAccountId: custom.accountId,
+      ...this.#languagesOf(custom.baseVoice),
     };
   }
 }

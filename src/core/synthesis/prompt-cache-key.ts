@@ -1,6 +1,6 @@
 // The prompt cache's key: a sha256 over everything that determines an utterance's output, so two requests share
 // audio only when synthesis would have produced the same bytes: the text as the front end left it (chunks, with
-// their pauses and the code points they bill), language, voice (pitch, rate, and the owner of a custom voice), speed,
+// their pauses, the code points they bill and the voicing SSML gave them: rate, pitch, gain, language), language, voice (pitch, rate, and the owner of a custom voice), speed,
 // what makes the audio (engine, version, the voice's parameters or pack identity), output format, sample rate, mode;
 // the lexicon entries in force for the language (a digest of what each says: a phoneme entry changes no chunk text
 // today, and must still never replay audio made before it changed); and whose it is (an account, unless the operator shares preset voices), so one tenant never hears another's hit.
@@ -47,7 +47,7 @@ export function promptCacheKey(parts: {
     v: KEY_VERSION,
     scope: parts.scope,
     source: parts.audioSource,
-    chunks: parts.chunks.map((chunk) => [chunk.text, chunk.codePoints, chunk.pauseAfterMs, chunk.explicitPause === true]),
+    chunks: parts.chunks.map((chunk) => [chunk.text, chunk.codePoints, chunk.pauseAfterMs, chunk.explicitPause === true, ...voicingMaterial(chunk)]),
     language: request.language,
     // The voice's own sound is in `source` (each engine's audioSource names its voice's parameters or files).
     voice: [request.voice.voiceName, request.voice.pitchShiftSemitones, request.voice.rateMultiplier, request.voice.ownerAccountId ?? null],
@@ -60,4 +60,11 @@ export function promptCacheKey(parts: {
     ...(request.lexicon?.cacheKey !== undefined ? { lexicon: request.lexicon.cacheKey } : {}),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}
+
+/** A chunk's voicing, only when it has one: the keys of text without prosody or lang stay what they were. */
+function voicingMaterial({ voicing }: TextChunk): (string | number)[] {
+  if (!voicing) return [];
+  // -Infinity (silent) has no JSON form of its own.
+  return [voicing.rate, voicing.pitchSemitones, Number.isFinite(voicing.gainDb) ? voicing.gainDb : 'silent', voicing.language ?? ''];
 }

@@ -3,14 +3,20 @@
 // and keeps the counts that billing and `duration_seconds` need. Cancellation is the caller's AbortSignal.
 // With a prompt cache, a finished utterance is recorded and the same utterance later replays the recording,
 // counters included, without waiting on the engine (prompt-cache.ts).
+// Each chunk is spoken with its own voicing (SSML prosody, emphasis, lang: core/text/voicing.ts): its speed, pitch and
+// language go to its engine job, its gain onto its audio.
 
 import { EMPTY_BYTES } from '../../audio/bytes.js';
 import { inlinePipeline, type AudioPipeline, type AudioPipelineFactory } from '../../audio/audio-pipeline.js';
 import { afterTrim } from '../../audio/clause-delivery.js';
+import { adjustClause } from '../../audio/clause-gain.js';
 import { newOggSerial, withOggSerial } from '../../audio/ogg-page.js';
 import type { PcmClip, TtsEngine } from '../../engine/tts-engine.js';
 import { eventLoopTurn } from '../../util/event-loop-turn.js';
-import { isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
+import type { LanguageCode } from '../../languages.js';
+import { ignoredMarkup, isSpeakable, splitUtterance, type TextChunk } from '../text/split-utterance.js';
+import { clamp, MAX_PITCH_SEMITONES, MAX_SPEED, MIN_SPEED } from '../text/voicing.js';
+import type { ResolvedVoice } from '../voice-resolver.js';
 import type { PromptCache, RecordedUtterance, UtteranceCounters } from './prompt-cache.js';
 import type { ChunkWordBoundary, TimedChunk } from './recorded-utterance.js';
 import { type CacheKeyRequest, promptCacheKey, SHARED_CACHE_SCOPE } from './prompt-cache-key.js';
@@ -46,8 +52,6 @@ export interface ChunkingOptions {
  */
 const SILENT_UTTERANCE_RATE_HZ = 22050;
 const NO_SAMPLES = new Float32Array(0);
-const MIN_SPEED = 0.5;
-const MAX_SPEED = 2;
 /**
  * Safety budget: no sane reading of N characters lasts longer than this per character at speed 1
  * (slow Indic speech is ~12 characters/s; digits expand). Past it the utterance is truncated, not billed.
@@ -69,6 +73,7 @@ export class Utterance {
   /** The first chunk's engine job, started by prefetch() and not yet taken by the synthesis. */
   #early: { readonly job: Promise<PcmClip>; readonly controller: AbortController } | undefined;
   #prefetchUsed = false;
+  #ignoredMarkup: readonly string[] | undefined;
 
   constructor(
     private readonly engine: TtsEngine,
@@ -79,14 +84,19 @@ export class Utterance {
     private readonly pipelines: AudioPipelineFactory = inlinePipeline,
   ) {
     // The text front end runs here: chunk text reaches every engine normalised for the request's language.
-    // The account's lexicons apply first, each entry read as a hand-written <sub alias> (core/text/apply-lexicon.ts).
-    this.chunks = withTrailingPause(
-      splitUtterance(request.text, { ...chunking, language: request.language, lexicon: request.lexicon?.text }),
-      request.trailingPauseMs,
-    );
+    this.chunks = withTrailingPause(splitUtterance(request.text, { ...chunking, language: request.language, speaks: speaksOf(request.voice) }), request.trailingPauseMs);
     const totalCodePoints = this.chunks.reduce((sum, chunk) => sum + chunk.codePoints, 0);
     const msPerChar = chunking.maxAudioMsPerChar ?? MAX_AUDIO_MS_PER_CHAR;
     this.#budgetMs = Math.max(MIN_AUDIO_BUDGET_MS, (totalCodePoints * msPerChar) / request.speed);
+  }
+
+  /**
+   * The SSML elements of the text that are not applied (lenient mode: dropped, their text spoken), each named once: what
+   * the routes report (X-SSML-Ignored, the WebSocket's `ssml_ignored`). Empty for plain text.
+   */
+  get ssmlIgnored(): readonly string[] {
+    this.#ignoredMarkup ??= ignoredMarkup(this.request.text, { language: this.request.language, speaks: speaksOf(this.request.voice) });
+    return this.#ignoredMarkup;
   }
 
   /** Code points of the chunks whose audio has been produced: what a cancelled utterance bills. */
@@ -145,7 +155,7 @@ export class Utterance {
     const scope = this.request.voice.ownerAccountId ?? (cache?.sharedAcrossAccounts ? SHARED_CACHE_SCOPE : this.request.accountId);
     if (!cache || scope === undefined) return yield* this.#synthesized(signal);
     const key = promptCacheKey({
-      audioSource: this.engine.audioSource(this.request.voice.voiceName, this.request.language),
+      audioSource: this.#audioSource(),
       chunks: this.chunks,
       request: this.request,
       budgetMs: this.#budgetMs,
@@ -176,15 +186,27 @@ export class Utterance {
     if (!this.#truncated) cache.put(key, { pieces, end: this.#counters(), sizeBytes, words: [...this.#words], timedChunks: [...this.#timedChunks] });
   }
 
-  /** The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long, from `startMs`). */
-  #recordWords(chunk: number, clip: PcmClip, pipeline: AudioPipeline, startMs: number, clipMs: number): void {
+  /** What makes the audio: the engine of the request's language, and of each other language a `<lang>` span is in. */
+  #audioSource(): string {
+    const { voiceName } = this.request.voice;
+    const languages = new Set<LanguageCode>([this.request.language]);
+    for (const chunk of this.chunks) if (chunk.voicing?.language !== undefined) languages.add(chunk.voicing.language);
+    return [...languages].map((language) => this.engine.audioSource(voiceName, language)).join(' + ');
+  }
+
+  /**
+   * The clip's word boundaries, on its audio as the pipeline delivered it (`clipMs` long, from `startMs`); the clause
+   * lost `leadTrimmedMs` from its start where it was shaped (undefined: by the pipeline, which says how much).
+   */
+  #recordWords(chunk: number, clip: PcmClip, pipeline: AudioPipeline, startMs: number, clipMs: number, leadTrimmedMs: number | undefined): void {
     // No list: the engine has no word timings. An empty one is timed only for a chunk of one word (nothing to
     // place); for more words it means the engine could not place them (Flite, tts-engine.ts), and none are invented.
     if (!clip.words || clip.samples.length === 0) return;
     if (clip.words.length === 0 && !isOneWord((this.chunks[chunk] as TextChunk).text)) return;
     this.#timedChunks.push({ chunk, startMs, audioMs: clipMs });
     if (clip.words.length === 0) return;
-    const words = clip.shaped === true ? clip.words : afterTrim(clip.words, pipeline.lastLeadTrimmedMs, clipMs);
+    const trimmedMs = clip.shaped === true ? 0 : (leadTrimmedMs ?? pipeline.lastLeadTrimmedMs);
+    const words = trimmedMs === 0 ? clip.words : afterTrim(clip.words, trimmedMs, clipMs);
     for (const word of words) this.#words.push({ chunk, atMs: word.atMs, textEnd: word.textEnd });
   }
 
@@ -249,13 +271,14 @@ export class Utterance {
     if (!chunk) return undefined;
     // No audio, so its rate is never read.
     if (!isSpeakable(chunk.text)) return Promise.resolve({ samples: NO_SAMPLES, sampleRateHz: SILENT_UTTERANCE_RATE_HZ });
+    const voicing = chunk.voicing;
     const job = this.engine.synthesize(
       {
         text: chunk.text,
-        language: request.language,
+        language: voicing?.language ?? request.language,
         voiceName: request.voice.voiceName,
-        speed: clamp(request.speed * request.voice.rateMultiplier, MIN_SPEED, MAX_SPEED),
-        pitchShiftSemitones: request.voice.pitchShiftSemitones,
+        speed: clamp(request.speed * request.voice.rateMultiplier * (voicing?.rate ?? 1), MIN_SPEED, MAX_SPEED),
+        pitchShiftSemitones: clamp(request.voice.pitchShiftSemitones + (voicing?.pitchSemitones ?? 0), -MAX_PITCH_SEMITONES, MAX_PITCH_SEMITONES),
         deliverAtRateHz: request.sampleRateHz,
         lane: { kind: request.forCall === true ? 'call' : 'request', owner: request.accountId ?? '' },
       },
@@ -311,12 +334,14 @@ export class Utterance {
             pipeline = openPipeline(clip.sampleRateHz);
             const silence = await lead(pipeline);
             if (silence.length > 0) yield silence;
-          } else if (clip.samples.length > 0 && clip.sampleRateHz !== pipeline.inputRateHz) {
-            throw new Error(`engine clips changed rate mid-utterance (${pipeline.inputRateHz} Hz, then ${clip.sampleRateHz} Hz)`);
           }
+          // A gain (SSML volume, emphasis) goes on the shaped clause; a clip of another engine's rate (a <lang> span
+          // spoken by another engine) is brought to the pipeline's.
+          const adjusted = clip.samples.length === 0 ? undefined : adjustClause(clip, pipeline.inputRateHz, chunk.voicing?.gainDb ?? 0);
           const clipStartMs = pipeline.durationMs;
-          bytes = await pipeline.pushClause(clip.samples, pauseMs, clip.shaped === true);
-          this.#recordWords(index, clip, pipeline, clipStartMs, pipeline.durationMs - clipStartMs - pauseMs);
+          bytes = await pipeline.pushClause(adjusted?.samples ?? clip.samples, pauseMs, adjusted?.shaped ?? clip.shaped === true);
+          const trimmedMs = adjusted !== undefined && adjusted.shaped && clip.shaped !== true ? adjusted.leadTrimmedMs : undefined;
+          this.#recordWords(index, clip, pipeline, clipStartMs, pipeline.durationMs - clipStartMs - pauseMs, trimmedMs);
         }
         this.#codePointsSpoken += chunk.codePoints;
         this.#chunksDone++;
@@ -356,6 +381,8 @@ function withTrailingPause(chunks: TextChunk[], pauseMs: number | undefined): Te
   return [...chunks.slice(0, -1), { ...last, pauseAfterMs: pauseMs, explicitPause: true }];
 }
 
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
+/** The languages the voice speaks, for `<lang>` spans; every language unless the catalog lists fewer for it. */
+function speaksOf(voice: ResolvedVoice): ((language: LanguageCode) => boolean) | undefined {
+  const { languages } = voice;
+  return languages === undefined ? undefined : (language) => languages.includes(language);
 }

@@ -1,5 +1,5 @@
 // The utterance takes its pipeline's input rate from the engine's clips (22.05 kHz embedded, 16 or 22.05 kHz
-// neural packs) instead of assuming one, and refuses clips whose rate changes mid-utterance.
+// neural packs) instead of assuming one, and brings a clip of another rate (another engine's) to it.
 
 import { describe, expect, it } from 'vitest';
 import { Utterance, type UtteranceRequest } from '../../../../src/core/synthesis/utterance.js';
@@ -58,7 +58,11 @@ describe('utterance sample rate', () => {
     expect(led.durationMs - alone.durationMs).toBeGreaterThan(200);
   });
 
-  it('refuses clips that change rate mid-utterance', async () => {
-    await expect(render(new ScriptedEngine([16000, 22050]), 'First sentence. Second sentence.')).rejects.toThrow(/changed rate mid-utterance \(16000 Hz, then 22050 Hz\)/);
+  it('brings a clip of another rate (a <lang> span another engine speaks) to the rate of the clips before it', async () => {
+    const { bytes, durationMs } = await render(new ScriptedEngine([16000, 22050]), 'First sentence. Second sentence.');
+    // Two 500 ms tones (shaping keeps them whole) and the 250 ms sentence pause between them.
+    expect(durationMs).toBeGreaterThan(1240);
+    expect(durationMs).toBeLessThan(1260);
+    expect(bytes).toBe(Math.round((durationMs * 8000) / 1000) * 2);
   });
 });
