@@ -33,9 +33,9 @@ const PROMPT =
 const PROVIDERS: Record<SimulatedProvider, { settings: Partial<TelephonySettings>; credentials: ProviderCredentials }> = {
   twilio: { settings: { credentials: { twilioAuthToken: 'bench-twilio-auth-token-0123456789' } }, credentials: { twilioAuthToken: 'bench-twilio-auth-token-0123456789' } },
   smartflo: { settings: { credentials: { smartfloToken: 'sf_bench_0123456789abcdefghij' } }, credentials: { smartfloToken: 'sf_bench_0123456789abcdefghij' } },
-  exotel: { settings: { credentials: { exotelCredentials: 'bench:exotel-secret-0123' } }, credentials: { basic: 'bench:exotel-secret-0123' } },
+  exotel: { settings: { credentials: { exotelCredentials: 'bench:exotel-secret-0123' } }, credentials: { exotelCredentials: 'bench:exotel-secret-0123' } },
   plivo: { settings: { credentials: { plivoAuthId: 'MABENCHBENCHBENCH001', plivoAuthToken: 'bench-plivo-token-0123456789' } }, credentials: { plivoAuthToken: 'bench-plivo-token-0123456789' } },
-  asterisk: { settings: { credentials: { asteriskCredentials: 'asterisk:bench-secret-0123' } }, credentials: { basic: 'asterisk:bench-secret-0123' } },
+  asterisk: { settings: { credentials: { asteriskCredentials: 'asterisk:bench-secret-0123' } }, credentials: { asteriskCredentials: 'asterisk:bench-secret-0123' } },
   audiosocket: { settings: {}, credentials: {} },
 };
 const accountOf = (provider: SimulatedProvider) => `acct_bench_${provider}`;

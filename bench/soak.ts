@@ -56,10 +56,10 @@ const REPLY = 'ठीक है, मैं आपकी मदद करता �
 /** Each provider's stored credentials (the settings' `credentials` map) and what its simulated side presents. */
 const CREDENTIALS: Record<SimulatedProvider, { stored: Readonly<Record<string, string>>; credentials: ProviderCredentials }> = {
   twilio: { stored: { twilioAuthToken: 'soak-twilio-auth-token-0123456789' }, credentials: { twilioAuthToken: 'soak-twilio-auth-token-0123456789' } },
-  exotel: { stored: { exotelCredentials: 'soak:exotel-secret-0123' }, credentials: { basic: 'soak:exotel-secret-0123' } },
+  exotel: { stored: { exotelCredentials: 'soak:exotel-secret-0123' }, credentials: { exotelCredentials: 'soak:exotel-secret-0123' } },
   plivo: { stored: { plivoAuthId: 'MASOAKSOAKSOAKSOAK01', plivoAuthToken: 'soak-plivo-token-0123456789' }, credentials: { plivoAuthToken: 'soak-plivo-token-0123456789' } },
   smartflo: { stored: { smartfloToken: 'sf_soak_0123456789abcdefghij' }, credentials: { smartfloToken: 'sf_soak_0123456789abcdefghij' } },
-  asterisk: { stored: { asteriskCredentials: 'asterisk:soak-secret-0123' }, credentials: { basic: 'asterisk:soak-secret-0123' } },
+  asterisk: { stored: { asteriskCredentials: 'asterisk:soak-secret-0123' }, credentials: { asteriskCredentials: 'asterisk:soak-secret-0123' } },
   audiosocket: { stored: {}, credentials: {} },
 };
 const VOBIZ = { authId: 'MAVOBIZSOAKVOBIZ0001', authToken: 'soak-vobiz-token-0123456789' };

@@ -2,10 +2,10 @@
 // Tests pass overrides (a store on a temp dir, a smaller engine) and get the same wiring the server runs.
 
 import { setMaxListeners } from 'node:events';
-import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
+import { buildVoiceEngine } from './build-voice-engine.js';
 import type { Config } from './config.js';
 import { Admission } from './core/admission.js';
 import { PromptCache } from './core/synthesis/prompt-cache.js';
@@ -15,9 +15,7 @@ import { LexiconLibrary } from './core/lexicons/lexicon-library.js';
 import { loadVoiceCatalog, type VoiceCatalog } from './core/voice-catalog.js';
 import { VoiceResolver } from './core/voice-resolver.js';
 import { EncoderThreads } from './engine/encoder-threads.js';
-import { EspeakEngine } from './engine/espeak-engine.js';
 import { withMetrics } from './engine/metered-engine.js';
-import { buildEngineRegistry } from './engine/build-engine-registry.js';
 import type { TtsEngine } from './engine/tts-engine.js';
 import type { Metrics } from './metrics/metrics.js';
 import { PrometheusMetrics, type AdmissionHeldCounts, type VadLoad } from './metrics/prometheus-metrics.js';
@@ -148,38 +146,6 @@ async function buildPromptCache(config: Config, metrics: Metrics): Promise<Promp
   return holder.cache;
 }
 
-/** The engine registry: the installed voice packs' engines in front of the embedded eSpeak engine. */
-function buildEngine(config: Config, catalog: VoiceCatalog, logger: Logger): TtsEngine {
-  const embedded = new EspeakEngine({
-    workers: config.ttsWorkers,
-    maxQueue: config.ttsQueueSize,
-    niceness: config.ttsWorkerNice,
-    voices: catalog.embeddedVoices(),
-    languageIds: catalog.embeddedLanguageIds(),
-    onEvent: (event) => logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'engine worker event'),
-  });
-  const packs = catalog.voicePacks().map((pack) => ({ ...pack, path: resolve(config.modelsDir, pack.path) }));
-  if (packs.length > 0 && config.onnxWorkers * config.onnxThreads > availableParallelism()) {
-    logger.warn({ onnxWorkers: config.onnxWorkers, onnxThreads: config.onnxThreads, cores: availableParallelism() }, 'ONNX workers x threads exceeds the cores');
-  }
-  return buildEngineRegistry(embedded, packs, {
-    workers: config.onnxWorkers,
-    threadsPerWorker: config.onnxThreads,
-    maxQueue: config.ttsQueueSize,
-    niceness: config.ttsWorkerNice,
-    modelsDir: config.modelsDir,
-    onEvent: (event) => {
-      if (event.type === 'pack-failed') {
-        logger.warn({ pack: event.path, voice: event.voiceName, language: event.language, reason: event.reason }, 'voice pack failed to load; its pair uses the embedded engine');
-      } else if (event.type === 'unknown-phonemes') {
-        logger.debug({ pack: event.path, count: event.count, symbols: event.symbols }, 'phonemes missing from the voice pack were dropped');
-      } else {
-        logger[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'voice pack engine worker event');
-      }
-    },
-  });
-}
-
 export async function buildDeps(config: Config, logger: Logger, overrides: DepsOverrides = {}): Promise<Deps> {
   const catalog = overrides.catalog ?? loadVoiceCatalog(catalogPath(config));
   const store =
@@ -189,7 +155,7 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
         ? logger.debug({ redis: event }, 'store reconnecting')
         : logger[event.type === 'error' ? 'warn' : 'info']({ redis: event }, event.type === 'error' ? 'store connection error' : 'store connected'),
     ));
-  const engine = overrides.engine ?? buildEngine(config, catalog, logger);
+  const engine = overrides.engine ?? buildVoiceEngine(config, catalog, logger);
   const encoders = new EncoderThreads({
     threads: config.ttsEncoderThreads,
     niceness: config.ttsWorkerNice,

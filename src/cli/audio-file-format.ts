@@ -1,7 +1,7 @@
 // The audio formats and rates the CLI writes, and the rule that picks a format from --format or the file name.
 
 import { extname } from 'node:path';
-import { UsageError } from './cli-command.js';
+import { UsageError } from './usage-error.js';
 
 export const FILE_FORMATS = ['wav', 'mp3', 'pcm', 'mulaw', 'alaw', 'opus'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];

@@ -1,34 +1,31 @@
 // Entry of the `raaga` operator CLI (bin/raaga.mjs loads it): reads the environment, dispatches to a command,
-// and maps every failure to a one-line message and exit code 1 (never a stack trace).
+// and maps every failure to one line on stderr: bad usage exits 2 naming the option and the fix, any other failure
+// exits 1 (never a stack trace).
 // It opens the store the server uses (SQLite in RAAGA_DATA_DIR, or Redis with REDIS_URL) and may run while the
 // server runs: every change is a committed transaction the server reads on its next request.
 
-import { UsageError, type CliContext, type Command } from './cli-command.js';
-import { COMMAND_SUMMARIES, type CommandName } from './command-summaries.js';
+import { readFileSync } from 'node:fs';
+import type { CliContext } from './cli-command.js';
+import { COMMANDS } from './command-registry.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
+import { orList, suggestion } from './nearest-choice.js';
+import { UsageError } from './usage-error.js';
 
-/**
- * Registry: a new command is one entry here. Commands load on use, so `raaga --help` imports none of them
- * (nor the engine, the store or zod) and answers at once.
- */
-const COMMANDS: readonly { readonly name: CommandName; readonly load: () => Promise<Command> }[] = [
-  { name: 'accounts', load: async () => (await import('./commands/accounts.js')).accountsCommand },
-  { name: 'keys', load: async () => (await import('./commands/keys.js')).keysCommand },
-  { name: 'credits', load: async () => (await import('./commands/credits.js')).creditsCommand },
-  { name: 'usage', load: async () => (await import('./commands/usage.js')).usageCommand },
-  { name: 'store', load: async () => (await import('./commands/store.js')).storeCommand },
-  { name: 'voices', load: async () => (await import('./commands/voices.js')).voicesCommand },
-  { name: 'say', load: async () => (await import('./commands/say.js')).sayCommand },
-  { name: 'normalize', load: async () => (await import('./commands/normalize.js')).normalizeCommand },
-  { name: 'speak', load: async () => (await import('./commands/speak.js')).speakCommand },
-  { name: 'call-sim', load: async () => (await import('./commands/call-sim.js')).callSimCommand },
-  { name: 'telephony', load: async () => (await import('./commands/telephony.js')).telephonyCommand },
-  { name: 'twiml', load: async () => (await import('./commands/twiml.js')).twimlCommand },
-];
+/** Exit statuses: 0 done, 1 the command failed, 2 it was called wrongly. */
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** The package's version; package.json sits two levels up from src/cli/ and from dist/cli/ alike. */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
   return [
     'Usage: raaga <command> [options]',
+    '       raaga --version',
     '',
     'Commands:',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${COMMAND_SUMMARIES[command.name]}`),
@@ -52,14 +49,19 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
     err: (text: string) => void process.stderr.write(`${text}\n`),
   };
   const [name, ...rest] = argv;
+  const names = COMMANDS.map((command) => command.name);
   try {
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      if (name === undefined) throw new UsageError('missing command');
+    if (name === '--help' || name === '-h' || name === 'help') {
       ctxBase.out(topHelp());
       return 0;
     }
+    if (name === '--version' || name === '-V' || name === 'version') {
+      ctxBase.out(`raaga ${version()}`);
+      return 0;
+    }
+    if (name === undefined) throw new UsageError(`missing command: ${orList(names)}`);
     const entry = COMMANDS.find((candidate) => candidate.name === name);
-    if (!entry) throw new UsageError(`unknown command '${name}'`);
+    if (!entry) throw new UsageError(`unknown ${name.startsWith('-') ? 'option' : 'command'} '${name}'${suggestion(name, [...names, '--help', '--version'])}`);
     const [command, { parseConfig }, { openStore }] = await Promise.all([entry.load(), import('../config.js'), import('../store/open-store.js')]);
     const config = parseConfig(env);
     const ctx: CliContext = {
@@ -69,18 +71,18 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       openStore: () => openStore(config),
       readStdin,
       telephony: config.telephony,
+      config,
       env,
     };
     await command.run(rest, ctx);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      ctxBase.err(`raaga: ${error.message}`);
-      ctxBase.err(`Run 'raaga ${error.command ? `${error.command} ` : ''}--help' for usage.`);
-      return 1;
+      ctxBase.err(`raaga${error.command ? ` ${error.command}` : ''}: ${error.message} (see 'raaga ${error.command ? `${error.command} ` : ''}--help')`);
+      return EXIT_USAGE;
     }
-    ctxBase.err(`raaga: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    ctxBase.err(`raaga${name === undefined ? '' : ` ${name}`}: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_FAILED;
   }
 }
 

@@ -1,5 +1,5 @@
-// The providers the simulator can play: every provider of telephony/providers.ts (dial-provider.ts has an entry for
-// each, by type). Apart from the dialer itself so the CLI can validate --provider without loading ws and every dialect.
+// The providers the simulator can play: every provider of telephony/providers.ts, in its order (dial-provider.ts has an
+// entry for each, by type, and re-exports this list).
 
 import { PROVIDER_NAMES, type ProviderName } from '../telephony/providers.js';
 

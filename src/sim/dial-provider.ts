@@ -11,6 +11,7 @@ import { API_KEY_PARAMETER, TOKEN_PARAMETER } from '../telephony/call-parameters
 import { asteriskCredentials } from '../telephony/asterisk/asterisk-module.js';
 import { exotelCredentials } from '../telephony/exotel/exotel-credentials.js';
 import { plivoCredentials } from '../telephony/plivo/plivo-credentials.js';
+import type { CredentialField, CredentialValues, ProviderCredentials as ModuleCredentials } from '../telephony/provider-credentials.js';
 import type { ProviderName } from '../telephony/providers.js';
 import { smartfloCredentials } from '../telephony/twilio/smartflo-module.js';
 import { twilioCredentials } from '../telephony/twilio/twilio-credentials.js';
@@ -27,16 +28,12 @@ import type { SimulatedProvider } from './dial-provider-names.js';
 
 export { SIMULATED_PROVIDERS, type SimulatedProvider } from './dial-provider-names.js';
 
-export interface ProviderCredentials {
-  /** Twilio: signs the webhook and the upgrade. */
-  readonly twilioAuthToken?: string | undefined;
-  /** Plivo: signs the answer URL and the upgrade. */
-  readonly plivoAuthToken?: string | undefined;
-  /** Exotel or Asterisk: `user:secret`, sent as Basic auth. */
-  readonly basic?: string | undefined;
-  /** Smartflo: the account's stream secret (any segment when the account allows unsigned streams). */
-  readonly smartfloToken?: string | undefined;
-}
+/**
+ * What a simulated provider presents, by its module's credential field names (the names the store keeps them under):
+ * `twilioAuthToken` and `plivoAuthToken` sign, `exotelCredentials` and `asteriskCredentials` (`user:secret`) are sent
+ * as Basic auth, `smartfloToken` is the stream's secret path segment (any segment when the account allows unsigned).
+ */
+export type ProviderCredentials = CredentialValues;
 
 export interface DialOptions extends Omit<CallPeerOptions, 'url' | 'dialect' | 'headers' | 'signature' | 'customParameters'> {
   readonly provider: SimulatedProvider;
@@ -64,6 +61,8 @@ export interface DialedCall {
 }
 
 interface SimulatedSide {
+  /** The fields of its module's credentials it presents (what `raaga call-sim` takes as options). */
+  readonly presents: readonly CredentialField[];
   /** What the provider presents, from the account's stored credentials for it; undefined when none are stored. */
   storedCredentials(settings: TelephonySettings | null): ProviderCredentials | undefined;
   dial(options: DialOptions, context: DialContext): Promise<DialedCall>;
@@ -81,10 +80,16 @@ interface DialContext {
 }
 
 const ws = (origin: string, path: string) => `${origin.replace(/^http/, 'ws')}${path}`;
-const basicHeaders = (credentials: ProviderCredentials): Record<string, string> =>
-  credentials.basic ? { authorization: `Basic ${Buffer.from(credentials.basic).toString('base64')}` } : {};
+const basicHeaders = (basic: string | undefined): Record<string, string> =>
+  basic ? { authorization: `Basic ${Buffer.from(basic).toString('base64')}` } : {};
+
+/** The named fields of a module's credentials, checked against its field names by the compiler. */
+function fieldsOf<const TField extends string>(credentials: ModuleCredentials<TField>, names: readonly TField[]): readonly CredentialField[] {
+  return credentials.fields.filter((field) => names.includes(field.field));
+}
 
 const twilio: SimulatedSide = {
+  presents: fieldsOf(twilioCredentials, ['twilioAuthToken']),
   // Twilio's calls are simulated with or without a stored auth token: the token only signs.
   storedCredentials: (settings) => {
     const { twilioAuthToken } = twilioCredentials.read(settings);
@@ -124,6 +129,7 @@ const twilio: SimulatedSide = {
 };
 
 const smartflo: SimulatedSide = {
+  presents: fieldsOf(smartfloCredentials, ['smartfloToken']),
   storedCredentials: (settings) => {
     const { smartfloToken } = smartfloCredentials.read(settings);
     return smartfloToken ? { smartfloToken } : undefined;
@@ -136,33 +142,36 @@ const smartflo: SimulatedSide = {
 };
 
 const exotel: SimulatedSide = {
+  presents: fieldsOf(exotelCredentials, ['exotelCredentials']),
   storedCredentials: (settings) => {
     const basic = exotelCredentials.read(settings).exotelCredentials;
-    return basic ? { basic } : undefined;
+    return basic ? { exotelCredentials: basic } : undefined;
   },
   async dial(options, { credentials, query, peerOptions, needAccount }) {
     const url = ws(options.baseUrl, `/v1/telephony/exotel/media/${needAccount()}${query}`);
-    const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new ExotelPeerDialect(), headers: basicHeaders(credentials) });
+    const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new ExotelPeerDialect(), headers: basicHeaders(credentials.exotelCredentials) });
     return { peer, callId: peer.start.callSid, streamUrl: url };
   },
 };
 
 const asterisk: SimulatedSide = {
+  presents: fieldsOf(asteriskCredentials, ['asteriskCredentials']),
   storedCredentials: (settings) => {
     const basic = asteriskCredentials.read(settings).asteriskCredentials;
-    return basic ? { basic } : undefined;
+    return basic ? { asteriskCredentials: basic } : undefined;
   },
   async dial(options, { credentials, query, peerOptions, needAccount }) {
     const url = ws(options.baseUrl, `/v1/telephony/asterisk/media/${needAccount()}${query}`);
     // Asterisk's channel ids look like 1732445112.42.
     const callSid = `${Math.floor(Date.now() / 1000)}.${randomBytes(2).readUInt16BE()}`;
-    const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new AsteriskPeerDialect(), headers: basicHeaders(credentials), callSid });
+    const peer = await CallPeer.connect({ ...peerOptions, url, dialect: new AsteriskPeerDialect(), headers: basicHeaders(credentials.asteriskCredentials), callSid });
     return { peer, callId: peer.start.callSid, streamUrl: url };
   },
 };
 
 const audiosocket: SimulatedSide = {
   // AudioSocket carries no credentials: the listener's allowed networks are its check.
+  presents: [],
   storedCredentials: () => ({}),
   async dial(options, { params, peerOptions }) {
     const target = options.audioSocket;
@@ -175,6 +184,7 @@ const audiosocket: SimulatedSide = {
 };
 
 const plivo: SimulatedSide = {
+  presents: fieldsOf(plivoCredentials, ['plivoAuthToken']),
   storedCredentials: (settings) => {
     const { plivoAuthToken } = plivoCredentials.read(settings);
     return plivoAuthToken ? { plivoAuthToken } : undefined;
@@ -191,6 +201,11 @@ const plivo: SimulatedSide = {
 };
 
 const SIMULATED: Readonly<Record<ProviderName, SimulatedSide>> = { twilio, smartflo, exotel, plivo, asterisk, audiosocket };
+
+/** The credential fields a simulated provider presents, as its module declares them (options, value, help). */
+export function presentedCredentialFields(provider: SimulatedProvider): readonly CredentialField[] {
+  return SIMULATED[provider].presents;
+}
 
 /** What the simulated provider presents from the account's stored settings; undefined when it has none for it. */
 export function storedCredentials(provider: SimulatedProvider, settings: TelephonySettings | null): ProviderCredentials | undefined {

@@ -21,9 +21,9 @@ import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 const SECRETS = {
   twilio: { settings: { credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } }, credentials: { twilioAuthToken: 'f00dfeedf00dfeedf00dfeedf00dfeed' } },
   smartflo: { settings: { credentials: { smartfloToken: 'sf_0123456789abcdefghijklmn' } }, credentials: { smartfloToken: 'sf_0123456789abcdefghijklmn' } },
-  exotel: { settings: { credentials: { exotelCredentials: 'exo-user:exo-secret-123' } }, credentials: { basic: 'exo-user:exo-secret-123' } },
+  exotel: { settings: { credentials: { exotelCredentials: 'exo-user:exo-secret-123' } }, credentials: { exotelCredentials: 'exo-user:exo-secret-123' } },
   plivo: { settings: { credentials: { plivoAuthId: 'MAXXXXXXXXXXXXXXXXXX', plivoAuthToken: 'plivo-token-0123456789' } }, credentials: { plivoAuthToken: 'plivo-token-0123456789' } },
-  asterisk: { settings: { credentials: { asteriskCredentials: 'asterisk:ast-secret-99' } }, credentials: { basic: 'asterisk:ast-secret-99' } },
+  asterisk: { settings: { credentials: { asteriskCredentials: 'asterisk:ast-secret-99' } }, credentials: { asteriskCredentials: 'asterisk:ast-secret-99' } },
   // AudioSocket has no credentials: the listener's allowed networks (loopback here) are the check.
   audiosocket: { settings: {}, credentials: {} },
 } satisfies Record<SimulatedProvider, { settings: Partial<TelephonySettings>; credentials: ProviderCredentials }>;
@@ -31,9 +31,9 @@ const SECRETS = {
 const WRONG: Record<SimulatedProvider, ProviderCredentials> = {
   twilio: { twilioAuthToken: 'wrong-token-wrong-token-wrong-tok' },
   smartflo: { smartfloToken: 'sf_wrongwrongwrongwrongwrong' },
-  exotel: { basic: 'exo-user:not-the-secret' },
+  exotel: { exotelCredentials: 'exo-user:not-the-secret' },
   plivo: { plivoAuthToken: 'not-the-plivo-token-00' },
-  asterisk: { basic: 'asterisk:not-the-secret' },
+  asterisk: { asteriskCredentials: 'asterisk:not-the-secret' },
   audiosocket: {},
 };
 

@@ -2,8 +2,9 @@
 
 import { generateApiKey, hashApiKey } from '../../store/api-key.js';
 import { AccountNotFoundError, PLAN_LIMITS, type Plan } from '../../store/store.js';
-import { optionalString, optionTable, parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
-import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { oneOf, optionalString, optionTable, parseCount, requireString } from '../arg-parsing.js';
+import { commandGroup, withStore, type Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { keyFingerprint } from '../../store/api-key.js';
 import { isoTime, json, table } from '../render.js';
@@ -11,8 +12,7 @@ import { isoTime, json, table } from '../render.js';
 const PLANS: readonly Plan[] = ['free', 'developer', 'growth'];
 
 export function parsePlan(raw: string): Plan {
-  if (!(PLANS as readonly string[]).includes(raw)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}, got '${raw}'`);
-  return raw as Plan;
+  return oneOf(raw, 'plan', PLANS);
 }
 
 function planLine(plan: Plan): string {
@@ -31,8 +31,8 @@ Options:
   --credits N     opening balance in characters (default 0)
   --id <id>       account id (default acct_ + 12 random characters)
   --json          print {"account":…, "apiKey":…}`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, optionTable({ strings: ['plan', 'credits', 'id'], flags: ['json'] }));
+  options: optionTable({ strings: ['plan', 'credits', 'id'], flags: ['json'] }),
+  async run(parsed, ctx) {
     const plan = parsePlan(requireString(parsed, 'plan'));
     const creditsRaw = optionalString(parsed, 'credits');
     const credits = creditsRaw === undefined ? 0 : parseCount(creditsRaw, 'credits');
@@ -58,8 +58,8 @@ const list: Subcommand = {
   help: `Usage: raaga accounts list [--json]
 
 Lists every account with its plan, balance and number of live keys.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { json: { type: 'boolean' } });
+  options: { json: { type: 'boolean' } },
+  async run(parsed, ctx) {
     const rows = await withStore(ctx, async (store) =>
       Promise.all(
         (await store.listAccounts()).map(async (account) => ({ ...account, liveKeys: (await store.listKeyHashes(account.id)).length })),
@@ -87,8 +87,9 @@ const show: Subcommand = {
   help: `Usage: raaga accounts show <id> [--json]
 
 Shows one account: plan and limits, balance, live key fingerprints, custom voices.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { json: { type: 'boolean' } }, 1);
+  options: { json: { type: 'boolean' } },
+  positionals: 1,
+  async run(parsed, ctx) {
     const id = parsed.positionals[0];
     if (id === undefined) throw new UsageError('missing account id');
     const details = await withStore(ctx, async (store) => {

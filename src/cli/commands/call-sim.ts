@@ -1,41 +1,54 @@
-// `raaga call-sim`: plays a provider's role (Twilio, Smartflo, Exotel, Plivo, Asterisk, AudioSocket) in one call against
-// any Raaga server (no public URL needed): reaches the stream as that provider does, talks as the caller in real
-// time, listens like the provider, and prints the timeline and a summary. The peer lives in src/sim/.
+// `raaga call-sim`: plays a provider's role (any provider of telephony/providers.ts) in one call against any Raaga
+// server (no public URL needed): reaches the stream as that provider does, talks as the caller in real time, listens
+// like the provider, and prints the timeline and a summary. The peer lives in src/sim/; the providers and the
+// credential options (the fields each simulated provider presents, named as `raaga telephony set` names them) come
+// from the provider modules.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LANGUAGE_CODES } from '../../languages.js';
-import type { SimulatedProvider } from '../../sim/dial-provider-names.js';
+import { presentedCredentialFields, SIMULATED_PROVIDERS, type ProviderCredentials, type SimulatedProvider } from '../../sim/dial-provider.js';
 import type { CallerClip } from '../../sim/caller-audio.js';
 import type { PeerSummary, TimelineEvent } from '../../sim/call-peer.js';
-import { optionalString, optionTable, parseCommandArgs, parseLanguage, repeatedStrings, requireString } from '../arg-parsing.js';
-import { singleCommand, UsageError } from '../cli-command.js';
+import type { CredentialField } from '../../telephony/provider-credentials.js';
+import { oneOf, optionalString, optionTable, parseLanguage, repeatedStrings, requireString, type Parsed } from '../arg-parsing.js';
+import { singleCommand, type CliContext } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
+import { orList } from '../nearest-choice.js';
 
 const VOICE_WEBHOOK_PATH = '/v1/telephony/twilio/voice';
+
+/** Each credential option once, with the providers that present it (two providers may share a field's option). */
+const CREDENTIAL_OPTIONS: readonly { readonly field: CredentialField; readonly provider: SimulatedProvider }[] = SIMULATED_PROVIDERS.flatMap((provider) =>
+  presentedCredentialFields(provider).map((field) => ({ field, provider })),
+);
+
+const HELP_COLUMN = 28;
+
+function optionLine(usage: string, text: string): string {
+  const head = `  ${usage}`;
+  return head.length < HELP_COLUMN ? `${head.padEnd(HELP_COLUMN)}${text}` : `${head}\n${' '.repeat(HELP_COLUMN)}${text}`;
+}
 
 const HELP = `Usage: raaga call-sim --url <base> [--provider <name>] [options]
        raaga call-sim --provider audiosocket --audiosocket <host:port> [options]
 
 Plays a provider's side of one phone call against a Raaga server, exactly as that provider speaks: reaches the
 stream the way it does (Twilio's voice webhook with --webhook, Plivo's answer URL, Exotel/Asterisk/Smartflo
-straight to the account's stream, AudioSocket over TCP to the listener), sends the caller's audio in real time in the provider's message size and
-format, plays the bot's audio out as the provider does (marks acknowledged once their audio has played; clear
-drops pending marks, or echoes them on Twilio), then prints a timeline and a summary.
+straight to the account's stream, AudioSocket over TCP to the listener), sends the caller's audio in real time in
+the provider's message size and format, plays the bot's audio out as the provider does (marks acknowledged once
+their audio has played; clear drops pending marks, or echoes them on Twilio), then prints a timeline and a summary.
 
 Options:
   --url <base>              Raaga base URL, e.g. http://127.0.0.1:8080 (required)
-  --provider <name>         twilio (default), smartflo, exotel, plivo, asterisk or audiosocket
+  --provider <name>         ${orList(SIMULATED_PROVIDERS.map((name) => (name === 'twilio' ? 'twilio (default)' : name)))}
   --audiosocket <host:port> AudioSocket: the server's listener (AUDIOSOCKET_PORT); the call uses the defaults
                             of AUDIOSOCKET_ACCOUNT, since AudioSocket carries no parameters
-  --basic <user:secret>     Exotel or Asterisk: the account's Basic credentials
-  --plivo-auth-token <t>    Plivo: sign the answer URL and the stream (X-Plivo-Signature-V3)
-  --smartflo-token <t>      Smartflo: the account's stream secret
   --webhook                 POST ${VOICE_WEBHOOK_PATH}/<account> first and open the stream its TwiML names
   --account <id>            The Raaga account (required with --webhook and for every provider but Twilio)
   --api-key <key>           Without --webhook: the API key the call is billed to (sent as the raaga_api_key parameter)
   --public-url <base>       The server's PUBLIC_URL when it differs from --url; signatures are computed over it
-  --auth-token <token>      Twilio auth token: sign the webhook and the WebSocket upgrade (X-Twilio-Signature)
   --param <name=value>      A call setting (greeting=…, voice=…, agent_url=…) or your own parameter (repeatable)
   --caller-wav <file>       Caller audio from a 16-bit PCM WAV file (any rate), starting at --at
   --caller-say "<text>"     Caller speech made by the embedded engine, starting at --at
@@ -46,7 +59,26 @@ Options:
   --duration <time>         How long the call lasts (default 10s)
   --end stop|drop           End with the provider's stop (default) or by dropping the connection
   --out <file.wav>          Write what the caller heard (8 kHz, 16-bit WAV)
+Credentials the provider presents: the account's values as 'raaga telephony set' stores them, under the same
+names ('-' reads one from stdin):
+${CREDENTIAL_OPTIONS.map(({ field, provider }) => optionLine(`--${field.option} ${field.value}`, `${provider}: ${field.help.split('\n').join(' ')}`)).join('\n')}
 Times: 2.5s, 2500ms, or plain seconds. Languages: ${LANGUAGE_CODES.join(', ')}.`;
+
+/** The credential values given on the command line, by field name; a secret given as '-' is read from stdin. */
+async function givenCredentials(parsed: Parsed, ctx: CliContext): Promise<ProviderCredentials> {
+  const values: Record<string, string> = {};
+  let stdinTaken = false;
+  for (const { field } of CREDENTIAL_OPTIONS) {
+    const raw = optionalString(parsed, field.option);
+    if (raw === undefined) continue;
+    if (raw === '-') {
+      if (stdinTaken) throw new UsageError('only one option can read from stdin (-)');
+      stdinTaken = true;
+      values[field.field] = (await ctx.readStdin()).trim();
+    } else values[field.field] = raw;
+  }
+  return values;
+}
 
 /** `2.5s`, `2500ms` or `2.5` (seconds) → ms. */
 export function parseTimeMs(raw: string, name: string): number {
@@ -100,37 +132,31 @@ function formatSummary(summary: PeerSummary, callSid: string, out: string | unde
     `  barge-in     ${summary.bargeInMs === undefined ? (summary.clears > 0 ? `${summary.clears} clear(s), none after caller speech` : 'no clear') : `${summary.bargeInBy === 'clear' ? 'clear' : 'bot audio stopped'} ${summary.bargeInMs.toFixed(0)} ms after the first caller speech frame`}`,
     `  resumed      ${summary.replays === 0 ? 'none' : `${summary.replays} hold(s): ${summary.repeatedMs.toFixed(0)} ms heard twice, ${summary.lostMs.toFixed(0)} ms lost`}`,
     `  playout      ${seconds(playout.receivedMs)} received, ${seconds(playout.clearedMs)} cleared, ${playout.underruns} underrun(s)${playout.underruns > 0 ? ` (worst ${playout.maxLateMs.toFixed(0)} ms late)` : ''}`,
-    ...(summary.badMessages > 0 ? [`  warnings     ${summary.badMessages} message(s) Twilio would reject (see timeline)`] : []),
+    ...(summary.badMessages > 0 ? [`  warnings     ${summary.badMessages} message(s) the provider would reject (see timeline)`] : []),
     ...(out === undefined ? [] : [`  heard        ${out}`]),
   ];
 }
 
 export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-sim'], {
   help: HELP,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(
-      args,
-      optionTable({
-        strings: ['url', 'audiosocket', 'account', 'api-key', 'public-url', 'auth-token', 'provider', 'basic', 'plivo-auth-token', 'smartflo-token',
-          'caller-wav', 'caller-say', 'caller-language', 'caller-voice', 'at', 'duration', 'end', 'out'],
-        flags: ['webhook'],
-        repeated: ['param', 'dtmf'],
-      }),
-    );
-    const provider = (optionalString(parsed, 'provider') ?? 'twilio') as SimulatedProvider;
-    // Loaded on use: the provider registry brings the twilio package, which `raaga call-sim --help` does not need.
-    const { SIMULATED_PROVIDERS } = await import('../../sim/dial-provider-names.js');
-    if (!(SIMULATED_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${SIMULATED_PROVIDERS.join(', ')}`, 'call-sim');
+  options: optionTable({
+    strings: [
+      'url', 'audiosocket', 'account', 'api-key', 'public-url', 'provider', 'caller-wav', 'caller-say', 'caller-language', 'caller-voice', 'at', 'duration', 'end', 'out',
+      ...new Set(CREDENTIAL_OPTIONS.map(({ field }) => field.option)),
+    ],
+    flags: ['webhook'],
+    repeated: ['param', 'dtmf'],
+  }),
+  async run(parsed, ctx) {
+    const provider = oneOf(optionalString(parsed, 'provider') ?? 'twilio', 'provider', SIMULATED_PROVIDERS);
     const audioSocket = provider === 'audiosocket' ? hostPort(requireString(parsed, 'audiosocket')) : undefined;
     // AudioSocket needs no HTTP base URL; any --url given is only checked.
     const url = baseUrl(audioSocket && parsed.values.url === undefined ? 'http://127.0.0.1' : requireString(parsed, 'url'), 'url');
     const publicRaw = optionalString(parsed, 'public-url');
     const publicUrl = publicRaw === undefined ? url : baseUrl(publicRaw, 'public-url');
-    const authToken = optionalString(parsed, 'auth-token');
     const durationMs = parseTimeMs(optionalString(parsed, 'duration') ?? '10s', 'duration');
     const atMs = parseTimeMs(optionalString(parsed, 'at') ?? '2s', 'at');
-    const end = optionalString(parsed, 'end') ?? 'stop';
-    if (end !== 'stop' && end !== 'drop') throw new UsageError('--end must be stop or drop', 'call-sim');
+    const end = oneOf(optionalString(parsed, 'end') ?? 'stop', 'end', ['stop', 'drop']);
     const dtmf = repeatedStrings(parsed, 'dtmf').map(parseDtmf);
     const params = Object.fromEntries(repeatedStrings(parsed, 'param').map(parseParam));
     const callerWav = optionalString(parsed, 'caller-wav');
@@ -170,12 +196,7 @@ export const callSimCommand = singleCommand('call-sim', COMMAND_SUMMARIES['call-
       // Twilio without --webhook: the generic stream, billed to the API key.
       accountId: provider === 'twilio' && parsed.values.webhook !== true ? undefined : account,
       apiKey,
-      credentials: {
-        twilioAuthToken: authToken,
-        plivoAuthToken: optionalString(parsed, 'plivo-auth-token'),
-        basic: optionalString(parsed, 'basic'),
-        smartfloToken: optionalString(parsed, 'smartflo-token'),
-      },
+      credentials: await givenCredentials(parsed, ctx),
       params,
       audioSocket,
       caller: new CallerTrack(clips),

@@ -2,8 +2,9 @@
 
 import { generateApiKey, hashApiKey, isWellFormedApiKey, keyFingerprint } from '../../store/api-key.js';
 import { AccountNotFoundError } from '../../store/store.js';
-import { optionalString, parseCommandArgs, requireString } from '../arg-parsing.js';
-import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { optionalString, requireString } from '../arg-parsing.js';
+import { commandGroup, withStore, type Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { json } from '../render.js';
 
@@ -12,8 +13,8 @@ const create: Subcommand = {
   help: `Usage: raaga keys create --account <id> [--json]
 
 Adds an API key to the account and prints it once (only its hash is stored).`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { account: { type: 'string' }, json: { type: 'boolean' } });
+  options: { account: { type: 'string' }, json: { type: 'boolean' } },
+  async run(parsed, ctx) {
     const accountId = requireString(parsed, 'account');
     const apiKey = generateApiKey();
     const hash = hashApiKey(apiKey);
@@ -35,8 +36,8 @@ const list: Subcommand = {
   help: `Usage: raaga keys list --account <id> [--json]
 
 Lists the fingerprints of the account's live keys (keys themselves are never stored).`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { account: { type: 'string' }, json: { type: 'boolean' } });
+  options: { account: { type: 'string' }, json: { type: 'boolean' } },
+  async run(parsed, ctx) {
     const accountId = requireString(parsed, 'account');
     const hashes = await withStore(ctx, async (store) => {
       if (!(await store.getAccount(accountId))) throw new AccountNotFoundError(accountId);
@@ -55,8 +56,9 @@ const revoke: Subcommand = {
 Revokes a key for good: it never authenticates again, even if it stays in the accounts file.
 Pass '-' to read the key from stdin (keeps it out of shell history), or revoke by the fingerprint
 shown by 'raaga keys list' when the key itself is lost.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { account: { type: 'string' }, fingerprint: { type: 'string' } }, 1);
+  options: { account: { type: 'string' }, fingerprint: { type: 'string' } },
+  positionals: 1,
+  async run(parsed, ctx) {
     const fingerprint = optionalString(parsed, 'fingerprint');
     const positional = parsed.positionals[0];
     if ((positional === undefined) === (fingerprint === undefined)) {
@@ -93,8 +95,9 @@ const hash: Subcommand = {
 
 Prints the key as the accounts file may hold it instead of the key itself (sha256:<hex>), so the file
 (RAAGA_ACCOUNTS_FILE) need keep no key in clear. Pass '-' to read the key from stdin.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {}, 1);
+  options: {},
+  positionals: 1,
+  async run(parsed, ctx) {
     const positional = parsed.positionals[0];
     if (positional === undefined) throw new UsageError('give a key, or - to read it from stdin');
     const key = positional === '-' ? (await ctx.readStdin()).trim() : positional;

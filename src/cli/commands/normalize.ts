@@ -5,8 +5,9 @@ import { ApiError } from '../../errors.js';
 import { MAX_TEXT_CODE_POINTS } from '../../core/text/text-limits.js';
 import { splitUtterance } from '../../core/text/split-utterance.js';
 import type { LanguageCode } from '../../languages.js';
-import { parseCommandArgs, parseLanguage, requireString } from '../arg-parsing.js';
-import { singleCommand, UsageError } from '../cli-command.js';
+import { parseLanguage, requireString } from '../arg-parsing.js';
+import { singleCommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const HELP = `Usage: raaga normalize --language <code> [--ssml] [text]
@@ -37,8 +38,9 @@ export function engineText(text: string, language: LanguageCode): string {
 
 export const normalizeCommand = singleCommand('normalize', COMMAND_SUMMARIES.normalize, {
   help: HELP,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { language: { type: 'string' }, ssml: { type: 'boolean' } }, 1);
+  options: { language: { type: 'string' }, ssml: { type: 'boolean' } },
+  positionals: 1,
+  async run(parsed, ctx) {
     const language = parseLanguage(requireString(parsed, 'language'));
     const input = parsed.positionals[0] ?? (await ctx.readStdin()).replace(/\r?\n$/u, '');
     if (input.trim() === '') throw new UsageError('the text to normalize is required (as an argument or on stdin)');

@@ -7,9 +7,10 @@ import { MP3_KBPS } from '../../audio/mp3-encoder.js';
 import { OPUS_KBPS } from '../../audio/ogg-opus-encoder.js';
 import { RaagaApiError, RaagaClient, type SynthesisRequest } from '../../client/index.js';
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, optionTable, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { oneOf, optionalString, optionTable, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
 import { fileFormatFor, fileRateFor, type FileFormat } from '../audio-file-format.js';
-import { singleCommand, UsageError } from '../cli-command.js';
+import { singleCommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { createProgress, items, SECONDS } from '../progress.js';
 
@@ -45,8 +46,9 @@ function splitSentences(text: string): string[] {
 
 export const speakCommand = singleCommand('speak', COMMAND_SUMMARIES.speak, {
   help: HELP,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, optionTable({ strings: ['url', 'key', 'mode', 'voice', 'language', 'out', 'format', 'rate', 'speed'] }), 1);
+  options: optionTable({ strings: ['url', 'key', 'mode', 'voice', 'language', 'out', 'format', 'rate', 'speed'] }),
+  positionals: 1,
+  async run(parsed, ctx) {
     const text = parsed.positionals[0];
     if (!text || text.trim() === '') throw new UsageError('the text to speak is required');
     const baseUrl = requireString(parsed, 'url');
@@ -54,8 +56,7 @@ export const speakCommand = singleCommand('speak', COMMAND_SUMMARIES.speak, {
     if (!apiKey) throw new UsageError('an API key is required: set RAAGA_API_KEY or pass --key');
     const language = parseLanguage(requireString(parsed, 'language'));
     const out = requireString(parsed, 'out');
-    const mode = (optionalString(parsed, 'mode') ?? 'stream') as Mode;
-    if (!(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    const mode: Mode = oneOf(optionalString(parsed, 'mode') ?? 'stream', 'mode', MODES);
     const format = fileFormatFor(out, optionalString(parsed, 'format'));
     if (mode === 'websocket' && format !== 'pcm') throw new UsageError('--mode websocket writes raw pcm: use --format pcm (or a .pcm file)');
     const rate = fileRateFor(optionalString(parsed, 'rate'));

@@ -5,8 +5,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { exportStore, importStore } from '../../store/store-transfer.js';
 import { assertTelephonySettings } from '../../telephony/telephony-settings-check.js';
-import { optionalString, parseCommandArgs } from '../arg-parsing.js';
-import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { optionalString } from '../arg-parsing.js';
+import { commandGroup, withStore, type Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { counted, json } from '../render.js';
 
@@ -18,8 +19,8 @@ Writes every account (plan, exact balance, creation time), its keys (hashes, rev
 voices and telephony settings as JSON, to stdout or to <file> (created 0600: it holds key hashes and
 provider secrets). Exports the store this environment points at: SQLite in RAAGA_DATA_DIR, or Redis
 with REDIS_URL. Rate windows, reservations and the usage ledger are not exported.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { output: { type: 'string' } });
+  options: { output: { type: 'string' } },
+  async run(parsed, ctx) {
     const output = optionalString(parsed, 'output');
     const snapshot = await withStore(ctx, exportStore);
     const text = JSON.stringify(snapshot);
@@ -42,8 +43,9 @@ Adds the accounts of an export (from 'raaga store export', or a store.json) to t
 environment points at, with their exact balances, keys, voices and telephony settings. Every account
 must be new to it: otherwise nothing is imported, unless --skip-existing, which leaves the accounts it
 already has untouched and imports the rest. Pass '-' to read the export from stdin.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { 'skip-existing': { type: 'boolean' }, json: { type: 'boolean' } }, 1);
+  options: { 'skip-existing': { type: 'boolean' }, json: { type: 'boolean' } },
+  positionals: 1,
+  async run(parsed, ctx) {
     const source = parsed.positionals[0];
     if (source === undefined) throw new UsageError('give the export file to import (or - for stdin)');
     const text = source === '-' ? await ctx.readStdin() : await readFile(source, 'utf8');

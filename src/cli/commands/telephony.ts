@@ -8,8 +8,9 @@ import type { CredentialField } from '../../telephony/provider-credentials.js';
 import { PROVIDERS } from '../../telephony/providers.js';
 import { assertTelephonySettings } from '../../telephony/telephony-settings-check.js';
 import { AccountNotFoundError, type TelephonySettings } from '../../store/store.js';
-import { optionalString, parseCommandArgs, repeatedStrings, requireString } from '../arg-parsing.js';
-import { commandGroup, UsageError, withStore, type CliContext, type Subcommand } from '../cli-command.js';
+import { optionalString, repeatedStrings, requireString } from '../arg-parsing.js';
+import { commandGroup, withStore, type CliContext, type Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { isoTime, json } from '../render.js';
 
@@ -88,14 +89,14 @@ ${[...PROVIDER_FIELDS.filter((field) => field.outbound), ...CALL_RULES].map(opti
   --default name=value          a default call parameter (voice, language, agent_url, greeting, barge_in, …);
                                 name= (empty) removes it
 Secrets given as '-' are read from stdin (one option at a time).`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {
+  options: {
       account: { type: 'string' },
       ...Object.fromEntries(FIELDS.map(({ option }) => [option, { type: 'string' as const }])),
       'allow-unsigned': { type: 'string' },
       default: { type: 'string', multiple: true },
       json: { type: 'boolean' },
-    });
+    },
+  async run(parsed, ctx) {
     const accountId = requireString(parsed, 'account');
     const stdin = { used: false };
     const given: Record<string, string | undefined> = {};
@@ -163,8 +164,8 @@ const show: Subcommand = {
   help: `Usage: raaga telephony show --account <id>
 
 Prints the account's telephony settings as JSON, secrets masked.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { account: { type: 'string' } });
+  options: { account: { type: 'string' } },
+  async run(parsed, ctx) {
     const accountId = requireString(parsed, 'account');
     const settings = await withStore(ctx, async (store) => {
       if (!(await store.getAccount(accountId))) throw new AccountNotFoundError(accountId);
@@ -179,8 +180,8 @@ const clear: Subcommand = {
   help: `Usage: raaga telephony clear --account <id>
 
 Removes the account's provider credentials and call defaults: its provider requests are refused until set again.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { account: { type: 'string' } });
+  options: { account: { type: 'string' } },
+  async run(parsed, ctx) {
     const accountId = requireString(parsed, 'account');
     await withStore(ctx, async (store) => {
       if (!(await store.getAccount(accountId))) throw new AccountNotFoundError(accountId);

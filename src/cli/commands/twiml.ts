@@ -7,11 +7,31 @@ import { API_KEY_PARAMETER, resolveCallParameters, SETTING_NAMES } from '../../t
 import { streamTwiml } from '../../telephony/twilio/twiml.js';
 import { isWellFormedApiKey } from '../../store/api-key.js';
 import { ACCOUNT_ID_PATTERN } from '../../store/store.js';
-import { optionalString, parseCommandArgs, repeatedStrings } from '../arg-parsing.js';
-import { singleCommand, UsageError } from '../cli-command.js';
+import { optionalString, repeatedStrings } from '../arg-parsing.js';
+import { singleCommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const MEDIA_PATH = '/v1/telephony/twilio/media';
+
+/** Settings a TwiML author may give; the numbers and the direction are the call's own, set by Raaga. */
+const TWIML_SETTINGS = SETTING_NAMES.filter((name) => !['from', 'to', 'direction', 'answered_by'].includes(name));
+const SETTING_OPTION_NAMES = TWIML_SETTINGS.map((name) => name.replaceAll('_', '-'));
+const SETTING_OPTIONS = Object.fromEntries(SETTING_OPTION_NAMES.map((name) => [name, { type: 'string' as const }]));
+
+/** `text` broken at spaces into lines of at most `width` characters, each indented. */
+function wrapped(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((each) => `${' '.repeat(indent)}${each}`).join('\n');
+}
 
 const HELP = `Usage: raaga twiml --api-key <key|-> [--account <id>] [--public-url <https://host>] [settings] [--param name=value]...
 
@@ -24,23 +44,20 @@ Options:
   --account <id>        use the account's stream URL (…/media/<id>): the upgrade's X-Twilio-Signature is then
                         checked before the socket opens, when the account has a Twilio auth token
   --public-url <url>    the origin Twilio dials (default: PUBLIC_URL)
-  --voice, --language, --speed, --agent-url, --agent-audio, --greeting, --greeting-interruptible, --barge-in,
-  --min-speech-ms, --barge-in-only-while-speaking, --fallback-message
+${wrapped(SETTING_OPTION_NAMES.map((name) => `--${name}`).join(', '), 2, 114)}
                         call settings (docs/telephony.md, "Call parameters")
   --param name=value    a parameter of your own, passed to the agent in call_started (repeatable)`;
 
-const SETTING_OPTIONS = Object.fromEntries(SETTING_NAMES.filter((name) => name !== 'from' && name !== 'to').map((name) => [name.replaceAll('_', '-'), { type: 'string' as const }]));
-
 export const twimlCommand = singleCommand('twiml', COMMAND_SUMMARIES.twiml, {
   help: HELP,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, {
+  options: {
       'api-key': { type: 'string' },
       account: { type: 'string' },
       'public-url': { type: 'string' },
       param: { type: 'string', multiple: true },
       ...SETTING_OPTIONS,
-    });
+    },
+  async run(parsed, ctx) {
     const fail = (message: string): never => {
       throw new UsageError(message);
     };
@@ -54,7 +71,7 @@ export const twimlCommand = singleCommand('twiml', COMMAND_SUMMARIES.twiml, {
     if (!PUBLIC_URL_PATTERN.test(publicUrl ?? '')) fail('--public-url must be http(s)://host[:port][/base]');
 
     const settings: Record<string, string> = {};
-    for (const name of SETTING_NAMES) {
+    for (const name of TWIML_SETTINGS) {
       const value = optionalString(parsed, name.replaceAll('_', '-'));
       if (value !== undefined) settings[name] = value;
     }

@@ -9,8 +9,9 @@ import { USAGE_GROUPINGS, type UsageGrouping, type UsageTotals } from '../../cor
 import { isApiError } from '../../errors.js';
 import { RedisStore } from '../../store/redis-store.js';
 import { AccountNotFoundError, MAX_USAGE_PAGE, type Store, type UsageRecord } from '../../store/store.js';
-import { optionalString, optionTable, parseCommandArgs, parseCount, requireString } from '../arg-parsing.js';
-import { singleCommand, UsageError, withStore } from '../cli-command.js';
+import { oneOf, optionalString, optionTable, parseCount, requireString } from '../arg-parsing.js';
+import { singleCommand, withStore } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { csv, isoTime, json, table } from '../render.js';
 
@@ -49,19 +50,15 @@ function recordRow(r: UsageRecord): (string | number | null)[] {
 
 export const usageCommand = singleCommand('usage', COMMAND_SUMMARIES.usage, {
   help: HELP,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(
-      args,
-      optionTable({ strings: ['account', 'from', 'to', 'timezone', 'group-by', 'limit', 'after'], flags: ['records', 'csv', 'json', 'backfill'] }),
-    );
+  options: optionTable({ strings: ['account', 'from', 'to', 'timezone', 'group-by', 'limit', 'after'], flags: ['records', 'csv', 'json', 'backfill'] }),
+  async run(parsed, ctx) {
     if (parsed.values.backfill) {
       const only = optionalString(parsed, 'account');
       await withStore(ctx, (store) => backfill(store, only, ctx.out));
       return;
     }
     const accountId = requireString(parsed, 'account');
-    const groupBy = optionalString(parsed, 'group-by') ?? 'day';
-    if (!(USAGE_GROUPINGS as readonly string[]).includes(groupBy)) throw new UsageError(`--group-by must be one of ${USAGE_GROUPINGS.join(', ')}`);
+    const groupBy = oneOf(optionalString(parsed, 'group-by') ?? 'day', 'group-by', USAGE_GROUPINGS);
     if (parsed.values.records && optionalString(parsed, 'group-by') !== undefined) throw new UsageError('give --records or --group-by, not both');
     if (parsed.values.csv && parsed.values.json) throw new UsageError('give --csv or --json, not both');
     const limitText = optionalString(parsed, 'limit');

@@ -1,8 +1,9 @@
 // `raaga voices add <dir-or-url>`: installs a Piper/VITS voice pack for one preset voice in one language.
 
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, optionTable, parseCommandArgs, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
-import { UsageError, type Subcommand } from '../cli-command.js';
+import { optionalString, optionTable, parseLanguage, parseNumberInRange, requireString } from '../arg-parsing.js';
+import type { Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { json } from '../render.js';
 import { DEFAULT_MAX_MODEL_BYTES, installPack } from '../voice-packs/install-pack.js';
 
@@ -25,8 +26,9 @@ Options:
   --name NAME        directory under packs/ (default: the model's file or directory name)
 
 Each voice carries its own licence (see its MODEL_CARD): several Indian voices are non-commercial.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, optionTable({ strings: ['voice', 'language', 'speaker', 'sha256', 'max-size', 'name'], flags: ['json'] }), 1);
+  options: optionTable({ strings: ['voice', 'language', 'speaker', 'sha256', 'max-size', 'name'], flags: ['json'] }),
+  positionals: 1,
+  async run(parsed, ctx) {
     const source = parsed.positionals[0];
     if (source === undefined) throw new UsageError('give a pack directory or an http(s) URL');
     const voiceName = requireString(parsed, 'voice');

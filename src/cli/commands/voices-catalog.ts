@@ -2,8 +2,8 @@
 // licence (and whether it allows commercial use), size, checksum, quality figure and the presets it speaks for.
 
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, parseCommandArgs, parseLanguage } from '../arg-parsing.js';
-import { UsageError, type Subcommand } from '../cli-command.js';
+import { oneOf, optionalString, parseLanguage } from '../arg-parsing.js';
+import type { Subcommand } from '../cli-command.js';
 import { json, table } from '../render.js';
 import { VoiceCatalogIndex, type CatalogEntry } from '../voice-catalog/voice-catalog-entries.js';
 
@@ -33,12 +33,12 @@ Options:
   --language <code>  only voices of ${LANGUAGE_CODES.join(', ')}
   --engine <kind>    only ${ENGINES.join(', ')} (kokoro lists its voices and its model variants)
   --json             the entries as JSON`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { language: { type: 'string' }, engine: { type: 'string' }, json: { type: 'boolean' } });
+  options: { language: { type: 'string' }, engine: { type: 'string' }, json: { type: 'boolean' } },
+  async run(parsed, ctx) {
     const languageRaw = optionalString(parsed, 'language');
     const language = languageRaw === undefined ? undefined : parseLanguage(languageRaw);
-    const engine = optionalString(parsed, 'engine');
-    if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) throw new UsageError(`--engine must be one of ${ENGINES.join(', ')}`);
+    const engineRaw = optionalString(parsed, 'engine');
+    const engine = engineRaw === undefined ? undefined : oneOf(engineRaw, 'engine', ENGINES);
     const entries = VoiceCatalogIndex.load(ctx.env?.RAAGA_VOICE_CATALOG).entries.filter(
       (entry) => (language === undefined || entry.languages.includes(language)) && (engine === undefined || entry.engine.split('-')[0] === engine),
     );

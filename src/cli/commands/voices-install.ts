@@ -1,8 +1,9 @@
 // `raaga voices install <catalog-id>`: one command from a catalog entry to preset voices that speak with it.
 
 import { LANGUAGE_CODES } from '../../languages.js';
-import { optionalString, optionTable, parseCommandArgs, parseLanguage, repeatedStrings } from '../arg-parsing.js';
-import { UsageError, type Subcommand } from '../cli-command.js';
+import { optionalString, optionTable, parseLanguage, repeatedStrings } from '../arg-parsing.js';
+import type { Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { json } from '../render.js';
 import { DEFAULT_KOKORO_MODEL, installCatalogVoice } from '../voice-catalog/catalog-install.js';
 import { VoiceCatalogIndex } from '../voice-catalog/voice-catalog-entries.js';
@@ -23,8 +24,9 @@ Options:
   --from <dir|url>    a local mirror (air-gapped sites): a directory or an http(s) base URL holding the files by name
   --model <id>        Kokoro voices: the model variant (default ${DEFAULT_KOKORO_MODEL}); installed with the first voice
   --accept-licence    install a voice whose licence does not allow (or does not clearly allow) commercial use`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, optionTable({ strings: ['language', 'from', 'model'], flags: ['accept-licence', 'json'], repeated: ['voice'] }), 1);
+  options: optionTable({ strings: ['language', 'from', 'model'], flags: ['accept-licence', 'json'], repeated: ['voice'] }),
+  positionals: 1,
+  async run(parsed, ctx) {
     const id = parsed.positionals[0];
     if (id === undefined) throw new UsageError('give a catalog id (raaga voices catalog lists them)');
     const languageRaw = optionalString(parsed, 'language');

@@ -1,10 +1,12 @@
-// `raaga voices create|list|add`: custom (`vc_`) voices, a pitch/rate variation of a preset voice, Growth plan only;
-// `add` (voices-add.ts) installs a neural voice pack.
+// `raaga voices catalog|install|create|list|add`: the voice packs one can install (`catalog`, voices-catalog.ts) and
+// their installer (`install`, voices-install.ts; `add`, voices-add.ts, for a Piper pack from anywhere), which engine
+// speaks each preset voice (`list`), and custom (`vc_`) voices, a pitch/rate variation of a preset (Growth plan only).
 
 import { randomId } from '../../store/random-id.js';
 import { AccountNotFoundError, type CustomVoice } from '../../store/store.js';
-import { optionalString, optionTable, parseCommandArgs, parseNumberInRange, requireString } from '../arg-parsing.js';
-import { commandGroup, UsageError, withStore, type Subcommand } from '../cli-command.js';
+import { optionalString, optionTable, parseNumberInRange, requireString } from '../arg-parsing.js';
+import { commandGroup, withStore, type Subcommand } from '../cli-command.js';
+import { UsageError } from '../usage-error.js';
 import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
 import { isoTime, json, table } from '../render.js';
@@ -25,8 +27,8 @@ Options:
   --name <name>    display name (default "<base> custom")
   --pitch S        pitch shift in semitones, -12 to 12 (default 0)
   --rate R         tempo multiplier, 0.8 to 1.25 (default 1)`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, optionTable({ strings: ['account', 'base', 'name', 'pitch', 'rate'], flags: ['json'] }));
+  options: optionTable({ strings: ['account', 'base', 'name', 'pitch', 'rate'], flags: ['json'] }),
+  async run(parsed, ctx) {
     const accountId = requireString(parsed, 'account');
     const base = requireString(parsed, 'base');
     const pitchRaw = optionalString(parsed, 'pitch');
@@ -69,8 +71,8 @@ const list: Subcommand = {
 Without --account: for every preset voice and language, the engine and pack that speak it now (an installed pack
 whose file is missing falls back to the embedded eSpeak engine, as the server does). With --account: the account's
 custom voices.`,
-  async run(args, ctx) {
-    const parsed = parseCommandArgs(args, { account: { type: 'string' }, json: { type: 'boolean' } });
+  options: { account: { type: 'string' }, json: { type: 'boolean' } },
+  async run(parsed, ctx) {
     if (optionalString(parsed, 'account') === undefined) {
       const pairs = presetEngines(ctx.modelsDir);
       if (parsed.values.json) ctx.out(json(pairs));

@@ -85,7 +85,7 @@ function callSim(...args: string[]): Promise<{ code: number; stdout: string; std
 describe('raaga call-sim', () => {
   it('goes webhook → stream, talks over the bot, and prints the timeline, barge-in and what was heard', async () => {
     const out = join(dir, 'heard.wav');
-    const run = await callSim('--url', base, '--webhook', '--account', 'acct_sim', '--auth-token', AUTH_TOKEN, '--caller-say', 'रुकिए', '--at', '1.5s', '--dtmf', '5@0.5s', '--duration', '2s', '--param', 'voice=meera', '--out', out);
+    const run = await callSim('--url', base, '--webhook', '--account', 'acct_sim', '--twilio-auth-token', AUTH_TOKEN, '--caller-say', 'रुकिए', '--at', '1.5s', '--dtmf', '5@0.5s', '--duration', '2s', '--param', 'voice=meera', '--out', out);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(signatures).toEqual([
@@ -120,13 +120,19 @@ describe('raaga call-sim', () => {
     expect(run.stdout).toMatch(/closed with 1006/);
   });
 
-  it('explains bad usage', async () => {
+  it('explains bad usage in one line naming the fix, exit 2', async () => {
     const noAccount = await callSim('--url', base, '--webhook');
-    expect(noAccount.code).toBe(1);
+    expect(noAccount.code).toBe(2);
     expect(noAccount.stderr).toMatch(/--webhook needs --account/);
     const run = await callSim('--url', base, '--duration', 'soon');
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--duration must be a time like 2.5s/);
+    const provider = await callSim('--url', base, '--provider', 'exotell');
+    expect(provider.code).toBe(2);
+    expect(provider.stderr).toMatch(/^raaga call-sim: --provider must be twilio, exotel, .*, got 'exotell'; did you mean exotel\?/);
+    // The credential options are the provider modules' own (`raaga telephony set`'s names).
+    const oldName = await callSim('--url', base, '--auth-token', AUTH_TOKEN);
+    expect(oldName.stderr).toMatch(/unknown option '--auth-token'; did you mean --twilio-auth-token or --plivo-auth-token\?/);
     expect(parseTimeMs('2.5s', 'x')).toBe(2500);
     expect(parseTimeMs('250ms', 'x')).toBe(250);
     expect(parseTimeMs('3', 'x')).toBe(3000);

@@ -45,19 +45,19 @@ it('--ssml reads the input as one SSML-lite document, <speak> added when missing
   expect(run.stdout).toBe('Your code is four zero nine six.\n');
 });
 
-it('exits 1 with a message that says what to fix: unknown language, malformed SSML, no text', async () => {
+it('exits 2 with a message that says what to fix: unknown language, malformed SSML, no text', async () => {
   const language = await normalize(['--language', 'xx-IN', 'hello']);
-  expect(language.code).toBe(1);
+  expect(language.code).toBe(2);
   expect(language.stdout).toBe('');
   expect(language.stderr).toMatch(/--language must be one of en-IN, hi-IN, .*got 'xx-IN'/);
   const ssml = await normalize(['--language', 'hi-IN', '--ssml', '<say-as interpret-as="digits">abc</say-as>']);
-  expect(ssml.code).toBe(1);
+  expect(ssml.code).toBe(2);
   expect(ssml.stderr).toMatch(/Invalid SSML .* at character \d+ .*not a digit string/);
   const unclosed = await normalize(['--language', 'hi-IN', '--ssml', 'नमस्ते <break time="300ms">']);
-  expect(unclosed.code).toBe(1);
+  expect(unclosed.code).toBe(2);
   expect(unclosed.stderr).toMatch(/Invalid SSML/);
   const empty = await normalize(['--language', 'hi-IN'], '');
-  expect(empty.code).toBe(1);
+  expect(empty.code).toBe(2);
   expect(empty.stderr).toMatch(/text to normalize is required/);
 });
 

@@ -31,10 +31,19 @@ function raaga(...args: string[]): Promise<Run> {
   });
 }
 
+/** The command failed (exit 1): one line saying why, no stack trace. */
 function expectCleanFailure(run: Run, message: RegExp): void {
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(message);
   expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+/** It was called wrongly (exit 2): one line naming what is wrong and the help to read. */
+function expectUsageError(run: Run, message: RegExp): void {
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(message);
+  expect(run.stderr).toMatch(/\(see 'raaga [a-z -]*--help'\)\n$/);
+  expect(run.stderr.split('\n')).toHaveLength(2); // one line
 }
 
 beforeAll(async () => {
@@ -100,12 +109,12 @@ describe('raaga CLI', () => {
     expect(JSON.parse(list.stdout)).toHaveLength(1);
 
     expectCleanFailure(await raaga('voices', 'create', '--account', 'acct_f', '--base', 'meera'), /growth plan only/);
-    expectCleanFailure(await raaga('voices', 'create', '--account', 'acct_g', '--base', 'nobody'), /not a preset voice/);
-    expectCleanFailure(await raaga('voices', 'create', '--account', 'acct_g', '--base', 'meera', '--rate', '2'), /--rate must be/);
+    expectUsageError(await raaga('voices', 'create', '--account', 'acct_g', '--base', 'nobody'), /not a preset voice/);
+    expectUsageError(await raaga('voices', 'create', '--account', 'acct_g', '--base', 'meera', '--rate', '2'), /--rate must be/);
     expectCleanFailure(await raaga('accounts', 'create', '--plan', 'free', '--id', 'acct_g'), /acct_g already exists/);
   });
 
-  it('prints help for every level and fails bad usage with exit 1 and a message', async () => {
+  it('prints help and the version, and fails bad usage with exit 2 and one line naming the fix', async () => {
     const top = await raaga('--help');
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('accounts');
@@ -114,14 +123,21 @@ describe('raaga CLI', () => {
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/Usage: raaga/);
     }
-    expectCleanFailure(await raaga(), /missing command/);
-    expectCleanFailure(await raaga('nonsense'), /unknown command 'nonsense'/);
-    expectCleanFailure(await raaga('accounts', 'create'), /--plan is required/);
-    expectCleanFailure(await raaga('accounts', 'create', '--plan', 'free', '--credits', 'lots'), /--credits must be an integer/);
-    expectCleanFailure(await raaga('accounts', 'create', '--plan', 'free', '--bogus'), /Unknown option '--bogus'/);
+    const version = await raaga('--version');
+    expect(version.stdout).toMatch(/^raaga \d+\.\d+\.\d+\n$/);
+    expectUsageError(await raaga(), /^raaga: missing command: accounts, keys, /);
+    expectUsageError(await raaga('acounts'), /^raaga: unknown command 'acounts'; did you mean accounts\?/);
+    expectUsageError(await raaga('accounts', 'shw'), /^raaga accounts: unknown subcommand 'accounts shw'; did you mean show\?/);
+    expectUsageError(await raaga('accounts', 'create'), /^raaga accounts create: --plan is required/);
+    expectUsageError(await raaga('accounts', 'create', '--plan', 'grwoth'), /--plan must be free, developer or growth, got 'grwoth'; did you mean growth\?/);
+    expectUsageError(await raaga('accounts', 'create', '--plan', 'free', '--credits', 'lots'), /--credits must be an integer/);
+    expectUsageError(await raaga('accounts', 'create', '--plan', 'free', '--bogus'), /unknown option '--bogus': this command takes --plan, --credits, --id, --json/);
+    expectUsageError(await raaga('accounts', 'create', '--plna', 'free'), /unknown option '--plna'; did you mean --plan\?/);
+    expectUsageError(await raaga('accounts', 'create', '--plan'), /--plan needs a value/);
+    expectUsageError(await raaga('accounts', 'create', '--plan', 'free', '--json=yes'), /--json takes no value/);
     expectCleanFailure(await raaga('accounts', 'show', 'acct_missing'), /account acct_missing does not exist/);
     expectCleanFailure(await raaga('credits', 'add', '--account', 'acct_missing', '--amount', '5'), /does not exist/);
-    expectCleanFailure(await raaga('keys', 'revoke', 'not-a-key'), /not a well-formed API key/);
+    expectUsageError(await raaga('keys', 'revoke', 'not-a-key'), /not a well-formed API key/);
     expectCleanFailure(await raaga('keys', 'revoke', `rk_live_${'Q'.repeat(40)}`), /no such key/);
   });
 });

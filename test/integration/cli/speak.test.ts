@@ -61,7 +61,7 @@ it('speaks sentence by sentence over the WebSocket', async () => {
 it('reports server refusals as one line with the code and request id', async () => {
   const run = await raaga(['speak', TEXT, '--url', server.url, '--key', `rk_live_${'Q'.repeat(40)}`, '--voice', 'meera', '--language', 'hi-IN', '--out', join(dir, 'x.wav')]);
   expect(run.code).toBe(1);
-  expect(run.stderr).toMatch(/^raaga: Invalid API key.*\(invalid_api_key, request [0-9a-f-]{36}\)$/m);
+  expect(run.stderr).toMatch(/^raaga speak: Invalid API key.*\(invalid_api_key, request [0-9a-f-]{36}\)$/m);
   expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
 });
 

@@ -115,9 +115,9 @@ describe('raaga usage', () => {
     expect(second.stderr).toBe('');
   });
 
-  it('refuses bad options with a message and exit 1, never a stack trace', async () => {
+  it('refuses bad options with a message and exit 2 (a missing account: 1), never a stack trace', async () => {
     const cases: [string[], RegExp][] = [
-      [['--account', 'acct_u', '--group-by', 'month'], /--group-by must be one of day, voice, language, key/],
+      [['--account', 'acct_u', '--group-by', 'month'], /--group-by must be day, voice, language or key, got 'month'/],
       [['--account', 'acct_u', '--from', 'last week'], /--from: 'last week' is neither a date/],
       [['--account', 'acct_u', '--timezone', 'Mars/Base'], /--timezone: 'Mars\/Base' is not an IANA time zone/],
       [['--account', 'acct_nobody'], /account acct_nobody does not exist/],
@@ -129,7 +129,8 @@ describe('raaga usage', () => {
     ];
     for (const [args, message] of cases) {
       const run = await raaga(sqlite(dataDir()), ['usage', ...args]);
-      expect(run.code).toBe(1);
+      // Bad usage exits 2; an account that does not exist is a failure of the command (1).
+      expect(run.code).toBe(String(message).includes('does not exist') ? 1 : 2);
       expect(run.stderr).toMatch(message);
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }

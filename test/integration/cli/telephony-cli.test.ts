@@ -64,7 +64,7 @@ describe('raaga telephony', () => {
     expect(JSON.parse(set.stdout)).toMatchObject({ plivoApiBaseUrl: 'https://api.vobiz.example/plivo', twilioApiBaseUrl: 'https://api.sydney.au1.twilio.com' });
     for (const bad of ['https://api.plivo.com/', 'ftp://api.plivo.com', 'api.plivo.com']) {
       const refused = await raaga(['telephony', 'set', '--account', 'acct_t', '--plivo-api-base-url', bad]);
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/plivoApiBaseUrl must be https:\/\/host\[:port\]\[\/path\] without a trailing slash/);
     }
     const removed = await raaga(['telephony', 'set', '--account', 'acct_t', '--plivo-api-base-url', '', '--json']);
@@ -89,7 +89,7 @@ describe('raaga twiml', () => {
     expect((await raaga(['twiml', '--public-url', 'https://x'])).stderr).toMatch(/--api-key is required/);
     expect((await raaga(['twiml', '--api-key', key])).stderr).toMatch(/PUBLIC_URL/);
     const bad = await raaga(['twiml', '--api-key', key, '--public-url', 'https://x', '--barge-in', 'loud']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/barge_in/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });

@@ -209,7 +209,8 @@ describe('raaga voices add', () => {
     await writeFile(join(noEspeak, 'model.onnx.json'), JSON.stringify({ ...TONE_ESPEAK.sidecar, espeak: { voice: 'zz-none' } }));
     const missingVoice = await raaga('voices', 'add', noEspeak, '--voice', 'aarav', '--language', 'hi-IN');
     expect(missingVoice.stderr).toMatch(/espeak\.voice 'zz-none' cannot be used: eSpeak has no voice 'zz-none'/);
-    for (const run of [unknownVoice, badLanguage, badSpeaker, broken, missingVoice]) expect(run.code).toBe(1);
+    expect(badLanguage.code).toBe(2); // bad usage
+    for (const run of [unknownVoice, badSpeaker, broken, missingVoice]) expect(run.code).toBe(1);
     expect(loadVoiceCatalog(manifestFile()).voicePacks()).toEqual([]);
   });
 });

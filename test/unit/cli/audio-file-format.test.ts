@@ -2,7 +2,7 @@
 // included), else wav; an unknown --format is a usage error naming every format.
 import { describe, expect, it } from 'vitest';
 import { FILE_FORMATS, fileFormatFor } from '../../../src/cli/audio-file-format.js';
-import { UsageError } from '../../../src/cli/cli-command.js';
+import { UsageError } from '../../../src/cli/usage-error.js';
 
 describe('fileFormatFor', () => {
   it.each([
