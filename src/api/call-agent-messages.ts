@@ -19,7 +19,8 @@ import {
 const utteranceId = z.string().optional().meta({ description: 'The text\'s utterance_id (utt_<n> when it gave none).' });
 const nullableUtteranceId = z.string().nullable();
 
-export const AgentEndOfUtteranceSchema = EndOfUtteranceMessageSchema.extend({ utterance_id: utteranceId });
+// A call's agent gets no ssml_ignored: that report is the WebSocket's (synthesis-session.ts).
+export const AgentEndOfUtteranceSchema = EndOfUtteranceMessageSchema.omit({ ssml_ignored: true }).extend({ utterance_id: utteranceId });
 export const AgentCancellationSchema = CancellationMessageSchema.extend({ utterance_id: utteranceId });
 export const AgentErrorSchema = ErrorMessageSchema.extend({ utterance_id: utteranceId });
 

@@ -125,6 +125,7 @@ export async function completeUtterance(
 ): Promise<FastifyReply> {
   const { utterance, codePoints } = admitted;
   const signal = requestAbortSignal(reply, ctx.shutdown);
+  ssmlIgnoredHeader(reply, utterance);
   let outcome: UtteranceOutcome = 'failed';
   try {
     const parts: Uint8Array[] = [];
@@ -196,9 +197,28 @@ export async function streamUtterance(ctx: ApiContext, admitted: AdmittedUtteran
   return body;
 }
 
-/** The headers every streamed utterance carries: its credits, no caching, and the exact duration as a trailer. */
+/**
+ * Raaga's extension header: the SSML elements of the text that were dropped (lenient mode: their text spoken), named
+ * once each, comma-separated (`X-SSML-Ignored: phoneme,mstts:express-as`). Absent when nothing was.
+ */
+export const SSML_IGNORED_HEADER = 'X-SSML-Ignored';
+
+/** The header in a route's OpenAPI response headers. */
+export const SSML_IGNORED_HEADER_DOC = {
+  [SSML_IGNORED_HEADER]: {
+    description: "Raaga's extension: the SSML elements of the text that were dropped, their text spoken (lenient mode), comma-separated; absent when none were.",
+    schema: { type: 'string' },
+  },
+} as const;
+
+function ssmlIgnoredHeader(reply: FastifyReply, utterance: Utterance): FastifyReply {
+  const ignored = utterance.ssmlIgnored;
+  return ignored.length > 0 ? reply.header(SSML_IGNORED_HEADER, ignored.join(',')) : reply;
+}
+
+/** The headers every streamed utterance carries: its credits, no caching, the exact duration as a trailer, and X-SSML-Ignored. */
 export function streamHeaders(reply: FastifyReply, { utterance, codePoints }: AdmittedUtterance): FastifyReply {
-  return reply
+  return ssmlIgnoredHeader(reply, utterance)
     .header('X-Characters-Used', String(codePoints))
     .header('Cache-Control', 'no-store')
     .trailer('X-Audio-Duration-Seconds', async () => String(exactSeconds(utterance.durationMs)));

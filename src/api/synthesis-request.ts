@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS, SAMPLE_RATES, type OutputFormat, type SampleRateHz } from '../audio/formats.js';
 import { ApiError } from '../errors.js';
-import { checkText } from '../core/text/text-limits.js';
+import { checkText, SPEC_TEXT } from '../core/text/text-limits.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 
 
@@ -31,6 +31,17 @@ export const voiceAndAudioShape = {
     .optional()
     .meta({ description: 'Tempo multiplier (pitch unchanged).', default: 1 }),
 } as const;
+
+/** Raaga's extension on the HTTP body and the WebSocket `config`: refuse SSML elements instead of dropping them. */
+export const ssmlStrictField = z
+  .boolean({ error: 'must be true or false' })
+  .optional()
+  .meta({
+    description:
+      "Raaga's extension: true refuses (422 validation_error naming it) any SSML element Raaga does not apply, as <phoneme>, an unknown <lang> or another vendor's element; " +
+      'false (the default) speaks their text, drops the tags and names them (X-SSML-Ignored on HTTP, ssml_ignored in end_of_utterance on the WebSocket).',
+    default: false,
+  });
 
 /** Raaga's extension on the HTTP body and the WebSocket `config`: lexicons to apply besides the account's `default`. */
 export const lexiconsField = z
@@ -63,10 +74,11 @@ export const SynthesisBodySchema = z.strictObject(
   {
     text: z
       .string({ error: 'is required and must be a string' })
-      .meta({ description: 'At most 3000 Unicode code points; plain text, or SSML-lite when it starts with <speak>.' }),
+      .meta({ description: 'At most 3000 Unicode code points; plain text, or SSML when it starts with <speak>.' }),
     ...voiceAndAudioShape,
     output_format: outputFormatWithDefault('mp3'),
     lexicons: lexiconsField,
+    ssml_strict: ssmlStrictField,
   },
   STRICT_BODY_ERRORS,
 );
@@ -86,6 +98,11 @@ export interface SynthesisRequestParams extends SynthesisParams {
   readonly codePoints: number;
   /** The lexicons the request names besides the account's default (an extension). */
   readonly lexicons?: readonly string[] | undefined;
+}
+
+/** The SSML mode a request asks for (`ssml_strict`): the lenient one unless it says true. */
+export function ssmlOptions(input: { readonly ssml_strict?: boolean | undefined }): { readonly strict: boolean } {
+  return { strict: input.ssml_strict === true };
 }
 
 /** Turns the first zod issue into a `validation_error` naming the field, as the spec asks. */
@@ -133,7 +150,7 @@ export type SynthesisBody = z.output<typeof SynthesisBodySchema>;
 
 /** The rules beyond the body's schema (which the route has already validated): text, then voice and model. */
 export function synthesisParams(body: SynthesisBody): SynthesisRequestParams {
-  const codePoints = checkText(body.text);
+  const codePoints = checkText(body.text, SPEC_TEXT, ssmlOptions(body));
   const params = checkVoiceAndModel(body, { outputFormat: 'mp3' });
   return { ...params, text: body.text, codePoints, ...(body.lexicons !== undefined ? { lexicons: body.lexicons } : {}) };
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { readTypedJson, unreadableMessage } from '../util/typed-json.js';
 import type { ClientEvent } from '../session/session-messages.js';
-import { checkVoiceAndModel, lexiconsField, outputFormatWithDefault, validationError, voiceAndAudioShape } from './synthesis-request.js';
+import { checkVoiceAndModel, lexiconsField, outputFormatWithDefault, ssmlStrictField, validationError, voiceAndAudioShape } from './synthesis-request.js';
 
 const unknownField = { error: (issue: { code: string }) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') };
 
@@ -24,6 +24,7 @@ export const ConfigMessageSchema = z.strictObject(
           "Raaga's extension: true sends a word_timings message (each word of the text with start_ms and end_ms in its utterance's audio) after the audio frames of each clause, before end_of_utterance; only for engines with word timings.",
         default: false,
       }),
+    ssml_strict: ssmlStrictField,
   },
   unknownField,
 );
@@ -55,8 +56,12 @@ export function parseClientMessage(raw: string): ClientEvent {
     case 'config':
       return {
         type: 'config',
-        config: { ...checkVoiceAndModel(message, { outputFormat: 'pcm' }), ...(message.word_timings === true ? { wordTimings: true } : {}),
-          ...(message.lexicons !== undefined ? { lexicons: message.lexicons } : {}) },
+        config: {
+          ...checkVoiceAndModel(message, { outputFormat: 'pcm' }),
+          ...(message.word_timings === true ? { wordTimings: true } : {}),
+          ...(message.lexicons !== undefined ? { lexicons: message.lexicons } : {}),
+          ...(message.ssml_strict === true ? { ssmlStrict: true } : {}),
+        },
       };
     case 'text':
       return { type: 'text', text: message.text };

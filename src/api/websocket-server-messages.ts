@@ -24,6 +24,7 @@ export const ConfiguredMessageSchema = z
     sample_rate: z.union(SAMPLE_RATES.map((rate) => z.literal(rate))),
     speed: z.number(),
     word_timings: z.literal(true).optional().meta({ description: "Only when the config asked for word timings (Raaga's extension)." }),
+    ssml_strict: z.literal(true).optional().meta({ description: "Only when the config asked for SSML's strict mode (Raaga's extension)." }),
   })
   .meta({ description: 'After each accepted config: the active config, echoed.' });
 
@@ -37,10 +38,20 @@ export const WordTimingsMessageSchema = z
         end_ms: z.number().int().min(0).meta({ description: 'Where the next word starts (or the clause ends): words touch, never overlap.' }),
       }),
     ).min(1),
+    marks: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).meta({ description: 'The name of the SSML <mark>.' }),
+          at_ms: z.number().int().min(0).meta({ description: "Where the word after the mark starts (or the clause ends), in milliseconds from the start of this utterance's audio." }),
+        }),
+      )
+      .min(1)
+      .optional()
+      .meta({ description: 'The SSML <mark>s in this clause, in order; only when it has any.' }),
   })
   .meta({
     description:
-      "Raaga's extension, only with config.word_timings: the words of the clause whose audio frames were just sent, in order. Never sent for an engine without word timings.",
+      "Raaga's extension, only with config.word_timings: the words of the clause whose audio frames were just sent, in order, and the SSML marks in it. Never sent for an engine without word timings.",
   });
 
 export const EndOfUtteranceMessageSchema = z
@@ -50,6 +61,11 @@ export const EndOfUtteranceMessageSchema = z
     duration_seconds: seconds,
     truncated: z.boolean(),
     reason: z.literal('step_budget_exceeded').optional().meta({ description: 'Only when truncated.' }),
+    ssml_ignored: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .meta({ description: "Raaga's extension: the SSML elements of the text that were dropped, their text spoken (lenient mode); only when there were any." }),
   })
   .meta({ description: 'After the last audio frame of an utterance.' });
 

@@ -28,6 +28,8 @@ export interface SynthesisRequest extends VoiceAndAudio {
   text: string;
   /** Raaga's extension: the account's lexicons to apply besides its `default` (first named wins). */
   lexicons?: string[] | undefined;
+  /** Raaga's extension: true refuses SSML elements Raaga does not apply (422) instead of dropping them. */
+  ssml_strict?: boolean | undefined;
 }
 
 export interface SynthesisResult {
@@ -48,6 +50,14 @@ export interface SessionConfig extends VoiceAndAudio {
   word_timings?: boolean | undefined;
   /** Raaga's extension: the account's lexicons to apply besides its `default` (first named wins). */
   lexicons?: string[] | undefined;
+  /** Raaga's extension: true refuses SSML elements Raaga does not apply (422) instead of dropping them. */
+  ssml_strict?: boolean | undefined;
+}
+
+/** An SSML `<mark>` and where it stands in the utterance's audio (milliseconds from its start). */
+export interface MarkTiming {
+  name: string;
+  at_ms: number;
 }
 
 /** A word of the text and where it is spoken: milliseconds from the start of its utterance's audio. */
@@ -97,9 +107,18 @@ export type ServerMessage =
       sample_rate: SampleRate;
       speed: number;
       word_timings?: true | undefined;
+      ssml_strict?: true | undefined;
     }
-  | { type: 'word_timings'; words: WordTiming[] }
-  | { type: 'end_of_utterance'; characters_used: number; duration_seconds: number; truncated: boolean; reason?: 'step_budget_exceeded' | undefined }
+  | { type: 'word_timings'; words: WordTiming[]; marks?: MarkTiming[] | undefined }
+  | {
+      type: 'end_of_utterance';
+      characters_used: number;
+      duration_seconds: number;
+      truncated: boolean;
+      reason?: 'step_budget_exceeded' | undefined;
+      /** Raaga's extension: the SSML elements of the text that were dropped, only when there were any. */
+      ssml_ignored?: string[] | undefined;
+    }
   | { type: 'cancellation'; characters_used: number; duration_seconds: number }
   | { type: 'pong' }
   | { type: 'error'; error: { code: ErrorCode; message: string; retry_after_seconds?: number | undefined } };

@@ -20,6 +20,8 @@ export interface SessionConfig {
   readonly wordTimings?: boolean;
   /** Lexicons to apply besides the account's default (the WebSocket's `lexicons`, a call's `lexicons` parameter). */
   readonly lexicons?: readonly string[];
+  /** The WebSocket's extension: texts are checked in SSML's strict mode (an element Raaga does not apply is refused). */
+  readonly ssmlStrict?: boolean;
 }
 
 export type ClientEvent =
@@ -51,6 +53,12 @@ export interface WordTiming {
   readonly end_ms: number;
 }
 
+/** An SSML `<mark>` and where it stands in the audio: where the word after it starts (or the clause ends). */
+export interface MarkTiming {
+  readonly name: string;
+  readonly at_ms: number;
+}
+
 export interface ErrorBody {
   readonly code: string;
   readonly message: string;
@@ -74,14 +82,18 @@ export type ServerMessage =
       readonly speed: number;
       /** Only when the config asked for word timings (an extension). */
       readonly word_timings?: true;
+      /** Only when the config asked for SSML's strict mode (an extension). */
+      readonly ssml_strict?: true;
     }
-  | { readonly type: 'word_timings'; readonly words: readonly WordTiming[] }
+  | { readonly type: 'word_timings'; readonly words: readonly WordTiming[]; readonly marks?: readonly MarkTiming[] }
   | {
       readonly type: 'end_of_utterance';
       readonly characters_used: number;
       readonly duration_seconds: number;
       readonly truncated: boolean;
       readonly reason?: 'step_budget_exceeded';
+      /** The WebSocket's extension: SSML elements of the text that were dropped (lenient mode), only when there were any. */
+      readonly ssml_ignored?: readonly string[];
       /** Only when the text carried an `utteranceId` (phone calls). */
       readonly utterance_id?: string;
     }

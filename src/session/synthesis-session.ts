@@ -13,7 +13,7 @@ import type { Ticket, UsageSource } from '../core/admission.js';
 import type { Utterance } from '../core/synthesis/utterance.js';
 import type { AppliedLexicons } from '../core/lexicons/applied-lexicons.js';
 import { chargeFor, type UtteranceOutcome } from '../core/synthesis/billing.js';
-import { checkText } from '../core/text/text-limits.js';
+import { checkText, SPEC_TEXT } from '../core/text/text-limits.js';
 import type { ResolvedVoice } from '../core/voice-resolver.js';
 import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import type { Clock } from './clock.js';
@@ -311,7 +311,7 @@ export class SynthesisSession {
           'An utterance is still in progress; wait for end_of_utterance or cancellation before sending the next text (texts are not queued).',
         );
       }
-      checkText(event.text);
+      checkText(event.text, SPEC_TEXT, ssmlOf(this.#active.config));
       if (!queue.offer(event)) {
         throw new ApiError('validation_error', `${queue.capacity} texts are already waiting; wait for end_of_utterance before sending more.`);
       }
@@ -339,8 +339,8 @@ export class SynthesisSession {
     const active = this.#active;
     if (!active) throw missingConfig('text');
     const { text } = event;
-    const codePoints = checkText(text);
     const { config } = active;
+    const codePoints = checkText(text, SPEC_TEXT, ssmlOf(config));
     const admitted = this.#takePrepared(event) ?? (await this.#admitted(event, codePoints, active));
     if (!admitted) return;
     const { credits, utterance } = admitted;
@@ -445,7 +445,7 @@ export class SynthesisSession {
     let lexicon: AppliedLexicons;
     try {
       lexicon = await this.#lexiconsFor(active);
-      credits = await this.#deps.services.admission.admit(this.#admission(checkText(next.text), active));
+      credits = await this.#deps.services.admission.admit(this.#admission(checkText(next.text, SPEC_TEXT, ssmlOf(active.config)), active));
     } catch (error) {
       if (isApiError(error)) return;
       throw error;
@@ -563,6 +563,7 @@ export class SynthesisSession {
           duration_seconds: toSeconds(utterance.durationMs),
           truncated: utterance.truncated,
           ...(utterance.truncated ? { reason: 'step_budget_exceeded' as const } : {}),
+          ...this.#ssmlIgnored(utterance),
           ...idOf(this.#turnInfo),
         });
         this.#endTurn();
@@ -586,6 +587,16 @@ export class SynthesisSession {
         return;
       }
     }
+  }
+
+  /**
+   * The WebSocket's report of the SSML elements an utterance dropped, only when there were any (so the spec's message
+   * is unchanged otherwise). A call's agent protocol has messages of its own, without it.
+   */
+  #ssmlIgnored(utterance: Utterance): { ssml_ignored?: readonly string[] } {
+    if (this.#deps.turns !== undefined) return {};
+    const ignored = utterance.ssmlIgnored;
+    return ignored.length > 0 ? { ssml_ignored: ignored } : {};
   }
 
   /** Back to idle after a turn was answered; a draining session closes here. */
@@ -696,7 +707,13 @@ function configuredMessage(config: SessionConfig): ServerMessage {
     sample_rate: config.sampleRateHz,
     speed: config.speed,
     ...(config.wordTimings === true ? { word_timings: true as const } : {}),
+    ...(config.ssmlStrict === true ? { ssml_strict: true as const } : {}),
   };
+}
+
+/** The SSML mode of a session's texts: lenient unless its config asked for the strict one. */
+function ssmlOf(config: SessionConfig): { readonly strict: boolean } {
+  return { strict: config.ssmlStrict === true };
 }
 
 function closedDuring(reason: string): Configured {

@@ -9,7 +9,7 @@ import { ApiError, isApiError } from '../../errors.js';
 import type { Account } from '../../store/store.js';
 import type { ApiContext } from '../context.js';
 import { RESPONSE_HEADERS_EXTENSION } from '../docs/openapi.js';
-import { admitUtterance, HTTP_SYNTHESIS_ERROR_CODES, streamHeaders, streamUtterance } from '../http-utterance.js';
+import { admitUtterance, HTTP_SYNTHESIS_ERROR_CODES, SSML_IGNORED_HEADER_DOC, streamHeaders, streamUtterance } from '../http-utterance.js';
 import { jsonResponse, typed } from '../route-schemas.js';
 import { checkModel, LISTED_MODELS, modelObject } from './openai-models.js';
 import { OpenAiModelListSchema, OpenAiModelSchema, OpenAiVoiceListSchema, SpeechEventSchema, openAiErrorResponses } from './openai-schemas.js';
@@ -79,6 +79,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, ctx: ApiContext, onRe
           'X-Raaga-Voice': { description: 'The preset or vc_ voice that spoke (an alias resolved).', schema: { type: 'string' } },
           'X-Raaga-Language': { description: 'The language spoken (field, voice suffix, or the input’s script).', schema: { type: 'string' } },
           'X-Characters-Used': { description: 'Code points a completed request debits.', schema: { type: 'integer' } },
+          ...SSML_IGNORED_HEADER_DOC,
         },
       },
     },
