@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { LexiconSnapshotSchema } from './lexicon.js';
 import { ACCOUNT_ID_PATTERN } from './store.js';
 import { StoredTelephonySettingsSchema } from './telephony-settings.js';
 
@@ -40,6 +41,8 @@ export const StoreSnapshotSchema = z.object({
   ),
   /** Optional so files written before telephony existed still load; records from before the credentials map are migrated. */
   telephony: z.array(StoredTelephonySettingsSchema).optional(),
+  /** Optional so files written before lexicons existed still load. */
+  lexicons: z.array(LexiconSnapshotSchema).optional(),
 });
 
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
@@ -103,6 +106,13 @@ export function parseSnapshot(text: string): StoreSnapshot {
   }
   for (const settings of snapshot.telephony ?? []) {
     if (!ids.has(settings.accountId)) throw new Error('telephony settings belong to an unknown account');
+  }
+  const lexicons = new Set<string>();
+  for (const lexicon of snapshot.lexicons ?? []) {
+    if (!ids.has(lexicon.accountId)) throw new Error(`lexicon ${lexicon.name} belongs to unknown account ${lexicon.accountId}`);
+    const key = `${lexicon.accountId}/${lexicon.name}`;
+    if (lexicons.has(key)) throw new Error(`duplicate lexicon ${lexicon.name} of account ${lexicon.accountId}`);
+    lexicons.add(key);
   }
   return snapshot;
 }

@@ -4,6 +4,7 @@
 
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertLexiconEntries, isAliasEntry, lexiconEntryKey, type LexiconEntry } from '../lexicon.js';
 import { readSnapshot, type StoreSnapshot } from '../store-snapshot.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -53,6 +54,18 @@ function insertSnapshot(db: SqliteDatabase, snapshot: StoreSnapshot): void {
   for (const v of snapshot.voices) voice.run(v.id, v.accountId, v.name, v.baseVoice, v.pitchShiftSemitones, v.rateMultiplier, v.createdAtMs);
   const telephony = db.prepare('INSERT INTO telephony_settings (account_id, json) VALUES (?, ?)');
   for (const t of snapshot.telephony ?? []) telephony.run(t.accountId, JSON.stringify(t));
+  // A store.json never had lexicons, but an export does (`raaga store export` put where store.json was).
+  const version = db.prepare('INSERT INTO lexicon_versions (account_id, version) VALUES (?, 1) ON CONFLICT (account_id) DO UPDATE SET version = version + 1 RETURNING version');
+  const lexicon = db.prepare('INSERT INTO lexicons (account_id, name, revision, updated_at_ms) VALUES (?, ?, ?, ?)');
+  const entry = db.prepare('INSERT INTO lexicon_entries (account_id, name, entry_key, language, grapheme, alias, phoneme, alphabet) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  for (const l of snapshot.lexicons ?? []) {
+    assertLexiconEntries(l.entries as LexiconEntry[]);
+    lexicon.run(l.accountId, l.name, (version.get(l.accountId) as { version: number }).version, l.updatedAtMs);
+    for (const e of l.entries as LexiconEntry[]) {
+      const alias = isAliasEntry(e) ? e.alias : null;
+      entry.run(l.accountId, l.name, lexiconEntryKey(e), e.language, e.grapheme, alias, isAliasEntry(e) ? null : e.phoneme, isAliasEntry(e) ? null : e.alphabet);
+    }
+  }
 }
 
 function freeBackupPath(path: string, nowMs: number): string {

@@ -191,7 +191,7 @@ describe.skipIf(!redis.url)('raaga store export | import between SQLite and Redi
     const roundTrip = await raaga(sqlite(back), ['store', 'export']);
     expect(JSON.parse(roundTrip.stdout)).toEqual(JSON.parse(await readFile(file, 'utf8')));
     const skipped = await raaga(sqlite(back), ['store', 'import', '-', '--skip-existing', '--json'], fromRedis.stdout);
-    expect(JSON.parse(skipped.stdout)).toEqual({ accounts: 0, keys: 0, voices: 0, skipped: ['acct_big', 'acct_small'] });
+    expect(JSON.parse(skipped.stdout)).toEqual({ accounts: 0, keys: 0, voices: 0, lexicons: 0, skipped: ['acct_big', 'acct_small'] });
   });
 
   it('imports an export from before the credentials map in the new shape, and refuses credentials their provider would', async () => {
