@@ -84,7 +84,11 @@ export class Utterance {
     private readonly pipelines: AudioPipelineFactory = inlinePipeline,
   ) {
     // The text front end runs here: chunk text reaches every engine normalised for the request's language.
-    this.chunks = withTrailingPause(splitUtterance(request.text, { ...chunking, language: request.language, speaks: speaksOf(request.voice) }), request.trailingPauseMs);
+    // The account's lexicons apply first, each entry read as a hand-written <sub alias> (core/text/apply-lexicon.ts).
+    this.chunks = withTrailingPause(
+      splitUtterance(request.text, { ...chunking, language: request.language, speaks: speaksOf(request.voice), lexicon: request.lexicon?.text }),
+      request.trailingPauseMs,
+    );
     const totalCodePoints = this.chunks.reduce((sum, chunk) => sum + chunk.codePoints, 0);
     const msPerChar = chunking.maxAudioMsPerChar ?? MAX_AUDIO_MS_PER_CHAR;
     this.#budgetMs = Math.max(MIN_AUDIO_BUDGET_MS, (totalCodePoints * msPerChar) / request.speed);
