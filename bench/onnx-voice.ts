@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureMediumVoice, TONE_ESPEAK } from '../fixtures/voices/lib/fixture-voices.js';
 import { Utterance } from '../src/core/synthesis/utterance.js';
-import { OnnxEngine, type OnnxRoute } from '../src/engine/onnx/onnx-engine.js';
-import { loadPiperSidecar } from '../src/engine/onnx/piper-sidecar.js';
+import { PiperEngine, type PiperRoute } from '../src/engine/piper/piper-engine.js';
+import { loadPiperSidecar } from '../src/engine/piper/piper-sidecar.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { round, summary, writeResult } from './lib/stats.js';
 
@@ -21,19 +21,19 @@ const CHUNKING = { firstChunkMaxChars: 100, maxChunkChars: 300 };
 const VOICE = { pitchBaseHz: 100, pitchMaxHz: 140, formants: [], breath: 0, roughness: 2, intonationRange: 50, wordsPerMinute: 175 };
 const MB = 2 ** 20;
 
-function engineFor(modelPaths: readonly string[], workers: number): OnnxEngine {
-  const routes: OnnxRoute[] = modelPaths.map((modelPath, i) => ({ voiceName: `v${i}`, language: 'hi-IN', modelPath, speakerId: 0 }));
-  return new OnnxEngine({
+function engineFor(modelPaths: readonly string[], workers: number): PiperEngine {
+  const routes: PiperRoute[] = modelPaths.map((modelPath, i) => ({ voiceName: `v${i}`, language: 'hi-IN', path: modelPath, speakerId: 0 }));
+  return new PiperEngine({
     models: modelPaths.map((modelPath) => ({ modelPath, sidecar: loadPiperSidecar(`${modelPath}.json`) })),
     routes,
     workers,
-    intraOpNumThreads: 1,
+    threadsPerWorker: 1,
     maxQueue: 64,
   });
 }
 
 /** One utterance as the HTTP stream runs it: wall time, time to its first bytes, seconds of audio. */
-async function speak(engine: OnnxEngine, voiceName = 'v0'): Promise<{ rtf: number; ttfaMs: number; audioSeconds: number }> {
+async function speak(engine: PiperEngine, voiceName = 'v0'): Promise<{ rtf: number; ttfaMs: number; audioSeconds: number }> {
   const utterance = new Utterance(
     engine,
     { text: TEXT, language: 'hi-IN', voice: { voiceName, pitchShiftSemitones: 0, rateMultiplier: 1 }, format: 'mulaw', sampleRateHz: 8000, speed: 1, mode: 'streaming' },
@@ -48,7 +48,7 @@ async function speak(engine: OnnxEngine, voiceName = 'v0'): Promise<{ rtf: numbe
   return { rtf: seconds / (utterance.durationMs / 1000), ttfaMs, audioSeconds: utterance.durationMs / 1000 };
 }
 
-async function scenario(engine: OnnxEngine, streams: number): Promise<{ rtf: ReturnType<typeof summary>; ttfaMs: ReturnType<typeof summary>; audioSeconds: number }> {
+async function scenario(engine: PiperEngine, streams: number): Promise<{ rtf: ReturnType<typeof summary>; ttfaMs: ReturnType<typeof summary>; audioSeconds: number }> {
   const rtf: number[] = [];
   const ttfa: number[] = [];
   let audioSeconds = 0;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { SynthesisService } from '../src/core/synthesis/synthesis-service.js';
 import { loadVoiceCatalog } from '../src/core/voice-catalog.js';
 import { EspeakEngine } from '../src/engine/espeak-engine.js';
-import { OnnxEngine } from '../src/engine/onnx/onnx-engine.js';
-import { loadPiperSidecar } from '../src/engine/onnx/piper-sidecar.js';
+import { PiperEngine } from '../src/engine/piper/piper-engine.js';
+import { loadPiperSidecar } from '../src/engine/piper/piper-sidecar.js';
 import type { TtsEngine } from '../src/engine/tts-engine.js';
 import { LANGUAGE_CODES } from '../src/languages.js';
 import { mediumVoiceModels } from './lib/medium-voice-models.js';
@@ -91,11 +91,11 @@ try {
       await embedded.close();
     }
     const paths = [...models.modelPaths.entries()];
-    const onnx = new OnnxEngine({
+    const onnx = new PiperEngine({
       models: paths.map(([, modelPath]) => ({ modelPath, sidecar: loadPiperSidecar(`${modelPath}.json`) })),
-      routes: paths.map(([language, modelPath]) => ({ voiceName: voice, language, modelPath, speakerId: 0 })),
+      routes: paths.map(([language, modelPath]) => ({ voiceName: voice, language, path: modelPath, speakerId: 0 })),
       workers,
-      intraOpNumThreads: 1,
+      threadsPerWorker: 1,
       maxQueue: 64,
     });
     await onnx.start();

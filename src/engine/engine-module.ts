@@ -1,30 +1,37 @@
-// What an engine kind is to the rest of Raaga: its name, the manifest fields of its packs (a zod schema), how it
-// builds one engine for the packs installed of its kind, and how an installer checks that a pack loads and speaks.
-// engines.ts lists the kinds; nothing else names one.
+// What an engine kind is to the rest of Raaga: its name, the manifest fields of its packs (a zod schema it parses
+// itself), how it builds one engine for the packs installed of its kind, and how an installer checks that a pack
+// loads and speaks. A kind is written with `definePackEngine`, typed by its own options; engines.ts lists the kinds
+// and nothing else names one.
 
 import type { z } from 'zod';
 import type { LanguageCode } from '../languages.js';
+import type { PackWorkerReport } from './pack-messages.js';
 import type { PairEngine } from './pair-engine.js';
 import type { WorkerPoolEvent } from './worker-pool.js';
 
-/** One installed pack as the manifest records it, with its paths made absolute. */
-export interface InstalledPack<TOptions> {
+/** A pack as the manifest records it, its paths absolute, its engine's own fields not yet checked. */
+export interface UnparsedPack {
   readonly voiceName: string;
   readonly language: LanguageCode;
   /** The pack's main file (model, .flitevox), absolute. */
   readonly path: string;
   /** The main file's sha256 as recorded at install, when it was. */
   readonly sha256: string | undefined;
-  /** The engine's own fields of the pack (speaker, style file, …), parsed by its `packOptions` schema. */
+  /** The manifest's engine-specific fields (speaker, style file, …), parsed by the kind's `packOptions`. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** One installed pack with its engine's fields parsed by that engine's schema. */
+export interface InstalledPack<TOptions> extends Omit<UnparsedPack, 'options'> {
   readonly options: TOptions;
 }
 
 export type PackEvent =
   | { readonly type: 'pack-failed'; readonly voiceName: string; readonly language: LanguageCode; readonly path: string; readonly reason: string }
   | { readonly type: 'unknown-phonemes'; readonly path: string; readonly count: number; readonly symbols: readonly string[] }
-  | ({ readonly type: WorkerPoolEvent['type']; readonly engine: string } & WorkerPoolEvent);
+  | ({ readonly engine: string } & WorkerPoolEvent<PackWorkerReport>);
 
-/** What every engine's worker pool is built with (TTS_WORKERS, ONNX_THREADS, TTS_QUEUE_SIZE, TTS_WORKER_NICE). */
+/** What every engine's worker pool is built with (ONNX_WORKERS, ONNX_THREADS, TTS_QUEUE_SIZE, TTS_WORKER_NICE). */
 export interface EngineContext {
   /** Worker threads for this engine. */
   readonly workers: number;
@@ -49,24 +56,75 @@ export interface PackTrial {
   readonly durationMs: number;
 }
 
-export interface EngineModule<TOptions = unknown> {
+/** An engine kind as the registry, the manifest and the installers use it: its packs arrive unparsed. */
+export interface EngineModule {
   /** The pack's `engine` in the manifest and the usage ledger's engine: `piper`, `flite`, `kokoro`. */
   readonly kind: string;
   /** The engine's own fields of a manifest pack; unknown fields are refused. */
-  readonly packOptions: z.ZodType<TOptions>;
+  readonly packOptions: z.ZodType;
   /**
    * Which of those fields name a file (Kokoro's `style`), relative to RAAGA_MODELS_DIR like the pack's `path`: the
    * manifest is refused when one points outside that directory.
    */
-  readonly packFileOptions?: readonly string[];
+  readonly packFileOptions: readonly string[];
   /**
-   * The engine for every installed pack of this kind. Packs that cannot be used are reported (`pack-failed`) and left
-   * out; undefined when none is left. Never throws for a bad pack: its pairs fall back to the embedded engine.
+   * The kinds of voice catalog entry (cli/voice-catalog/) that install packs of this kind: the kind itself, or the
+   * parts a pack is made of when they are entries of their own (Kokoro: a voice, and the model it needs).
    */
-  create(packs: readonly InstalledPack<TOptions>[], context: EngineContext): PairEngine | undefined;
+  readonly catalogKinds: readonly string[];
+  /**
+   * The engine for every installed pack of this kind. Packs that cannot be used (their fields invalid, their files
+   * unusable) are reported (`pack-failed`) and left out; undefined when none is left. Never throws for a bad pack: its
+   * pairs fall back to the embedded engine.
+   */
+  create(packs: readonly UnparsedPack[], context: EngineContext): PairEngine | undefined;
   /**
    * Loads the pack in this process and speaks one sentence in its language (`raaga voices install`/`add`); throws a
    * message naming the file and the problem when it cannot.
    */
+  trial(pack: UnparsedPack, context: Pick<EngineContext, 'modelsDir'>): Promise<PackTrial>;
+}
+
+/** A kind as its folder writes it: typed by its own pack options, which `definePackEngine` parses for it. */
+export interface PackEngineDefinition<TOptions> {
+  readonly kind: string;
+  readonly packOptions: z.ZodType<TOptions>;
+  readonly packFileOptions?: readonly string[];
+  readonly catalogKinds?: readonly string[];
+  create(packs: readonly InstalledPack<TOptions>[], context: EngineContext): PairEngine | undefined;
   trial(pack: InstalledPack<TOptions>, context: Pick<EngineContext, 'modelsDir'>): Promise<PackTrial>;
+}
+
+/** The kind's schema errors as one line: `field message; field message`. */
+function optionProblems(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(pack)'} ${issue.message}`).join('; ');
+}
+
+/** An engine kind whose packs are parsed by its own schema before its `create` and `trial` see them. */
+export function definePackEngine<TOptions>(definition: PackEngineDefinition<TOptions>): EngineModule {
+  const parse = (pack: UnparsedPack): { readonly pack: InstalledPack<TOptions> } | { readonly problem: string } => {
+    const options = definition.packOptions.safeParse(pack.options);
+    if (!options.success) return { problem: `its ${definition.kind} fields are invalid: ${optionProblems(options.error)}` };
+    return { pack: { voiceName: pack.voiceName, language: pack.language, path: pack.path, sha256: pack.sha256, options: options.data } };
+  };
+  return {
+    kind: definition.kind,
+    packOptions: definition.packOptions,
+    packFileOptions: definition.packFileOptions ?? [],
+    catalogKinds: definition.catalogKinds ?? [definition.kind],
+    create(packs, context) {
+      const parsed: InstalledPack<TOptions>[] = [];
+      for (const pack of packs) {
+        const result = parse(pack);
+        if ('pack' in result) parsed.push(result.pack);
+        else context.onEvent({ type: 'pack-failed', voiceName: pack.voiceName, language: pack.language, path: pack.path, reason: result.problem });
+      }
+      return parsed.length === 0 ? undefined : definition.create(parsed, context);
+    },
+    async trial(pack, context) {
+      const result = parse(pack);
+      if (!('pack' in result)) throw new Error(`the ${definition.kind} pack ${pack.path}: ${result.problem}`);
+      return definition.trial(result.pack, context);
+    },
+  };
 }

@@ -1,11 +1,9 @@
-// The checks and wiring every engine kind's module does the same way while it builds its engine: a pack's file must
-// exist, its identity for cached audio comes from the recorded sha256 (else size and mtime), a pack that cannot be
-// used is reported once with the reason, and the pool settings come from the engine context.
+// The checks every engine kind's module does the same way while it builds its engine: a pack's file must exist, its
+// identity for cached audio comes from the recorded sha256 (else size and mtime), and a pack that cannot be used is
+// reported once with the reason.
 
 import { statSync, type Stats } from 'node:fs';
 import type { EngineContext, InstalledPack } from './engine-module.js';
-import type { PackEngineSettings, UnknownPhonemesEvent } from './pack-engine.js';
-import type { WorkerPoolEvent } from './worker-pool.js';
 
 /** The file's stats; throws `<what> <path> does not exist` when it is not a regular file. */
 export function requirePackFile(path: string, what: string): Stats {
@@ -19,7 +17,7 @@ export function packFileIdentity(pack: Pick<InstalledPack<unknown>, 'sha256'>, s
   return pack.sha256 !== undefined ? `sha256:${pack.sha256}` : `size:${stat.size},mtime:${Math.round(stat.mtimeMs)}`;
 }
 
-/** The pack (or a route built from it) is left out: its pairs fall back to the embedded engine, and the log says why. */
+/** The pack is left out: its pairs fall back to the embedded engine, and the log says why. */
 export function reportPackFailed(context: Pick<EngineContext, 'onEvent'>, pack: Pick<InstalledPack<unknown>, 'voiceName' | 'language' | 'path'>, reason: string): void {
   context.onEvent({ type: 'pack-failed', voiceName: pack.voiceName, language: pack.language, path: pack.path, reason });
 }
@@ -27,15 +25,4 @@ export function reportPackFailed(context: Pick<EngineContext, 'onEvent'>, pack: 
 /** The reason an error gives, as a pack failure reports it. */
 export function failureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Passes a kind's pool and phoneme events on to the context, naming the kind (its own file failures it reports itself). */
-export function forwardEngineEvent(context: Pick<EngineContext, 'onEvent'>, kind: string, event: WorkerPoolEvent | UnknownPhonemesEvent): void {
-  if (event.type === 'unknown-phonemes') context.onEvent({ type: 'unknown-phonemes', path: event.modelPath, count: event.count, symbols: event.symbols });
-  else context.onEvent({ ...event, engine: kind });
-}
-
-/** The pool settings of an engine built from `context` (its kind adds its own events). */
-export function poolSettings(context: EngineContext): Omit<PackEngineSettings<never>, 'onEvent'> {
-  return { workers: context.workers, maxQueue: context.maxQueue, niceness: context.niceness, startTimeoutMs: context.startTimeoutMs, entry: context.entry };
 }

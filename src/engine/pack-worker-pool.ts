@@ -3,18 +3,11 @@
 // pool with nothing loaded closes itself. The engines keep only their routes and how a job is made.
 
 import type { JobLane } from './job-queue.js';
+import type { DeliveredClause, PackFileFailure, PackJob, PackWorkerReport, SpokenClause } from './pack-messages.js';
 import { WorkerPool, type WorkerPoolEvent } from './worker-pool.js';
 
-/** What a pack worker reports with `ready`: each file (or file x language) by key, loaded or failed. */
-export interface PackWorkerReport {
-  readonly loaded: string[];
-  readonly failed: { readonly key: string; readonly path: string; readonly error: string }[];
-  /** Process RSS when the worker became ready (all workers share one process). */
-  rssBytes: number;
-}
-
 export interface PackWorkerPoolOptions {
-  /** The kind's worker entry (workerEntry(...)) and what every worker is started with. */
+  /** The kind's worker entry (workerEntry(...)) and what every worker is started with (PackWorkerData). */
   readonly entry: URL;
   readonly workerData: object;
   readonly workers: number;
@@ -22,12 +15,12 @@ export interface PackWorkerPoolOptions {
   readonly startTimeoutMs: number;
   readonly niceness?: number | undefined;
   /** A file failed to load in a worker (once per key). */
-  readonly onFailed: (failure: PackWorkerReport['failed'][number]) => void;
-  readonly onEvent?: ((event: WorkerPoolEvent) => void) | undefined;
+  readonly onFailed: (failure: PackFileFailure) => void;
+  readonly onEvent?: ((event: WorkerPoolEvent<PackWorkerReport>) => void) | undefined;
 }
 
-export class PackWorkerPool<TJob, TResult> {
-  readonly #pool: WorkerPool<TJob, TResult>;
+export class PackWorkerPool<TJob, TClip extends SpokenClause> {
+  readonly #pool: WorkerPool<PackJob<TJob>, DeliveredClause<TClip>, PackWorkerReport>;
   readonly #loaded = new Set<string>();
   readonly #failed = new Set<string>();
   readonly #reports: PackWorkerReport[] = [];
@@ -35,7 +28,7 @@ export class PackWorkerPool<TJob, TResult> {
   #started = false;
 
   constructor(private readonly options: PackWorkerPoolOptions) {
-    this.#pool = new WorkerPool<TJob, TResult>({
+    this.#pool = new WorkerPool<PackJob<TJob>, DeliveredClause<TClip>, PackWorkerReport>({
       entry: options.entry,
       workerData: options.workerData,
       size: options.workers,
@@ -70,7 +63,7 @@ export class PackWorkerPool<TJob, TResult> {
     return this.#started && this.#loaded.has(key) && this.#pool.hasLiveWorker();
   }
 
-  run(job: TJob, signal: AbortSignal, lane?: JobLane): Promise<TResult> {
+  run(job: PackJob<TJob>, signal: AbortSignal, lane?: JobLane): Promise<DeliveredClause<TClip>> {
     return this.#pool.run(job, signal, lane);
   }
 
@@ -97,9 +90,9 @@ export class PackWorkerPool<TJob, TResult> {
     return this.#pool.close();
   }
 
-  #onPoolEvent(event: WorkerPoolEvent): void {
-    if (event.type === 'worker-ready' && event.detail !== undefined) {
-      const report = event.detail as PackWorkerReport;
+  #onPoolEvent(event: WorkerPoolEvent<PackWorkerReport>): void {
+    if (event.type === 'worker-ready' && event.report !== undefined) {
+      const { report } = event;
       this.#reports.push(report);
       for (const failure of report.failed) {
         if (!this.#failed.has(failure.key)) {

@@ -8,12 +8,13 @@ import { EngineBusyError, EngineUnavailableError } from './tts-engine.js';
 import { SynthesisFailedError } from './synthesis-failed-error.js';
 import type { JobMessage, WorkerMessage } from './worker-protocol.js';
 
-export type WorkerPoolEvent =
-  | { readonly type: 'worker-ready'; readonly slot: number; readonly warmUpMs: number; readonly detail?: unknown }
+export type WorkerPoolEvent<TReport = never> =
+  /** `report`: what the worker says it loaded (a pack worker's files), typed by its pool. */
+  | { readonly type: 'worker-ready'; readonly slot: number; readonly warmUpMs: number; readonly report?: TReport }
   | { readonly type: 'worker-exit'; readonly slot: number; readonly exitCode: number; readonly error?: string; readonly hadJob: boolean }
   | { readonly type: 'worker-start-failed'; readonly slot: number; readonly error: string; readonly retryInMs: number };
 
-export interface WorkerPoolOptions {
+export interface WorkerPoolOptions<TReport = never> {
   /** TypeScript worker entry; loaded through worker-bootstrap.mjs. */
   readonly entry: URL;
   /** Passed to every worker next to `entry`; must be structured-cloneable. */
@@ -23,7 +24,7 @@ export interface WorkerPoolOptions {
   readonly maxQueue: number;
   /** A worker that is not ready in this time counts as failed to start. */
   readonly startTimeoutMs?: number;
-  readonly onEvent?: (event: WorkerPoolEvent) => void;
+  readonly onEvent?: (event: WorkerPoolEvent<TReport>) => void;
   /** The workers' nice value (0: as the process); see TTS_WORKER_NICE. */
   readonly niceness?: number;
 }
@@ -54,7 +55,7 @@ const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 const MAX_RESTART_DELAY_MS = 10_000;
 
-export class WorkerPool<TPayload, TResult> {
+export class WorkerPool<TPayload, TResult, TReport = never> {
   private readonly slots: Slot<TPayload, TResult>[];
   private readonly queue = new FairJobQueue<Job<TPayload, TResult>>();
   private nextJobId = 1;
@@ -65,7 +66,7 @@ export class WorkerPool<TPayload, TResult> {
   /** Resolvers waiting for a slot's first start attempt to settle (used by `start`). */
   private readonly firstStart = new Map<number, () => void>();
 
-  constructor(private readonly options: WorkerPoolOptions) {
+  constructor(private readonly options: WorkerPoolOptions<TReport>) {
     if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError('worker pool size must be a positive integer');
     if (!Number.isInteger(options.maxQueue) || options.maxQueue < 0) throw new RangeError('maxQueue must be a non-negative integer');
     this.slots = Array.from({ length: options.size }, (_, index) => ({
@@ -197,7 +198,7 @@ export class WorkerPool<TPayload, TResult> {
       void worker.terminate();
     }, this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
 
-    worker.on('message', (message: WorkerMessage<TResult>) => {
+    worker.on('message', (message: WorkerMessage<TResult, TReport>) => {
       if (slot.worker !== worker) return;
       if (message.type === 'ready') {
         clearTimeout(startTimer);
@@ -207,7 +208,7 @@ export class WorkerPool<TPayload, TResult> {
           type: 'worker-ready',
           slot: slot.index,
           warmUpMs: message.warmUpMs,
-          ...(message.detail === undefined ? {} : { detail: message.detail }),
+          ...(message.report === undefined ? {} : { report: message.report }),
         });
         this.resolveFirstStart(slot);
         this.pump();

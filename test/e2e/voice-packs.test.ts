@@ -7,8 +7,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVoiceCatalog } from '../../src/core/voice-catalog.js';
 import { EspeakPhonemizer } from '../../src/engine/espeak/espeak-phonemizer.js';
-import { phonemizeText } from '../../src/engine/onnx/piper-phonemizer.js';
-import { loadPiperSidecar } from '../../src/engine/onnx/piper-sidecar.js';
+import { phonemizeText } from '../../src/engine/piper/piper-phonemizer.js';
+import { loadPiperSidecar } from '../../src/engine/piper/piper-sidecar.js';
 import { decodeAudio } from '../helpers/decode-audio.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { decodeStream } from '../helpers/tone-decoder.js';
@@ -58,7 +58,7 @@ describe('voice packs in the server', () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     const warmed = logs.find((line) => line.msg === 'voice pack engine worker event');
-    expect(warmed?.engineEvent).toMatchObject({ type: 'worker-ready', detail: { failed: [expect.objectContaining({ path: expect.stringContaining('broken-corrupt-model') })] } });
+    expect(warmed?.engineEvent).toMatchObject({ type: 'worker-ready', report: { failed: [expect.objectContaining({ path: expect.stringContaining('broken-corrupt-model') })] } });
     const plain = loadVoiceCatalog(REPO_MANIFEST);
     for (const groupBy of ['language', 'voice'] as const) {
       const response = await fetch(`${server.url}/v1/voices?group_by=${groupBy}`, { headers: authHeaders(key) });

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TONE_ESPEAK, TONE_TEXT, type ToneVoiceFixture } from '../../fixtures/voices/lib/fixture-voices.js';
-import { OnnxEngine, type OnnxEngineEvent, type OnnxRoute } from '../../src/engine/onnx/onnx-engine.js';
-import { loadPiperSidecar } from '../../src/engine/onnx/piper-sidecar.js';
+import type { PackEvent } from '../../src/engine/engine-module.js';
+import { PiperEngine, type PiperRoute } from '../../src/engine/piper/piper-engine.js';
+import { loadPiperSidecar } from '../../src/engine/piper/piper-sidecar.js';
 import type { SynthesisJob } from '../../src/engine/tts-engine.js';
 import type { LanguageCode } from '../../src/languages.js';
 
@@ -20,18 +21,18 @@ export function fixtureModelPath(voice: ToneVoiceFixture): string {
   return join(root, 'fixtures', 'voices', voice.name, 'model.onnx');
 }
 
-export function onnxModel(modelPath: string): { modelPath: string; sidecar: ReturnType<typeof loadPiperSidecar> } {
+export function piperModel(modelPath: string): { modelPath: string; sidecar: ReturnType<typeof loadPiperSidecar> } {
   return { modelPath, sidecar: loadPiperSidecar(`${modelPath}.json`) };
 }
 
 /** An engine over the given models with the given routes; the caller closes it. */
-export function toneEngine(routes: OnnxRoute[], options: { workers?: number; events?: OnnxEngineEvent[]; extraModels?: string[] } = {}): OnnxEngine {
-  const paths = [...new Set([...routes.map((route) => route.modelPath), ...(options.extraModels ?? [])])];
-  return new OnnxEngine({
-    models: paths.map(onnxModel),
+export function toneEngine(routes: PiperRoute[], options: { workers?: number; events?: PackEvent[]; extraModels?: string[] } = {}): PiperEngine {
+  const paths = [...new Set([...routes.map((route) => route.path), ...(options.extraModels ?? [])])];
+  return new PiperEngine({
+    models: paths.map(piperModel),
     routes,
     workers: options.workers ?? 1,
-    intraOpNumThreads: 1,
+    threadsPerWorker: 1,
     maxQueue: 64,
     onEvent: (event) => options.events?.push(event),
   });

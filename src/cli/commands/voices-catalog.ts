@@ -1,13 +1,15 @@
 // `raaga voices catalog`: every public voice Raaga knows how to install, with its engine, languages, gender,
 // licence (and whether it allows commercial use), size, checksum, quality figure and the presets it speaks for.
 
+import { PACK_ENGINE_KINDS } from '../../engine/engines.js';
 import { LANGUAGE_CODES } from '../../languages.js';
 import { oneOf, optionalString, parseLanguage } from '../arg-parsing.js';
 import type { Subcommand } from '../cli-command.js';
 import { json, table } from '../render.js';
 import { VoiceCatalogIndex, type CatalogEntry } from '../voice-catalog/voice-catalog-entries.js';
 
-const ENGINES = ['flite', 'piper', 'kokoro'] as const;
+// The engine kinds this Raaga has (engine/engines.ts): a new kind's voices are listed with no change here.
+const ENGINES = PACK_ENGINE_KINDS;
 
 function sizeOf(entry: CatalogEntry): string {
   const sizes = entry.files.map((file) => file.size_bytes);
@@ -22,7 +24,7 @@ function commercial(entry: CatalogEntry): string {
 
 export const catalogCommand: Subcommand = {
   name: 'catalog',
-  help: `Usage: raaga voices catalog [--language <code>] [--engine flite|piper|kokoro] [--json]
+  help: `Usage: raaga voices catalog [--language <code>] [--engine ${ENGINES.join('|')}] [--json]
 
 Every public voice Raaga can install with 'raaga voices install <id>': engine, languages, gender, licence and
 whether it allows commercial use, download size, the published checksum it is verified against, the published

@@ -5,7 +5,7 @@
 
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { EngineModule, InstalledPack, PackTrial } from '../../engine/engine-module.js';
+import type { EngineModule, PackTrial, UnparsedPack } from '../../engine/engine-module.js';
 import { packEngine } from '../../engine/engines.js';
 import type { LanguageCode } from '../../languages.js';
 import { manifestPath } from '../preset-voice-names.js';
@@ -74,6 +74,8 @@ function planFor(catalog: VoiceCatalogIndex, entry: CatalogEntry, modelId: strin
     }
     case 'kokoro-model':
       throw new Error(`${entry.id} is a Kokoro model: install a Kokoro voice (raaga voices catalog --engine kokoro) and choose this model with --model ${entry.id}`);
+    default:
+      throw new Error(`catalog entry ${entry.id} is a ${entry.engine} entry, which this installer has no plan for`);
   }
 }
 
@@ -113,7 +115,7 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
   const placeNow = (owner: CatalogEntry, name: string): string => fetched.get(`${owner.id}/${name}`)?.path ?? installedPath(owner, name);
   const trialPack = plan.pack(placeNow);
   const mainSha256 = [...fetched.values()].find((file) => file.path === trialPack.path)?.sha256;
-  const trial = await trialOf(module, { voiceName: voices[0] as string, language, path: trialPack.path, sha256: mainSha256, options: parseOptions(module, trialPack.options) }, request.modelsDir, entry);
+  const trial = await trialOf(module, { voiceName: voices[0] as string, language, path: trialPack.path, sha256: mainSha256, options: trialPack.options }, request.modelsDir, entry);
 
   // The pack speaks: move new files into place, then record it for every preset at once.
   for (const owner of plan.entries) {
@@ -138,13 +140,7 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
   };
 }
 
-function parseOptions(module: EngineModule<unknown>, options: Record<string, unknown>): unknown {
-  const parsed = module.packOptions.safeParse(options);
-  if (!parsed.success) throw new Error(`the ${module.kind} pack fields are invalid: ${parsed.error.message}`);
-  return parsed.data;
-}
-
-async function trialOf(module: EngineModule<unknown>, pack: InstalledPack<unknown>, modelsDir: string, entry: CatalogEntry): Promise<PackTrial> {
+async function trialOf(module: EngineModule, pack: UnparsedPack, modelsDir: string, entry: CatalogEntry): Promise<PackTrial> {
   try {
     return await module.trial(pack, { modelsDir });
   } catch (error) {

@@ -3,12 +3,12 @@
 
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { PACK_ENGINES } from '../../engine/engines.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../../languages.js';
 import { CHECKSUM_ALGORITHMS } from '../voice-packs/download.js';
 
-/** What an entry installs: a pack of an engine kind, or (Kokoro) the model its voices share. */
-export const CATALOG_KINDS = ['flite', 'piper', 'kokoro-voice', 'kokoro-model'] as const;
-export type CatalogKind = (typeof CATALOG_KINDS)[number];
+/** What an entry installs: a pack of an engine kind, or a part of one (Kokoro's voice, the model its voices share). */
+export const CATALOG_KINDS: readonly string[] = PACK_ENGINES.flatMap((module) => module.catalogKinds);
 
 const Language = z.enum(LANGUAGE_CODES);
 
@@ -27,7 +27,7 @@ const CatalogFileSchema = z.strictObject({
 
 export const CatalogEntrySchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  engine: z.enum(CATALOG_KINDS),
+  engine: z.string().refine((kind) => CATALOG_KINDS.includes(kind), { message: `must be one of ${CATALOG_KINDS.join(', ')}` }),
   languages: z.array(Language).min(1),
   gender: z.enum(['female', 'male']).nullable(),
   speaker: z.string().nullable(),

@@ -4,8 +4,8 @@
 
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PIPER_ENGINE_KIND } from '../../engine/onnx/onnx-engine.js';
-import { parsePiperSidecar, resolveSpeakerId, type PiperSidecar } from '../../engine/onnx/piper-sidecar.js';
+import { PIPER_ENGINE_KIND } from '../../engine/piper/piper-engine.js';
+import { parsePiperSidecar, resolveSpeakerId, type PiperSidecar } from '../../engine/piper/piper-sidecar.js';
 import type { LanguageCode } from '../../languages.js';
 import { manifestPath } from '../preset-voice-names.js';
 import { readManifestFile, recordPack } from './manifest-file.js';
@@ -100,7 +100,7 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
     for (const extra of source.extras) await fetchPackFile(source, extra, join(staging, extra.to), small);
 
     // Loaded here only (not at CLI start): the native runtime is heavy and only this command needs it.
-    const { PiperSession } = await import('../../engine/onnx/piper-session.js');
+    const { PiperSession } = await import('../../engine/piper/piper-session.js');
     const session = await PiperSession.create(join(staging, MODEL_FILE), sidecar, { intraOpNumThreads: 1 }).catch((error: unknown) => {
       throw new Error(`${source.model.from} does not load as a Piper voice: ${error instanceof Error ? error.message : String(error)}`);
     });

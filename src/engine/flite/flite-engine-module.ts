@@ -2,8 +2,8 @@
 // Builds one FliteEngine for all of them, leaving out (and reporting) voices that cannot be used.
 
 import { z } from 'zod';
-import type { EngineModule } from '../engine-module.js';
-import { failureReason, forwardEngineEvent, packFileIdentity, poolSettings, reportPackFailed, requirePackFile } from '../pack-checks.js';
+import { definePackEngine } from '../engine-module.js';
+import { failureReason, packFileIdentity, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
 import { FLITE_ENGINE_KIND, FliteEngine, type FliteRoute } from './flite-engine.js';
 
@@ -11,7 +11,7 @@ import { FLITE_ENGINE_KIND, FliteEngine, type FliteRoute } from './flite-engine.
 const FlitePackOptions = z.strictObject({});
 export type FlitePackOptions = z.infer<typeof FlitePackOptions>;
 
-export const fliteEngineModule: EngineModule<FlitePackOptions> = {
+export const fliteEngineModule = definePackEngine<FlitePackOptions>({
   kind: FLITE_ENGINE_KIND,
   packOptions: FlitePackOptions,
 
@@ -20,24 +20,14 @@ export const fliteEngineModule: EngineModule<FlitePackOptions> = {
     for (const pack of packs) {
       try {
         const stat = requirePackFile(pack.path, 'flite voice');
-        routes.push({ voiceName: pack.voiceName, language: pack.language, voicePath: pack.path, voiceIdentity: packFileIdentity(pack, stat) });
+        routes.push({ voiceName: pack.voiceName, language: pack.language, path: pack.path, voiceIdentity: packFileIdentity(pack, stat) });
       } catch (error) {
         reportPackFailed(context, pack, failureReason(error));
       }
     }
     if (routes.length === 0) return undefined;
-    return new FliteEngine({
-      routes,
-      modelsDir: context.modelsDir,
-      ...poolSettings(context),
-      onEvent: (event) => {
-        if (event.type !== 'voice-failed') return forwardEngineEvent(context, FLITE_ENGINE_KIND, event);
-        // The workers check each file whole (an HTML page, a truncated download, another language): its pairs fall back.
-        for (const route of routes) {
-          if (route.voicePath === event.path && route.language === event.language) reportPackFailed(context, { ...route, path: route.voicePath }, event.error);
-        }
-      },
-    });
+    // The workers check each file whole (an HTML page, a truncated download, another language): its pairs fall back.
+    return new FliteEngine({ ...context, routes });
   },
 
   async trial(pack, context) {
@@ -49,4 +39,4 @@ export const fliteEngineModule: EngineModule<FlitePackOptions> = {
     if (clip.samples.length === 0) throw new Error(`flite voice ${pack.path} spoke nothing for a ${pack.language} sentence`);
     return { sampleRateHz: clip.sampleRateHz, durationMs: (1000 * clip.samples.length) / clip.sampleRateHz };
   },
-};
+});

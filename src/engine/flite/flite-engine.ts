@@ -4,25 +4,24 @@
 // voice checked and loaded in the workers.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine, type PackEngineSettings, type PackFileFailure } from '../pack-engine.js';
-import type { PcmClip, SynthesisJob } from '../tts-engine.js';
+import type { DeliveredClause } from '../pack-messages.js';
+import { PackEngine, type PackEngineSettings } from '../pack-engine.js';
+import type { SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
-import type { WorkerPoolEvent } from '../worker-pool.js';
 import { FLITE_BUILD_ID } from './flite-build.js';
-import { fliteVoiceKey, type FliteJob, type FliteResult, type FliteWorkerData, type FliteWorkerStats } from './flite-messages.js';
+import { fliteVoiceKey, type FliteSpokenClause, type FliteJob, type FliteVoiceFile, type FliteWorkerData, type FliteWorkerStats } from './flite-messages.js';
 
 /** One catalog voice + language pair served by a .flitevox. */
 export interface FliteRoute {
   readonly voiceName: string;
   readonly language: LanguageCode;
-  readonly voicePath: string;
+  /** The .flitevox, absolute. */
+  readonly path: string;
   /** The file's identity for cached audio: sha256 when the manifest recorded one, else size and mtime. */
   readonly voiceIdentity: string;
 }
 
-export type FliteEngineEvent = WorkerPoolEvent | { readonly type: 'voice-failed'; readonly path: string; readonly language: string; readonly error: string };
-
-export interface FliteEngineOptions extends PackEngineSettings<FliteEngineEvent> {
+export interface FliteEngineOptions extends PackEngineSettings {
   readonly routes: readonly FliteRoute[];
   /** RAAGA_MODELS_DIR: voice files whose real path lies elsewhere are refused. */
   readonly modelsDir: string;
@@ -36,38 +35,33 @@ const ENTRY = workerEntry('./flite-worker', import.meta.url);
 // A worker checks each voice file whole (a 31 MB voice: ~100 ms) and loads it once; generous for slow disks.
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 
-export class FliteEngine extends PackEngine<FliteRoute, FliteJob, FliteResult> {
+export class FliteEngine extends PackEngine<FliteRoute, FliteJob, FliteSpokenClause> {
   readonly name = 'flite-wasm';
   readonly kind = FLITE_ENGINE_KIND;
   protected readonly packNoun = 'Flite voice';
   readonly #stats = new Map<number, FliteWorkerStats>();
 
   constructor(options: FliteEngineOptions) {
-    const voices = new Map(options.routes.map((route) => [fliteVoiceKey(route.voicePath, route.language), { path: route.voicePath, language: route.language }]));
-    const workerData: FliteWorkerData = { voices: [...voices.values()], modelsDir: options.modelsDir, voiceBudgetBytes: options.voiceBudgetBytes };
-    const onFailed = (failure: PackFileFailure): void => {
-      const language = options.routes.find((route) => fliteVoiceKey(route.voicePath, route.language) === failure.key)?.language ?? '';
-      options.onEvent?.({ type: 'voice-failed', path: failure.path, language, error: failure.error });
-    };
-    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS, onFailed }, options);
+    const voices = new Map<string, FliteVoiceFile>(
+      options.routes.map((route) => {
+        const key = fliteVoiceKey(route.path, route.language);
+        return [key, { key, path: route.path, language: route.language }];
+      }),
+    );
+    const workerData: FliteWorkerData = { files: [...voices.values()], settings: { modelsDir: options.modelsDir, voiceBudgetBytes: options.voiceBudgetBytes } };
+    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS }, options);
   }
 
   protected filesOf(route: FliteRoute): readonly string[] {
-    return [fliteVoiceKey(route.voicePath, route.language)];
+    return [fliteVoiceKey(route.path, route.language)];
   }
 
   protected audioSourceOf(route: FliteRoute): string {
-    return `${FLITE_ENGINE_KIND}@${FLITE_BUILD_ID}:${route.voicePath}@${route.voiceIdentity}`;
+    return `${FLITE_ENGINE_KIND}@${FLITE_BUILD_ID}:${route.path}@${route.voiceIdentity}`;
   }
 
-  async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
-    const route = this.routeFor(job);
-    const result = await this.#run(
-      { voicePath: route.voicePath, language: route.language, text: job.text, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones, deliverAtRateHz: job.deliverAtRateHz },
-      signal,
-      job,
-    );
-    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, words: result.words, engine: this.kind };
+  protected jobFor(route: FliteRoute, job: SynthesisJob): FliteJob {
+    return { voicePath: route.path, language: route.language, text: job.text, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones };
   }
 
   /** Each worker's voice bank figures after its latest clause (voice loads, evictions, instances, memory), by thread. */
@@ -78,12 +72,12 @@ export class FliteEngine extends PackEngine<FliteRoute, FliteJob, FliteResult> {
   /** Makes a worker's flite instance trap for real (the job fails; the worker replaces its instance); for tests. */
   trapInstanceForTest(job: SynthesisJob): Promise<unknown> {
     const route = this.routeFor(job);
-    return this.#run({ voicePath: route.voicePath, language: route.language, text: job.text, speed: 1, pitchShiftSemitones: 0, trapForTest: true }, new AbortController().signal, job);
+    return this.speak(route, { ...this.jobFor(route, { ...job, speed: 1, pitchShiftSemitones: 0 }), trapForTest: true }, job, new AbortController().signal);
   }
 
-  async #run(payload: FliteJob, signal: AbortSignal, job: SynthesisJob): Promise<FliteResult> {
-    const result = await this.workers.run(payload, signal, job.lane);
-    this.#stats.set(result.stats.threadId, result.stats);
-    return result;
+  protected override async speak(route: FliteRoute, clause: FliteJob, job: Pick<SynthesisJob, 'deliverAtRateHz' | 'lane'>, signal: AbortSignal): Promise<DeliveredClause<FliteSpokenClause>> {
+    const clip = await super.speak(route, clause, job, signal);
+    this.#stats.set(clip.stats.threadId, clip.stats);
+    return clip;
   }
 }

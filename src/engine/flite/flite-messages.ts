@@ -1,24 +1,25 @@
-// What the Flite engine and its worker threads exchange: the voices to open (with the language each must declare),
-// one clause's job, its result with the worker's voice bank figures, and the ready report. Plain structured-cloneable
-// data.
+// What the Flite engine and its worker threads exchange beyond what every pack kind does (pack-messages.ts): the voices
+// to open (with the language each must declare), one clause's job, and the worker's voice bank figures with each
+// clause. Plain structured-cloneable data.
 
 import type { LanguageCode } from '../../languages.js';
+import type { PackWorkerData, PackWorkerFile, SpokenClause } from '../pack-messages.js';
 import type { WordBoundary } from '../tts-engine.js';
 import type { FliteBankStats } from './flite-voice-bank.js';
 
-export interface FliteVoiceSpec {
-  readonly path: string;
+export interface FliteVoiceFile extends PackWorkerFile {
   /** The language the pack serves: the voice must declare it (a .flitevox for another language is refused). */
   readonly language: LanguageCode;
 }
 
-export interface FliteWorkerData {
-  readonly voices: readonly FliteVoiceSpec[];
+export interface FliteWorkerSettings {
   /** RAAGA_MODELS_DIR: every voice file's real path must lie inside it. */
   readonly modelsDir: string;
   /** Heap one worker may give to loaded voices (FLITE_VOICE_BUDGET_BYTES unless a test or bench sets it). */
   readonly voiceBudgetBytes?: number | undefined;
 }
+
+export type FliteWorkerData = PackWorkerData<FliteVoiceFile, FliteWorkerSettings>;
 
 export interface FliteJob {
   readonly voicePath: string;
@@ -26,7 +27,6 @@ export interface FliteJob {
   readonly text: string;
   readonly speed: number;
   readonly pitchShiftSemitones: number;
-  readonly deliverAtRateHz?: number | undefined;
   /** Tests only (FliteEngine.trapInstanceForTest): make the worker's instance trap for real instead of speaking. */
   readonly trapForTest?: true;
 }
@@ -36,10 +36,7 @@ export interface FliteWorkerStats extends FliteBankStats {
   readonly threadId: number;
 }
 
-export interface FliteResult {
-  readonly samples: Float32Array;
-  readonly sampleRateHz: number;
-  readonly shaped: boolean;
+export interface FliteSpokenClause extends SpokenClause {
   /** Empty when the utterance's tokens did not place the words reliably (flite-words.ts). */
   readonly words: readonly WordBoundary[];
   readonly stats: FliteWorkerStats;

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
-import type { EngineModule, InstalledPack } from '../engine-module.js';
-import { failureReason, forwardEngineEvent, packFileIdentity, poolSettings, reportPackFailed, requirePackFile } from '../pack-checks.js';
+import { definePackEngine, type InstalledPack } from '../engine-module.js';
+import { failureReason, packFileIdentity, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
 import { KOKORO_ENGINE_KIND, KokoroEngine, type KokoroRoute } from './kokoro-engine.js';
 import { kokoroLanguageFor, type KokoroLanguage } from './kokoro-language.js';
@@ -46,7 +46,7 @@ function kokoroRoutes(packs: readonly KokoroPack[], modelsDir: string) {
         styleIdentities.set(stylePath, styleIdentity);
       }
       const modelIdentity = packFileIdentity(pack, stat);
-      routes.push({ voiceName: pack.voiceName, language: pack.language, modelPath: pack.path, stylePath, kokoroLanguage, modelIdentity, styleIdentity });
+      routes.push({ voiceName: pack.voiceName, language: pack.language, path: pack.path, stylePath, kokoroLanguage, modelIdentity, styleIdentity });
     } catch (error) {
       failures.push({ pack, reason: failureReason(error) });
     }
@@ -54,26 +54,17 @@ function kokoroRoutes(packs: readonly KokoroPack[], modelsDir: string) {
   return { routes, failures };
 }
 
-export const kokoroEngineModule: EngineModule<KokoroPackOptions> = {
+export const kokoroEngineModule = definePackEngine<KokoroPackOptions>({
   kind: KOKORO_ENGINE_KIND,
   packOptions: KokoroPackOptions,
   packFileOptions: ['style'],
+  catalogKinds: ['kokoro-voice', 'kokoro-model'],
 
   create(packs, context) {
     const { routes, failures } = kokoroRoutes(packs, context.modelsDir);
     for (const { pack, reason } of failures) reportPackFailed(context, pack, reason);
     if (routes.length === 0) return undefined;
-    return new KokoroEngine({
-      routes,
-      intraOpNumThreads: context.threadsPerWorker,
-      ...poolSettings(context),
-      onEvent: (event) => {
-        if (event.type !== 'file-failed') return forwardEngineEvent(context, KOKORO_ENGINE_KIND, event);
-        for (const route of routes) {
-          if (route.modelPath === event.path || route.stylePath === event.path) reportPackFailed(context, { ...route, path: route.modelPath }, event.error);
-        }
-      },
-    });
+    return new KokoroEngine({ ...context, routes });
   },
 
   async trial(pack, context) {
@@ -99,4 +90,4 @@ export const kokoroEngineModule: EngineModule<KokoroPackOptions> = {
       await session.release();
     }
   },
-};
+});

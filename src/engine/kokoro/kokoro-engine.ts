@@ -2,18 +2,18 @@
 // worker threads, each holding every model and style once. Serves the voice + language pairs whose files loaded.
 
 import type { LanguageCode } from '../../languages.js';
-import { PackEngine, unknownPhonemesEvent, type PackEngineSettings, type PackFileFailure, type UnknownPhonemesEvent } from '../pack-engine.js';
-import type { PcmClip, SynthesisJob } from '../tts-engine.js';
+import { PackEngine, type PackEngineSettings } from '../pack-engine.js';
+import type { SynthesisJob } from '../tts-engine.js';
 import { workerEntry } from '../worker-entry.js';
-import type { WorkerPoolEvent } from '../worker-pool.js';
-import type { KokoroJob, KokoroResult, KokoroWorkerData } from './kokoro-messages.js';
+import type { KokoroFile, KokoroJob, KokoroWorkerData } from './kokoro-messages.js';
 import type { KokoroLanguage } from './kokoro-language.js';
 
 /** One catalog voice + language pair: the model, the voice's style file and the phonemizer language it reads. */
 export interface KokoroRoute {
   readonly voiceName: string;
   readonly language: LanguageCode;
-  readonly modelPath: string;
+  /** The model (the pack's main file), absolute. */
+  readonly path: string;
   readonly stylePath: string;
   readonly kokoroLanguage: KokoroLanguage;
   /** The files' identities for cached audio: sha256 when known, else size and mtime. */
@@ -21,14 +21,10 @@ export interface KokoroRoute {
   readonly styleIdentity: string;
 }
 
-export type KokoroEngineEvent =
-  | WorkerPoolEvent
-  | { readonly type: 'file-failed'; readonly path: string; readonly error: string }
-  | UnknownPhonemesEvent;
-
-export interface KokoroEngineOptions extends PackEngineSettings<KokoroEngineEvent> {
+export interface KokoroEngineOptions extends PackEngineSettings {
   readonly routes: readonly KokoroRoute[];
-  readonly intraOpNumThreads: number;
+  /** Threads one inference may use (ONNX_THREADS). */
+  readonly threadsPerWorker: number;
 }
 
 export const KOKORO_ENGINE_KIND = 'kokoro';
@@ -37,46 +33,34 @@ const ENTRY = workerEntry('./kokoro-worker', import.meta.url);
 // An fp32 Kokoro model is 310 MB: loading and warming it on a slow disk takes longer than the pool's default.
 const DEFAULT_START_TIMEOUT_MS = 120_000;
 
-export class KokoroEngine extends PackEngine<KokoroRoute, KokoroJob, KokoroResult> {
+export class KokoroEngine extends PackEngine<KokoroRoute, KokoroJob> {
   readonly name = 'kokoro-onnxruntime-node';
   readonly kind = KOKORO_ENGINE_KIND;
   protected readonly packNoun = 'Kokoro voice pack';
 
-  constructor(private readonly options: KokoroEngineOptions) {
+  constructor(options: KokoroEngineOptions) {
+    const files = new Map<string, KokoroFile>();
+    for (const route of options.routes) {
+      files.set(route.path, { key: route.path, path: route.path, role: 'model' });
+      files.set(route.stylePath, { key: route.stylePath, path: route.stylePath, role: 'style' });
+    }
     const workerData: KokoroWorkerData = {
-      models: [...new Set(options.routes.map((route) => route.modelPath))],
-      styles: [...new Set(options.routes.map((route) => route.stylePath))],
-      languages: [...new Set(options.routes.map((route) => route.kokoroLanguage))],
-      intraOpNumThreads: options.intraOpNumThreads,
+      // Models first: a style file is a table read in a moment, a model is the load worth warming.
+      files: [...files.values()].sort((a, b) => (a.role === b.role ? 0 : a.role === 'model' ? -1 : 1)),
+      settings: { languages: [...new Set(options.routes.map((route) => route.kokoroLanguage))], intraOpNumThreads: options.threadsPerWorker },
     };
-    const onFailed = (failure: PackFileFailure): void => options.onEvent?.({ type: 'file-failed', path: failure.path, error: failure.error });
-    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS, onFailed }, options);
+    super(options.routes, { entry: ENTRY, workerData, defaultStartTimeoutMs: DEFAULT_START_TIMEOUT_MS }, options);
   }
 
   protected filesOf(route: KokoroRoute): readonly string[] {
-    return [route.modelPath, route.stylePath];
+    return [route.path, route.stylePath];
   }
 
   protected audioSourceOf(route: KokoroRoute): string {
-    return `${KOKORO_ENGINE_KIND}:${route.modelPath}@${route.modelIdentity}#${route.stylePath}@${route.styleIdentity}`;
+    return `${KOKORO_ENGINE_KIND}:${route.path}@${route.modelIdentity}#${route.stylePath}@${route.styleIdentity}`;
   }
 
-  async synthesize(job: SynthesisJob, signal: AbortSignal): Promise<PcmClip> {
-    const route = this.routeFor(job);
-    const result = await this.workers.run(
-      {
-        modelPath: route.modelPath,
-        stylePath: route.stylePath,
-        language: route.kokoroLanguage,
-        text: job.text,
-        speed: job.speed,
-        pitchShiftSemitones: job.pitchShiftSemitones,
-        deliverAtRateHz: job.deliverAtRateHz,
-      },
-      signal,
-      job.lane,
-    );
-    if (result.unknownPhonemes.length > 0) this.options.onEvent?.(unknownPhonemesEvent(route.modelPath, result.unknownPhonemes));
-    return { samples: result.samples, sampleRateHz: result.sampleRateHz, shaped: result.shaped, engine: this.kind };
+  protected jobFor(route: KokoroRoute, job: SynthesisJob): KokoroJob {
+    return { modelPath: route.path, stylePath: route.stylePath, language: route.kokoroLanguage, text: job.text, speed: job.speed, pitchShiftSemitones: job.pitchShiftSemitones };
   }
 }

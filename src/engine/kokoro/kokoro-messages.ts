@@ -1,17 +1,21 @@
-// What the Kokoro engine and its worker threads exchange: the worker's start data (models and style files, each
-// loaded once), one job, its result, and the load report a worker attaches to its `ready` message.
+// What the Kokoro engine and its worker threads exchange beyond what every pack kind does (pack-messages.ts): the
+// files (models and style files, each loaded once per worker), the phonemizer languages to warm, and one job.
 
+import type { PackWorkerData, PackWorkerFile } from '../pack-messages.js';
 import type { KokoroLanguage } from './kokoro-language.js';
 
-export interface KokoroWorkerData {
-  /** Absolute model paths; several packs share one, so each is one session per worker. */
-  readonly models: readonly string[];
-  /** Absolute style file paths, each read once per worker. */
-  readonly styles: readonly string[];
+/** A model (one session per worker; several packs share one) or a voice's style file (read once per worker). */
+export interface KokoroFile extends PackWorkerFile {
+  readonly role: 'model' | 'style';
+}
+
+export interface KokoroWorkerSettings {
   /** The phonemizer languages the routes use, each warmed once at start. */
   readonly languages: readonly KokoroLanguage[];
   readonly intraOpNumThreads: number;
 }
+
+export type KokoroWorkerData = PackWorkerData<KokoroFile, KokoroWorkerSettings>;
 
 export interface KokoroJob {
   readonly modelPath: string;
@@ -21,14 +25,4 @@ export interface KokoroJob {
   /** Kokoro's own speed input (0.5..2). */
   readonly speed: number;
   readonly pitchShiftSemitones: number;
-  /** When set, the clause is shaped and resampled to this rate in the worker (clause-delivery.ts). */
-  readonly deliverAtRateHz?: number | undefined;
-}
-
-export interface KokoroResult {
-  readonly samples: Float32Array;
-  readonly sampleRateHz: number;
-  readonly shaped: boolean;
-  /** Phoneme symbols the vocabulary lacks, with counts (dropped from the ids). */
-  readonly unknownPhonemes: ReadonlyArray<readonly [string, number]>;
 }

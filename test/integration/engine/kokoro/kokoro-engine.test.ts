@@ -75,7 +75,7 @@ describe('Kokoro packs in the engine registry', () => {
   it('loads the shared model once and serves its pairs as kind kokoro, keyed on both files', () => {
     expect(registry.name).toBe('kokoro+espeak');
     const ready = events.find((event) => event.type === 'worker-ready');
-    expect(ready).toMatchObject({ engine: 'kokoro', detail: { loaded: [model, `${files.dir}/hf_alpha.bin`, `${files.dir}/bf_emma.bin`] } });
+    expect(ready).toMatchObject({ engine: 'kokoro', report: { loaded: [model, `${files.dir}/hf_alpha.bin`, `${files.dir}/bf_emma.bin`] } });
     expect(registry.kindFor('aarav', 'hi-IN')).toBe('kokoro');
     expect(registry.kindFor('aarav', 'en-IN')).toBe('kokoro');
     expect(registry.audioSource('aarav', 'hi-IN')).toMatch(new RegExp(`^kokoro:${model}@size:\\d+,mtime:\\d+#${hindiStyle}@sha256:[0-9a-f]{64}$`));

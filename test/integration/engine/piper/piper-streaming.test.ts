@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMediumVoice } from '../../../../fixtures/voices/lib/fixture-voices.js';
 import { Utterance, type UtteranceRequest } from '../../../../src/core/synthesis/utterance.js';
 import { EspeakPhonemizer } from '../../../../src/engine/espeak/espeak-phonemizer.js';
-import type { OnnxEngine } from '../../../../src/engine/onnx/onnx-engine.js';
-import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
-import { loadPiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';
+import type { PiperEngine } from '../../../../src/engine/piper/piper-engine.js';
+import { phonemizeText } from '../../../../src/engine/piper/piper-phonemizer.js';
+import { loadPiperSidecar } from '../../../../src/engine/piper/piper-sidecar.js';
 import { decodeAudio } from '../../../helpers/decode-audio.js';
 import { decodeStream } from '../../../helpers/tone-decoder.js';
 import { fixtureModelPath, TONE_ESPEAK, TONE_TEXT, toneEngine } from '../../../helpers/voice-packs.js';
@@ -18,15 +18,15 @@ const textModel = fixtureModelPath(TONE_TEXT);
 const TEXT = 'नमस्ते दोस्तों। आपका खाता सक्रिय है, धन्यवाद। फिर मिलेंगे।';
 const CHUNKING = { firstChunkMaxChars: 100, maxChunkChars: 300 };
 
-let engine: OnnxEngine;
+let engine: PiperEngine;
 let mediumModel: string;
 beforeAll(async () => {
   mediumModel = await ensureMediumVoice();
   engine = toneEngine(
     [
-      { voiceName: 'aarav', language: 'hi-IN', modelPath: espeakModel, speakerId: 2 },
-      { voiceName: 'meera', language: 'en-IN', modelPath: textModel, speakerId: 0 },
-      { voiceName: 'kabir', language: 'hi-IN', modelPath: mediumModel, speakerId: 0 },
+      { voiceName: 'aarav', language: 'hi-IN', path: espeakModel, speakerId: 2 },
+      { voiceName: 'meera', language: 'en-IN', path: textModel, speakerId: 0 },
+      { voiceName: 'kabir', language: 'hi-IN', path: mediumModel, speakerId: 0 },
     ],
     { workers: 2 },
   );

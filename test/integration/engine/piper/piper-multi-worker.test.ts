@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ensureMediumVoice } from '../../../../fixtures/voices/lib/fixture-voices.js';
-import type { OnnxEngineEvent } from '../../../../src/engine/onnx/onnx-engine.js';
+import type { PackEvent } from '../../../../src/engine/engine-module.js';
 import { decodeClip } from '../../../helpers/tone-decoder.js';
 import { fixtureModelPath, job, TONE_ESPEAK, TONE_TEXT, toneEngine } from '../../../helpers/voice-packs.js';
 
@@ -17,13 +17,13 @@ describe('onnx engine with several workers', () => {
     const textModel = fixtureModelPath(TONE_TEXT);
     const mediumModel = await ensureMediumVoice();
     for (let round = 0; round < ROUNDS; round++) {
-      const events: OnnxEngineEvent[] = [];
+      const events: PackEvent[] = [];
       const engine = toneEngine(
         [
-          { voiceName: 'aarav', language: 'hi-IN', modelPath: espeakModel, speakerId: 1 },
-          { voiceName: 'meera', language: 'hi-IN', modelPath: espeakModel, speakerId: 3 },
-          { voiceName: 'meera', language: 'en-IN', modelPath: textModel, speakerId: 0 },
-          { voiceName: 'kabir', language: 'hi-IN', modelPath: mediumModel, speakerId: 0 },
+          { voiceName: 'aarav', language: 'hi-IN', path: espeakModel, speakerId: 1 },
+          { voiceName: 'meera', language: 'hi-IN', path: espeakModel, speakerId: 3 },
+          { voiceName: 'meera', language: 'en-IN', path: textModel, speakerId: 0 },
+          { voiceName: 'kabir', language: 'hi-IN', path: mediumModel, speakerId: 0 },
         ],
         { workers: WORKERS, events },
       );
@@ -31,7 +31,7 @@ describe('onnx engine with several workers', () => {
         await engine.start();
         const ready = events.filter((event) => event.type === 'worker-ready');
         expect(ready).toHaveLength(WORKERS);
-        for (const event of ready) expect(event.type === 'worker-ready' && event.detail).toMatchObject({ loaded: [espeakModel, textModel, mediumModel], failed: [] });
+        for (const event of ready) expect(event.type === 'worker-ready' && event.report).toMatchObject({ loaded: [espeakModel, textModel, mediumModel], failed: [] });
 
         let peakRunning = 0;
         const requests = Array.from({ length: 24 }, (_, i) => {

@@ -1,12 +1,13 @@
-// The ONNX engine on the generated tone voices, whose audio encodes the ids the model received: id order and
+// The Piper engine on the generated tone voices, whose audio encodes the ids the model received: id order and
 // BOS/PAD/EOS placement, the three scales, speed, speaker selection, character voices, pitch shift, unknown
 // phonemes, packs that fail to load, and warm-up before readiness.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EspeakPhonemizer } from '../../../../src/engine/espeak/espeak-phonemizer.js';
-import type { OnnxEngine, OnnxEngineEvent } from '../../../../src/engine/onnx/onnx-engine.js';
-import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
-import { loadPiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';
+import type { PackEvent } from '../../../../src/engine/engine-module.js';
+import type { PiperEngine } from '../../../../src/engine/piper/piper-engine.js';
+import { phonemizeText } from '../../../../src/engine/piper/piper-phonemizer.js';
+import { loadPiperSidecar } from '../../../../src/engine/piper/piper-sidecar.js';
 import { decodeClip, toneFrequencyHz } from '../../../helpers/tone-decoder.js';
 import { fixtureModelPath, job, TONE_ESPEAK, TONE_TEXT, toneEngine } from '../../../helpers/voice-packs.js';
 
@@ -17,16 +18,16 @@ const textEncoding = TONE_TEXT.sidecar.tone_encoding;
 const never = () => new AbortController().signal;
 const HINDI = 'नमस्ते, आपका खाता सक्रिय है।';
 
-let engine: OnnxEngine;
-const events: OnnxEngineEvent[] = [];
+let engine: PiperEngine;
+const events: PackEvent[] = [];
 let phonemizer: EspeakPhonemizer;
 
 beforeAll(async () => {
   engine = toneEngine(
     [
-      { voiceName: 'aarav', language: 'hi-IN', modelPath: espeakModel, speakerId: 0 },
-      { voiceName: 'meera', language: 'hi-IN', modelPath: espeakModel, speakerId: 3 },
-      { voiceName: 'meera', language: 'en-IN', modelPath: textModel, speakerId: 0 },
+      { voiceName: 'aarav', language: 'hi-IN', path: espeakModel, speakerId: 0 },
+      { voiceName: 'meera', language: 'hi-IN', path: espeakModel, speakerId: 3 },
+      { voiceName: 'meera', language: 'en-IN', path: textModel, speakerId: 0 },
     ],
     { events },
   );
@@ -38,11 +39,11 @@ afterAll(async () => {
   await engine.close();
 });
 
-describe('onnx engine on the tone voices', () => {
+describe('Piper engine on the tone voices', () => {
   it('warms every session before start resolves and serves only its pairs', () => {
     expect(engine.isReady()).toBe(true);
     const ready = events.find((event) => event.type === 'worker-ready');
-    expect(ready?.type === 'worker-ready' && ready.detail).toMatchObject({ loaded: [espeakModel, textModel], failed: [] });
+    expect(ready?.type === 'worker-ready' && ready.report).toMatchObject({ loaded: [espeakModel, textModel], failed: [] });
     expect(engine.serves('aarav', 'hi-IN')).toBe(true);
     expect(engine.serves('aarav', 'en-IN')).toBe(false);
     expect(engine.serves('kabir', 'hi-IN')).toBe(false);
@@ -117,7 +118,7 @@ describe('onnx engine on the tone voices', () => {
     const map = TONE_TEXT.sidecar.phoneme_id_map as Record<string, number[]>;
     expect(decoded.ids).toEqual([1, 0, map.o![0], 0, map.k![0], 0, map[' ']![0], 0, 2]);
     const report = events.find((event) => event.type === 'unknown-phonemes');
-    expect(report).toMatchObject({ type: 'unknown-phonemes', modelPath: textModel, count: [...'தமிழ்'.normalize('NFD')].length });
+    expect(report).toMatchObject({ type: 'unknown-phonemes', path: textModel, count: [...'தமிழ்'.normalize('NFD')].length });
   });
 
   it('shifts pitch for custom voices by the resampling trick, keeping the duration', async () => {
@@ -147,19 +148,20 @@ describe('packs that fail to load', () => {
     const badModel = join(dir, 'model.onnx');
     await writeFile(badModel, 'definitely not protobuf');
     await copyFile(`${textModel}.json`, `${badModel}.json`);
-    const failures: OnnxEngineEvent[] = [];
+    const failures: PackEvent[] = [];
     const mixed = toneEngine(
       [
-        { voiceName: 'aarav', language: 'hi-IN', modelPath: espeakModel, speakerId: 1 },
-        { voiceName: 'meera', language: 'hi-IN', modelPath: badModel, speakerId: 0 },
+        { voiceName: 'aarav', language: 'hi-IN', path: espeakModel, speakerId: 1 },
+        { voiceName: 'meera', language: 'hi-IN', path: badModel, speakerId: 0 },
       ],
       { events: failures, workers: 2 },
     );
     try {
       await mixed.start();
-      const failed = failures.filter((event) => event.type === 'voice-failed');
+      // The engine maps the failed file to the pack that needs it.
+      const failed = failures.filter((event) => event.type === 'pack-failed');
       expect(failed).toHaveLength(1);
-      expect(failed[0]).toMatchObject({ type: 'voice-failed', modelPath: badModel });
+      expect(failed[0]).toMatchObject({ type: 'pack-failed', voiceName: 'meera', language: 'hi-IN', path: badModel, reason: expect.stringContaining(badModel) });
       expect(mixed.serves('meera', 'hi-IN')).toBe(false);
       expect(mixed.serves('aarav', 'hi-IN')).toBe(true);
       const clip = await mixed.synthesize(job('aarav', 'hi-IN', 'नमस्ते'), never());

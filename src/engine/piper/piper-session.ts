@@ -5,7 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { openVoiceModelSession, type VoiceModelThreadOptions } from '../voice-model-session.js';
 import type { PiperSidecar } from './piper-sidecar.js';
 
-/** Threads one run may use; workers x this stays at or under the core count (see onnx-engine.ts). */
+/** Threads one run may use; workers x this stays at or under the core count (see piper-engine.ts). */
 export type PiperThreadOptions = VoiceModelThreadOptions;
 
 export interface PiperRunOptions {

@@ -3,8 +3,8 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EspeakPhonemizer } from '../../../../src/engine/espeak/espeak-phonemizer.js';
-import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
-import { parsePiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';
+import { phonemizeText } from '../../../../src/engine/piper/piper-phonemizer.js';
+import { parsePiperSidecar } from '../../../../src/engine/piper/piper-sidecar.js';
 
 let phonemizer: EspeakPhonemizer;
 beforeAll(async () => {

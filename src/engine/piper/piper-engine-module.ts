@@ -1,11 +1,11 @@
 // The Piper/VITS engine kind: installed packs are an `.onnx` with its `.onnx.json` sidecar (and a speaker of a
-// multi-speaker model). Builds one OnnxEngine for all of them, leaving out (and reporting) packs that cannot load.
+// multi-speaker model). Builds one PiperEngine for all of them, leaving out (and reporting) packs that cannot load.
 
 import { z } from 'zod';
-import type { EngineModule, InstalledPack } from '../engine-module.js';
-import { failureReason, forwardEngineEvent, packFileIdentity, poolSettings, reportPackFailed, requirePackFile } from '../pack-checks.js';
+import { definePackEngine, type InstalledPack } from '../engine-module.js';
+import { failureReason, packFileIdentity, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
-import { OnnxEngine, PIPER_ENGINE_KIND, type OnnxModel, type OnnxRoute } from './onnx-engine.js';
+import { PiperEngine, PIPER_ENGINE_KIND, type PiperModel, type PiperRoute } from './piper-engine.js';
 import { loadPiperSidecar, resolveSpeakerId, sidecarPathFor } from './piper-sidecar.js';
 
 const PiperPackOptions = z.strictObject({
@@ -16,8 +16,8 @@ export type PiperPackOptions = z.infer<typeof PiperPackOptions>;
 
 /** Reads each pack's sidecar; a pack with a missing model, a bad sidecar or a speaker it lacks is a failure. */
 function piperRoutes(packs: readonly InstalledPack<PiperPackOptions>[]) {
-  const models = new Map<string, OnnxModel>();
-  const routes: OnnxRoute[] = [];
+  const models = new Map<string, PiperModel>();
+  const routes: PiperRoute[] = [];
   const failures: { pack: InstalledPack<PiperPackOptions>; reason: string }[] = [];
   for (const pack of packs) {
     try {
@@ -25,7 +25,7 @@ function piperRoutes(packs: readonly InstalledPack<PiperPackOptions>[]) {
       const model = models.get(pack.path) ?? { modelPath: pack.path, sidecar: loadPiperSidecar(sidecarPathFor(pack.path)) };
       resolveSpeakerId(model.sidecar, pack.options.speaker);
       models.set(pack.path, model);
-      routes.push({ voiceName: pack.voiceName, language: pack.language, modelPath: pack.path, speakerId: pack.options.speaker, modelIdentity: packFileIdentity(pack, stat) });
+      routes.push({ voiceName: pack.voiceName, language: pack.language, path: pack.path, speakerId: pack.options.speaker, modelIdentity: packFileIdentity(pack, stat) });
     } catch (error) {
       failures.push({ pack, reason: failureReason(error) });
     }
@@ -33,7 +33,7 @@ function piperRoutes(packs: readonly InstalledPack<PiperPackOptions>[]) {
   return { models: [...models.values()], routes, failures };
 }
 
-export const piperEngineModule: EngineModule<PiperPackOptions> = {
+export const piperEngineModule = definePackEngine<PiperPackOptions>({
   kind: PIPER_ENGINE_KIND,
   packOptions: PiperPackOptions,
 
@@ -41,16 +41,7 @@ export const piperEngineModule: EngineModule<PiperPackOptions> = {
     const { models, routes, failures } = piperRoutes(packs);
     for (const { pack, reason } of failures) reportPackFailed(context, pack, reason);
     if (models.length === 0) return undefined;
-    return new OnnxEngine({
-      models,
-      routes,
-      intraOpNumThreads: context.threadsPerWorker,
-      ...poolSettings(context),
-      onEvent: (event) => {
-        if (event.type !== 'voice-failed') return forwardEngineEvent(context, PIPER_ENGINE_KIND, event);
-        for (const route of routes) if (route.modelPath === event.modelPath) reportPackFailed(context, { ...route, path: route.modelPath }, event.error);
-      },
-    });
+    return new PiperEngine({ ...context, models, routes });
   },
 
   async trial(pack) {
@@ -75,4 +66,4 @@ export const piperEngineModule: EngineModule<PiperPackOptions> = {
       await session.release();
     }
   },
-};
+});

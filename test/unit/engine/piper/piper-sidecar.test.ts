@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPiperSidecar, parsePiperSidecar, PiperSidecarError, resolveSpeakerId } from '../../../../src/engine/onnx/piper-sidecar.js';
+import { loadPiperSidecar, parsePiperSidecar, PiperSidecarError, resolveSpeakerId } from '../../../../src/engine/piper/piper-sidecar.js';
 
 const piperLike = () => ({
   audio: { sample_rate: 22050, quality: 'medium' },

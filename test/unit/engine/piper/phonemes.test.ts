@@ -2,11 +2,11 @@
 // character (`phoneme_type: text`) voices, and the cleaning of eSpeak's raw phoneme output.
 
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from '../../../../src/engine/onnx/clauses.js';
+import { splitSentences } from '../../../../src/engine/piper/clauses.js';
 import { cleanEspeakPhonemes } from '../../../../src/engine/espeak/espeak-phonemizer.js';
-import { phonemesToIds, toPhonemes } from '../../../../src/engine/onnx/phoneme-ids.js';
-import { phonemizeText } from '../../../../src/engine/onnx/piper-phonemizer.js';
-import { parsePiperSidecar } from '../../../../src/engine/onnx/piper-sidecar.js';
+import { phonemesToIds, toPhonemes } from '../../../../src/engine/piper/phoneme-ids.js';
+import { phonemizeText } from '../../../../src/engine/piper/piper-phonemizer.js';
+import { parsePiperSidecar } from '../../../../src/engine/piper/piper-sidecar.js';
 
 const MAP = { _: [0], '^': [1], $: [2], ' ': [3], ',': [4], '.': [5], '?': [6], a: [10], b: [11], c: [12], ə: [13], '\u0303': [14] };
 
