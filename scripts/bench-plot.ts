@@ -1,4 +1,4 @@
-// `npx tsx scripts/bench-plot.ts`: draws docs/performance.png from bench/results/latency.json (written by
+// `npx tsx scripts/bench-plot.ts`: draws docs/notes/performance.png from bench/results/latency.json (written by
 // bench/latency.ts): time to first audio and total time (p50) against concurrent clients, per engine and text
 // length, HTTP stream at 8 kHz mu-law. The SVG is made here; rsvg-convert (Debian's librsvg2-bin) rasterises it.
 
@@ -88,7 +88,7 @@ ${legend}
 </svg>
 `;
 const svgPath = `${root}bench/results/performance.svg`;
-const pngPath = `${root}docs/performance.png`;
+const pngPath = `${root}docs/notes/performance.png`;
 writeFileSync(svgPath, svg);
 const convert = spawnSync('rsvg-convert', ['-o', pngPath, svgPath], { stdio: 'inherit' });
 if (convert.error || convert.status !== 0) {

@@ -1,4 +1,4 @@
-// `npx tsx scripts/bench-report.ts`: prints the Markdown tables of docs/performance.md from bench/results/latest.json
+// `npx tsx scripts/bench-report.ts`: prints the Markdown tables of docs/notes/performance-history.md from bench/results/latest.json
 // (written by `npm run bench`), so the document can be refreshed from a run on other hardware. Sections whose
 // result is missing are skipped.
 

@@ -8,7 +8,7 @@
 #   scripts/build-flite-wasm.sh --check   build in a scratch directory and compare byte for byte with the committed
 #                                         files (exit 1 on any difference): the build is reproducible
 #
-# Why emscripten and not a WASI reactor (docs/flite-notes.md, "The build"; shared/research/engine-builds.md):
+# Why emscripten and not a WASI reactor (docs/notes/flite-notes.md, "The build"):
 # - No node:wasi: no experimental warning, no Node 20 fast-API GC abort (a persistent WASI reactor died 12 of 12 times
 #   with node's own import object), and no preopened host directory that follows symlinks out (security review L3).
 #   The instance's files are emscripten's MEMFS, in its own memory: the engine copies in the bytes of the one voice

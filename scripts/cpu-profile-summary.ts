@@ -2,7 +2,7 @@
 // V8 `.cpuprofile` in DIR (node --cpu-prof writes one per thread: the event loop and each engine worker) and adds up
 // self time per category of the call path (synthesis, resampling, Silero, echo gate, mu-law, framing, timers,
 // sockets, JSON, GC…), per thread kind and in all. With --top, the heaviest functions left in "other" follow, to
-// refine the rules. Used for the capacity profile of docs/performance.md (bench/telephony.ts with
+// refine the rules. Used for the capacity profiles of docs/notes/performance-history.md (bench/telephony.ts with
 // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR").
 
 import { readdirSync, readFileSync } from 'node:fs';

@@ -20,7 +20,7 @@ export const DEFAULT_USAGE_RETENTION_DAYS = 400;
 /**
  * Simultaneous calls per core when TELEPHONY_MAX_CALLS is unset: the lowest figure bench/telephony.ts measured on the
  * 2-core development VM with the bot always speaking and VAD on every call (32 calls, synthesizing and half cached
- * alike, on its slow day of 25 November; 48 to 112 on other days; docs/performance.md). A limit has to
+ * alike, on its slow day of 25 November; 48 to 112 on other days; docs/notes/performance-history.md). A limit has to
  * hold on the bad day; the event-loop lag shedding covers what the figure cannot foresee (docs/telephony.md).
  */
 export const CALLS_PER_CORE = 16;

@@ -26,7 +26,7 @@ export const TRANSPARENT: FilterDesign = { halfTapsAtMinRate: 32, cutoffFraction
 /**
  * Down to 8 kHz (phone calls: synthesis at 22.05 kHz, wideband caller audio at 16 kHz): 32 taps at 8 kHz (90 at
  * 22.05 kHz, 64 at 16 kHz), half of TRANSPARENT's, which was a fifth of the engine threads' time on a speaking call
- * (docs/performance.md). The same roll-off where the caller hears it (-0.3 dB at 3.4 kHz, -2.2 dB at 3.6 kHz),
+ * (docs/notes/performance-history.md). The same roll-off where the caller hears it (-0.3 dB at 3.4 kHz, -2.2 dB at 3.6 kHz),
  * -18 dB at 4 kHz and >= 73 dB down from 4.6 kHz on, so nothing aliases into the telephone band: only 4-4.6 kHz
  * folds back, at least 18 dB down, onto 3.4-4 kHz, which the telephone band leaves out. On speech, inside
  * 300-3400 Hz the two designs differ by less than mu-law's own noise (test/integration/audio).

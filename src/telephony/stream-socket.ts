@@ -3,7 +3,7 @@
 // simulated provider (src/sim/) uses the same wrappers from the other end.
 // A server-side WebSocket given its TCP socket batches writes: every message sent in one turn of the event loop
 // leaves in one write (a refill is 3 frames and 1-2 marks), each message still its own WebSocket frame with the
-// same bytes. A write per message was 9 % of the event loop's busy time at 48 calls (docs/performance.md).
+// same bytes. A write per message was 9 % of the event loop's busy time at 48 calls (docs/notes/performance-history.md).
 
 import WebSocket, { type RawData } from 'ws';
 import { closeSocket } from '../util/ws-socket.js';

@@ -28,7 +28,7 @@ export const catalogCommand: Subcommand = {
 
 Every public voice Raaga can install with 'raaga voices install <id>': engine, languages, gender, licence and
 whether it allows commercial use, download size, the published checksum it is verified against, the published
-quality figure where one exists, and the preset voices it speaks for by default. Sources: docs/voice-catalog-sources.md.
+quality figure where one exists, and the preset voices it speaks for by default. Sources: docs/notes/voice-catalog-sources.md.
 RAAGA_VOICE_CATALOG names a JSON file of your own entries (same fields), listed after Raaga's.
 
 Options:

@@ -1,4 +1,4 @@
-// The public voices Raaga knows how to install (catalog-entries.json, sources in docs/voice-catalog-sources.md):
+// The public voices Raaga knows how to install (catalog-entries.json, sources in docs/notes/voice-catalog-sources.md):
 // their zod schema, read once and checked, and the look-ups `raaga voices catalog` and `voices install` make.
 
 import { readFileSync } from 'node:fs';

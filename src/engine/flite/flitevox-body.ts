@@ -1,6 +1,6 @@
 // The clustergen model data after a .flitevox header, walked in the order flite's cst_cg_load_db reads it (trees,
 // model vectors, duration stats, phone states, MLSA and excitation settings) without keeping any of it: a file that
-// ends early is refused before flite reads it (flite would speak silence or trap, see docs/flite-notes.md).
+// ends early is refused before flite reads it (flite would speak silence or trap, see docs/notes/flite-notes.md).
 
 import type { FlitevoxCursor } from './flitevox-cursor.js';
 

@@ -5,7 +5,7 @@
 // Where it runs: on the event-loop thread, synchronously. One window alone costs ~0.15 ms (bench/vad.ts); the
 // windows of many calls run as one batch (`inferBatch`, silero-batcher.ts) at ~0.035 ms each, about a quarter. The
 // energy gate keeps silent windows from the model, so a quiet line costs ~6 µs a frame. At 150 talking callers the
-// batches are still a quarter of the event loop's busy time (docs/performance.md): a thread of their own is the
+// batches are still a quarter of the event loop's busy time (docs/notes/performance-history.md): a thread of their own is the
 // next step, now that the detector takes its answers asynchronously.
 
 import { Tensor } from 'onnxruntime-node';

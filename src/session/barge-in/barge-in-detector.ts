@@ -58,7 +58,7 @@ export interface BargeInDetectorTuning {
    * says nothing (a gated one still counts as silence). 0: every window while an onset matters. Higher values would
    * also skip the windows after quiet main ones, but a staggered window that opens a span often follows a main one
    * at 0 (gated) or under 0.1, so any threshold moved about one hold in five by half a window on Silero and turned
-   * some around (bench/vad-hunt.ts, docs/performance.md "CPU per speaking call").
+   * some around (bench/vad-hunt.ts, docs/notes/performance-history.md, "CPU per speaking call").
    */
   readonly huntThreshold: number;
 }
