@@ -172,9 +172,14 @@ export function assertLexiconEdit(edit: LexiconEdit): void {
   }
 }
 
-/** Entries in the stores' stable order: by key (language, then the lower-case grapheme). */
+/**
+ * Entries in the stores' stable order: by key (language, then the lower-case grapheme), keys being unique in a
+ * lexicon. The keys are sorted with the default comparison (UTF-16 order, as `<`), several times faster than a callback.
+ */
 export function sortedEntries(entries: Iterable<LexiconEntry>): LexiconEntry[] {
-  return [...entries].map((entry) => [lexiconEntryKey(entry), entry] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
+  const byKey = new Map<string, LexiconEntry>();
+  for (const entry of entries) byKey.set(lexiconEntryKey(entry), entry);
+  return [...byKey.keys()].sort().map((key) => byKey.get(key) as LexiconEntry);
 }
 
 /** An entry with only its own fields (a row or JSON may carry more). */

@@ -45,7 +45,8 @@ class MatcherLexicon implements TextLexicon {
 /** Entries added in precedence order: the first of a grapheme is in force, later ones are shadowed. */
 class Compilation {
   readonly #builder = LexiconMatcher.builder<Reading>();
-  readonly #digest = createHash('sha256');
+  /** What each entry in force says, hashed once at the end (one update per entry costs more than the trie). */
+  readonly #said: string[] = [];
   #entries = 0;
   #phonemeEntries = 0;
 
@@ -55,14 +56,16 @@ class Compilation {
     if (entry.language !== this.language) return;
     const alias = isAliasEntry(entry) ? entry.alias : undefined;
     if (!this.#builder.add(entry.grapheme, { alias })) return;
-    this.#digest.update(`${JSON.stringify(isAliasEntry(entry) ? [entry.grapheme, entry.alias] : [entry.grapheme, entry.alphabet, entry.phoneme])}\n`);
+    // Control characters are in no stored entry (lexicon-rules.ts): they separate the fields unambiguously.
+    this.#said.push(isAliasEntry(entry) ? `a\u0000${entry.grapheme}\u0000${entry.alias}` : `p\u0000${entry.grapheme}\u0000${entry.alphabet}\u0000${entry.phoneme}`);
     this.#entries++;
     if (alias === undefined) this.#phonemeEntries++;
   }
 
   done(names: readonly string[]): AppliedLexicons {
     if (this.#entries === 0) return { ...NO_LEXICONS, names };
-    return { names, text: new MatcherLexicon(this.#builder.build()), cacheKey: this.#digest.digest('hex'), entries: this.#entries, phonemeEntries: this.#phonemeEntries };
+    const cacheKey = createHash('sha256').update(this.#said.join('\u0001')).digest('hex');
+    return { names, text: new MatcherLexicon(this.#builder.build()), cacheKey, entries: this.#entries, phonemeEntries: this.#phonemeEntries };
   }
 }
 

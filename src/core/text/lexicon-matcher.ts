@@ -30,101 +30,117 @@ const LATIN_SCRIPT = /\p{Script=Latin}/u;
 const INHERITED_SCRIPT = /\p{Script=Inherited}/u;
 const WHITESPACE = /\s/u;
 
-/** Classes of non-ASCII characters seen so far (INHERITED for a mark that takes its base's), bounded. */
+/** A combining mark of no script of its own: it takes its base's class. */
 const INHERITED = -1;
-const classCache = new Map<string, number>();
-const foldCache = new Map<string, readonly number[]>();
+/**
+ * What each character below U+1000 (Latin, and every Indic block Raaga speaks) compares as and is, filled on first
+ * sight: an array read, where a Map would hash. Others are cached in Maps, bounded.
+ */
+const DENSE_LIMIT = 0x1000;
+const denseFolds: (readonly number[] | undefined)[] = new Array(DENSE_LIMIT);
+const denseClasses = new Int8Array(DENSE_LIMIT).fill(-2);
+const classCache = new Map<number, number>();
+const foldCache = new Map<number, readonly number[]>();
 const CACHE_LIMIT = 8192;
 
-function ownClass(char: string): number {
-  const code = char.codePointAt(0) as number;
+function classify(char: string, code: number): number {
   if (code < 0x80) {
     if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return LATIN;
     return code >= 0x30 && code <= 0x39 ? JOINER : NON_WORD;
   }
-  const cached = classCache.get(char);
+  if (code === ZWJ || code === ZWNJ || DIGIT.test(char)) return JOINER;
+  if (MARK.test(char)) return INHERITED_SCRIPT.test(char) ? INHERITED : LATIN_SCRIPT.test(char) ? LATIN : OTHER_SCRIPT;
+  if (LETTER.test(char)) return LATIN_SCRIPT.test(char) ? LATIN : OTHER_SCRIPT;
+  return NON_WORD;
+}
+
+function ownClass(char: string): number {
+  const code = char.codePointAt(0) as number;
+  if (code < DENSE_LIMIT) {
+    const known = denseClasses[code] as number;
+    if (known !== -2) return known;
+    const kind = classify(char, code);
+    denseClasses[code] = kind;
+    return kind;
+  }
+  const cached = classCache.get(code);
   if (cached !== undefined) return cached;
-  let kind: number;
-  if (code === ZWJ || code === ZWNJ || DIGIT.test(char)) kind = JOINER;
-  else if (MARK.test(char)) kind = INHERITED_SCRIPT.test(char) ? INHERITED : LATIN_SCRIPT.test(char) ? LATIN : OTHER_SCRIPT;
-  else if (LETTER.test(char)) kind = LATIN_SCRIPT.test(char) ? LATIN : OTHER_SCRIPT;
-  else kind = NON_WORD;
-  if (classCache.size < CACHE_LIMIT) classCache.set(char, kind);
+  const kind = classify(char, code);
+  if (classCache.size < CACHE_LIMIT) classCache.set(code, kind);
   return kind;
+}
+
+const NOTHING: readonly number[] = [];
+const SPACE_UNIT: readonly number[] = [SPACE];
+
+function folded(char: string, code: number): readonly number[] {
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x80 && WHITESPACE.test(char))) return SPACE_UNIT;
+  if (code === ZWJ || code === ZWNJ) return NOTHING;
+  return [...char.normalize('NFD').toLowerCase()].map((c) => c.codePointAt(0) as number);
+}
+
+/** The code points a character compares as (none for ZWJ and ZWNJ; one space for any whitespace). */
+function fold(char: string): readonly number[] {
+  const code = char.codePointAt(0) as number;
+  if (code < DENSE_LIMIT) return (denseFolds[code] ??= folded(char, code));
+  const cached = foldCache.get(code);
+  if (cached) return cached;
+  const units = folded(char, code);
+  if (foldCache.size < CACHE_LIMIT) foldCache.set(code, units);
+  return units;
+}
+
+/**
+ * A text's word classes, worked out only where a match may start or end (most positions are never asked): `at(i)` is
+ * character i's class, a combining mark of no script of its own taking its base's.
+ */
+class WordClasses {
+  /** Class + 1 of each character asked so far (0: not yet). */
+  readonly #known: Uint8Array;
+
+  constructor(private readonly chars: readonly string[]) {
+    this.#known = new Uint8Array(chars.length);
+  }
+
+  at(i: number): number {
+    const known = this.#known[i] as number;
+    if (known !== 0) return known - 1;
+    // A run of inherited marks takes the class of what comes before it: back to where a class is known or not inherited.
+    let start = i;
+    while (start > 0 && this.#known[start - 1] === 0 && ownClass(this.chars[start] as string) === INHERITED) start--;
+    for (let k = start; k <= i; k++) {
+      const own = ownClass(this.chars[k] as string);
+      const before = k === 0 ? NON_WORD : (this.#known[k - 1] as number) - 1;
+      this.#known[k] = (own !== INHERITED ? own : before === NON_WORD ? JOINER : before) + 1;
+    }
+    return (this.#known[i] as number) - 1;
+  }
+
+  /** True when a word may start or end between characters i-1 and i. */
+  boundary(i: number): boolean {
+    if (i === 0 || i === this.chars.length) return true;
+    const before = this.at(i - 1);
+    const after = this.at(i);
+    if (before === NON_WORD || after === NON_WORD) return true;
+    return before !== JOINER && after !== JOINER && before !== after;
+  }
 }
 
 /** The word class of each character (a combining mark of no script of its own takes its base's). */
 export function wordClasses(chars: readonly string[]): Uint8Array {
-  const classes = new Uint8Array(chars.length);
-  let previous = NON_WORD;
-  for (let i = 0; i < chars.length; i++) {
-    const own = ownClass(chars[i] as string);
-    const kind = own === INHERITED ? (previous === NON_WORD ? JOINER : previous) : own;
-    classes[i] = kind;
-    previous = kind;
-  }
-  return classes;
-}
-
-/** True when a word may start or end between characters i-1 and i. */
-function isBoundary(classes: Uint8Array, i: number): boolean {
-  if (i === 0 || i === classes.length) return true;
-  const before = classes[i - 1] as number;
-  const after = classes[i] as number;
-  if (before === NON_WORD || after === NON_WORD) return true;
-  return before !== JOINER && after !== JOINER && before !== after;
-}
-
-const ASCII_FOLDS: readonly (readonly number[])[] = Array.from({ length: 0x80 }, (_, code) => [code >= 0x41 && code <= 0x5a ? code + 0x20 : code]);
-const NOTHING: readonly number[] = [];
-
-/** The code points a character compares as (none for ZWJ and ZWNJ); whitespace is handled by the caller. */
-function fold(char: string): readonly number[] {
-  const code = char.codePointAt(0) as number;
-  if (code < 0x80) return ASCII_FOLDS[code] as readonly number[];
-  if (code === ZWJ || code === ZWNJ) return NOTHING;
-  const cached = foldCache.get(char);
-  if (cached) return cached;
-  const folded = [...char.normalize('NFD').toLowerCase()].map((c) => c.codePointAt(0) as number);
-  if (foldCache.size < CACHE_LIMIT) foldCache.set(char, folded);
-  return folded;
-}
-
-/** A text as the matcher compares it: its folded code points, and the character each came from. */
-interface FoldedText {
-  readonly units: Int32Array;
-  readonly unitChar: Int32Array;
-  /** Index of each character's first unit (a character may have none: whitespace after whitespace, ZWJ). */
-  readonly firstUnit: Int32Array;
-}
-
-function foldText(chars: readonly string[]): FoldedText {
-  const units: number[] = [];
-  const unitChar: number[] = [];
-  const firstUnit = new Int32Array(chars.length + 1);
-  for (let i = 0; i < chars.length; i++) {
-    firstUnit[i] = units.length;
-    const char = chars[i] as string;
-    if (char.length === 1 && char.charCodeAt(0) < 0x80 ? char === ' ' || (char >= '\t' && char <= '\r') : WHITESPACE.test(char)) {
-      if (units.length > 0 && units[units.length - 1] !== SPACE) {
-        units.push(SPACE);
-        unitChar.push(i);
-      }
-      continue;
-    }
-    for (const unit of fold(char)) {
-      units.push(unit);
-      unitChar.push(i);
-    }
-  }
-  firstUnit[chars.length] = units.length;
-  return { units: Int32Array.from(units), unitChar: Int32Array.from(unitChar), firstUnit };
+  const classes = new WordClasses(chars);
+  return Uint8Array.from(chars, (_, i) => classes.at(i));
 }
 
 /** A grapheme as the trie keys it: folded, trimmed, whitespace runs as one space. */
 export function matchKey(grapheme: string): readonly number[] {
-  const { units } = foldText([...grapheme.trim()]);
-  return [...units];
+  const key: number[] = [];
+  for (const char of grapheme.trim()) {
+    const units = fold(char);
+    if (units === SPACE_UNIT && key[key.length - 1] === SPACE) continue;
+    for (const unit of units) key.push(unit);
+  }
+  return key;
 }
 
 export interface LexiconMatch<T> {
@@ -177,44 +193,46 @@ export class LexiconMatcher<T> {
   find(chars: readonly string[], blocked?: Uint8Array): LexiconMatch<T>[] {
     const found: LexiconMatch<T>[] = [];
     if (this.size === 0 || chars.length === 0) return found;
-    const classes = wordClasses(chars);
-    const { units, unitChar, firstUnit } = foldText(chars);
+    const classes = new WordClasses(chars);
     const trie = this.#trie;
     const values = this.#values;
     let i = 0;
     while (i < chars.length) {
-      const from = firstUnit[i] as number;
-      if (from === firstUnit[i + 1] || blocked?.[i] === 1 || !isBoundary(classes, i) || child(trie, 0, units[from] as number) === NO_CHILD) {
+      const first = fold(chars[i] as string);
+      // Most characters start no entry: one trie lookup, before any word boundary is worked out.
+      if (first.length === 0 || child(trie, 0, first[0] as number) === NO_CHILD || blocked?.[i] === 1 || !classes.boundary(i)) {
         i++;
         continue;
       }
       let node = 0;
       let bestNode = -1;
       let bestEnd = -1;
-      for (let u = from; u < units.length; u++) {
-        const char = unitChar[u] as number;
-        if (blocked?.[char] === 1) break;
-        node = child(trie, node, units[u] as number);
-        if (node === NO_CHILD) break;
-        const lastOfChar = u + 1 === units.length || unitChar[u + 1] !== char;
-        if (lastOfChar && values[node] !== undefined && isBoundary(classes, char + 1)) {
+      let afterSpace = false;
+      // At most maxDepth units deep (the trie ends there); a whitespace run after the first space costs no step.
+      walk: for (let j = i; j < chars.length; j++) {
+        if (blocked?.[j] === 1) break;
+        const units = fold(chars[j] as string);
+        if (units === SPACE_UNIT) {
+          // A run of whitespace is one space.
+          if (afterSpace) continue;
+          afterSpace = true;
+        } else if (units.length > 0) afterSpace = false;
+        for (const unit of units) {
+          node = child(trie, node, unit);
+          if (node === NO_CHILD) break walk;
+        }
+        if (units.length > 0 && values[node] !== undefined && classes.boundary(j + 1)) {
           bestNode = node;
-          bestEnd = char + 1;
+          bestEnd = j + 1;
         }
       }
-      if (bestNode >= 0 && !coversBlocked(blocked, i, bestEnd)) {
+      if (bestNode >= 0) {
         found.push({ start: i, end: bestEnd, value: values[bestNode] as T });
         i = bestEnd;
       } else i++;
     }
     return found;
   }
-}
-
-function coversBlocked(blocked: Uint8Array | undefined, start: number, end: number): boolean {
-  if (!blocked) return false;
-  for (let i = start; i < end; i++) if (blocked[i] === 1) return true;
-  return false;
 }
 
 export class LexiconMatcherBuilder<T> {

@@ -81,13 +81,14 @@ redis.call('DEL', KEYS[2])
 redis.call('INCR', KEYS[3])
 return 1`;
 
-/** KEYS: summaries, entries. ARGV: name. Returns {summary JSON, entry JSONs…} read at one instant, or {} for none. */
+/**
+ * KEYS: summaries, entries. ARGV: name. Returns {summary JSON, the entry JSONs joined by newlines} read at one instant,
+ * or {} for none: one bulk reply and one JSON.parse for 10,000 entries, not 10,000 of each (JSON has no raw newline).
+ */
 export const GET_LEXICON_LUA = `
 local summary = redis.call('HGET', KEYS[1], ARGV[1])
 if not summary then return {} end
-local reply = redis.call('HVALS', KEYS[2])
-table.insert(reply, 1, summary)
-return reply`;
+return {summary, table.concat(redis.call('HVALS', KEYS[2]), '\\n')}`;
 
 type Arg = string | number;
 export interface LexiconCommands {
@@ -139,17 +140,11 @@ export class RedisLexicons {
   }
 
   async get(keys: AccountKeys, name: string): Promise<StoredLexicon | null> {
-    const reply = (await this.redis.raagaGetLexicon(keys.lexicons, keys.lexicon(name), name)) as string[];
-    const [summary, ...entries] = reply;
+    const [summary, joined] = (await this.redis.raagaGetLexicon(keys.lexicons, keys.lexicon(name), name)) as string[];
     if (summary === undefined) return null;
     const parsed = JSON.parse(summary) as SummaryJson;
-    return {
-      name,
-      entryCount: entries.length,
-      revision: parsed.revision,
-      updatedAtMs: parsed.updatedAtMs,
-      entries: sortedEntries(entries.map((json) => entryOf(JSON.parse(json) as Parameters<typeof entryOf>[0]))),
-    };
+    const raw = joined ? (JSON.parse(`[${joined.split('\n').join(',')}]`) as Parameters<typeof entryOf>[0][]) : [];
+    return { name, entryCount: raw.length, revision: parsed.revision, updatedAtMs: parsed.updatedAtMs, entries: sortedEntries(raw.map(entryOf)) };
   }
 
   async list(keys: AccountKeys): Promise<LexiconSummary[]> {
