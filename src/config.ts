@@ -302,7 +302,7 @@ export const ConfigSchema = z.object({
   /** 0 picks a free port (tests). */
   AUDIOSOCKET_PORT: intFromEnv(0, 65_535)
     .optional()
-    .meta(doc('audiosocket', 'TCP port of the Asterisk AudioSocket listener (`AudioSocket(uuid,host:port)` in the dialplan; [telephony-providers](telephony-providers.md#asterisk-audiosocket)); unset: no listener.')),
+    .meta(doc('audiosocket', 'TCP port of the Asterisk AudioSocket listener (`AudioSocket(uuid,host:port)` in the dialplan; [telephony-providers](telephony-providers.md#asterisk-audiosocket-tcp-any-asterisk-18)); unset: no listener.')),
   AUDIOSOCKET_HOST: z.string().min(1).default('127.0.0.1').meta(doc('audiosocket', 'Address the AudioSocket listener binds. AudioSocket has no authentication: keep it on a private network.')),
   AUDIOSOCKET_ACCOUNT: z
     .string()
