@@ -2,7 +2,6 @@
 // of the embedded eSpeak NG engine, as one registry. Built once by deps.ts for the server and by `raaga say`, so the
 // voice a CLI user hears is the one a caller would.
 
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Config } from './config.js';
 import type { VoiceCatalog } from './core/voice-catalog.js';
@@ -13,6 +12,8 @@ import { EspeakEngine } from './engine/espeak-engine.js';
 /** Where the engine's warnings go: the server's pino logger, or the CLI's stderr. */
 export interface EngineReport {
   warn(fields: object, message: string): void;
+  /** The start's figures (the worker budget); absent: they go to `debug`. */
+  info?(fields: object, message: string): void;
   debug(fields: object, message: string): void;
 }
 
@@ -31,9 +32,6 @@ export function buildVoiceEngine(config: Config, catalog: VoiceCatalog, report: 
     onEvent: (event) => report[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'engine worker event'),
   });
   const packs = options.embeddedOnly ? [] : catalog.voicePacks().map((pack) => ({ ...pack, path: resolve(config.modelsDir, pack.path) }));
-  if (packs.length > 0 && config.onnxWorkers * config.onnxThreads > availableParallelism()) {
-    report.warn({ onnxWorkers: config.onnxWorkers, onnxThreads: config.onnxThreads, cores: availableParallelism() }, 'ONNX workers x threads exceeds the cores');
-  }
   return buildEngineRegistry(embedded, packs, {
     workers: config.onnxWorkers,
     threadsPerWorker: config.onnxThreads,
@@ -45,6 +43,20 @@ export function buildVoiceEngine(config: Config, catalog: VoiceCatalog, report: 
         report.warn({ pack: event.path, voice: event.voiceName, language: event.language, reason: event.reason }, 'voice pack failed to load; its pair uses the embedded engine');
       } else if (event.type === 'unknown-phonemes') {
         report.debug({ pack: event.path, count: event.count, symbols: event.symbols }, 'phonemes missing from the voice pack were dropped');
+      } else if (event.type === 'worker-budget') {
+        // ONNX_WORKERS is one budget shared by the pack kinds (engine/worker-budget.ts); eSpeak's TTS_WORKERS come on top.
+        const fields = {
+          kinds: event.kinds,
+          onnxWorkers: event.budget,
+          packWorkers: event.totalWorkers,
+          packThreads: event.totalThreads,
+          cores: event.cores,
+          embeddedWorkers: config.ttsWorkers,
+          totalWorkers: config.ttsWorkers + event.totalWorkers,
+        };
+        if (event.oversubscribed) report.warn(fields, 'voice pack workers x threads exceed the cores: lower ONNX_WORKERS or ONNX_THREADS');
+        else if (report.info) report.info(fields, 'engine workers');
+        else report.debug(fields, 'engine workers');
       } else {
         report[event.type === 'worker-ready' ? 'debug' : 'warn']({ engineEvent: event }, 'voice pack engine worker event');
       }

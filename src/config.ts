@@ -175,8 +175,8 @@ export const ConfigSchema = z.object({
     .meta(doc('synthesis', 'Threads that encode MP3 and Opus (1–16), so no request\'s encoding runs on the event loop that paces every call. One thread keeps up with about 15 real-time 24 kHz MP3 streams; PCM, WAV, mu-law and A-law are encoded in place. Niced like the synthesis workers (`TTS_WORKER_NICE`).')),
   ONNX_WORKERS: intFromEnv(0, 64)
     .default(0)
-    .meta(doc('synthesis', 'Worker threads of each installed pack engine kind (Piper, Kokoro, Flite); each worker holds every installed pack of its kind. Started only when a pack of that kind is installed.', '`0` (= cores / `ONNX_THREADS`)')),
-  ONNX_THREADS: intFromEnv(1, 64).default(1).meta(doc('synthesis', 'onnxruntime intra-op threads per ONNX worker; keep `ONNX_WORKERS` × `ONNX_THREADS` ≤ cores (a warning is logged otherwise).')),
+    .meta(doc('synthesis', 'Worker threads of the voice pack engines together (Piper, Kokoro, Flite): one budget for the process, split among the kinds that have packs installed (each at least one worker, the first kinds in `engine/engines.ts` taking the remainder), so packs of three kinds on 2 cores make 3 pack workers, not 6. Each worker of a kind holds every installed pack of that kind. The split, the total with the embedded engine\'s `TTS_WORKERS`, and a warning when the kinds\' workers × threads together exceed the cores are logged at start.', '`0` (= cores / `ONNX_THREADS`)')),
+  ONNX_THREADS: intFromEnv(1, 64).default(1).meta(doc('synthesis', 'onnxruntime intra-op threads per Piper or Kokoro worker (a Flite worker uses one); the warning at start sums workers × threads over every kind.')),
   FIRST_CHUNK_MAX_CHARS: intFromEnv(20, 3000).default(100).meta(doc('synthesis', 'The first streamed chunk is cut at a clause mark or space before this many code points, so the first audio leaves early.')),
   OPENAI_VOICE_ALIASES: voiceAliases().meta(
     doc(

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { LanguageCode } from '../languages.js';
 import type { PackWorkerReport } from './pack-messages.js';
 import type { PairEngine } from './pair-engine.js';
+import type { WorkerBudget } from './worker-budget.js';
 import type { WorkerPoolEvent } from './worker-pool.js';
 
 /** A pack as the manifest records it, its paths absolute, its engine's own fields not yet checked. */
@@ -29,14 +30,21 @@ export interface InstalledPack<TOptions> extends Omit<UnparsedPack, 'options'> {
 export type PackEvent =
   | { readonly type: 'pack-failed'; readonly voiceName: string; readonly language: LanguageCode; readonly path: string; readonly reason: string }
   | { readonly type: 'unknown-phonemes'; readonly path: string; readonly count: number; readonly symbols: readonly string[] }
+  /** Once at start, when any pack is installed: how the workers were shared among the kinds (worker-budget.ts). */
+  | ({ readonly type: 'worker-budget' } & WorkerBudget)
   | ({ readonly engine: string } & WorkerPoolEvent<PackWorkerReport>);
 
 /** What every engine's worker pool is built with (ONNX_WORKERS, ONNX_THREADS, TTS_QUEUE_SIZE, TTS_WORKER_NICE). */
 export interface EngineContext {
-  /** Worker threads for this engine. */
+  /**
+   * Worker threads: to buildEngineRegistry, the process's budget for every pack kind together (ONNX_WORKERS), which it
+   * splits among the kinds with packs; to a module's `create`, that kind's share.
+   */
   readonly workers: number;
   /** Threads one inference may use inside a worker (onnxruntime's intra-op threads). */
   readonly threadsPerWorker: number;
+  /** The cores the budget is judged against; os.availableParallelism() unless a test says otherwise. */
+  readonly cores?: number | undefined;
   readonly maxQueue: number;
   readonly niceness?: number | undefined;
   readonly startTimeoutMs?: number | undefined;
@@ -72,6 +80,8 @@ export interface EngineModule {
    * parts a pack is made of when they are entries of their own (Kokoro: a voice, and the model it needs).
    */
   readonly catalogKinds: readonly string[];
+  /** True when each worker runs `threadsPerWorker` inference threads (onnxruntime); false: one thread per worker. */
+  readonly threadedWorkers: boolean;
   /**
    * The engine for every installed pack of this kind. Packs that cannot be used (their fields invalid, their files
    * unusable) are reported (`pack-failed`) and left out; undefined when none is left. Never throws for a bad pack: its
@@ -91,6 +101,7 @@ export interface PackEngineDefinition<TOptions> {
   readonly packOptions: z.ZodType<TOptions>;
   readonly packFileOptions?: readonly string[];
   readonly catalogKinds?: readonly string[];
+  readonly threadedWorkers?: boolean;
   create(packs: readonly InstalledPack<TOptions>[], context: EngineContext): PairEngine | undefined;
   trial(pack: InstalledPack<TOptions>, context: Pick<EngineContext, 'modelsDir'>): Promise<PackTrial>;
 }
@@ -112,6 +123,7 @@ export function definePackEngine<TOptions>(definition: PackEngineDefinition<TOpt
     packOptions: definition.packOptions,
     packFileOptions: definition.packFileOptions ?? [],
     catalogKinds: definition.catalogKinds ?? [definition.kind],
+    threadedWorkers: definition.threadedWorkers ?? false,
     create(packs, context) {
       const parsed: InstalledPack<TOptions>[] = [];
       for (const pack of packs) {

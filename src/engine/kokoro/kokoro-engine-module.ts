@@ -59,6 +59,7 @@ export const kokoroEngineModule = definePackEngine<KokoroPackOptions>({
   packOptions: KokoroPackOptions,
   packFileOptions: ['style'],
   catalogKinds: ['kokoro-voice', 'kokoro-model'],
+  threadedWorkers: true,
 
   create(packs, context) {
     const { routes, failures } = kokoroRoutes(packs, context.modelsDir);

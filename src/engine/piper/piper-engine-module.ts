@@ -36,6 +36,7 @@ function piperRoutes(packs: readonly InstalledPack<PiperPackOptions>[]) {
 export const piperEngineModule = definePackEngine<PiperPackOptions>({
   kind: PIPER_ENGINE_KIND,
   packOptions: PiperPackOptions,
+  threadedWorkers: true,
 
   create(packs, context) {
     const { models, routes, failures } = piperRoutes(packs);
