@@ -11,6 +11,7 @@ export const COMMANDS: readonly { readonly name: CommandName; readonly load: () 
   { name: 'usage', load: async () => (await import('./commands/usage.js')).usageCommand },
   { name: 'store', load: async () => (await import('./commands/store.js')).storeCommand },
   { name: 'voices', load: async () => (await import('./commands/voices.js')).voicesCommand },
+  { name: 'lexicon', load: async () => (await import('./commands/lexicon.js')).lexiconCommand },
   { name: 'say', load: async () => (await import('./commands/say.js')).sayCommand },
   { name: 'normalize', load: async () => (await import('./commands/normalize.js')).normalizeCommand },
   { name: 'speak', load: async () => (await import('./commands/speak.js')).speakCommand },
