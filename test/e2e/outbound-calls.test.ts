@@ -281,6 +281,8 @@ describe('one provider for the rest (the logic is provider-neutral)', () => {
       [{ provider: 'exotel', to: '+919812345678', from: FROM.exotel, amd: { mode: 'detect' } }, 'validation_error', /Exotel has no answering-machine detection/],
       [{ provider: 'exotel', to: '+919812345678', from: FROM.exotel }, 'provider_not_configured', /Exotel REST credentials/],
       [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, params: { raaga_token: 'x' } }, 'validation_error', /reserved/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, params: { lexicons: 'nope' } }, 'validation_error', /Field 'lexicons' names a lexicon this account does not have: 'nope'/],
+      [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, params: { lexicons: 'Not A Name' } }, 'validation_error', /call parameter 'lexicons' must be lexicon names separated by commas/],
       [{ provider: 'plivo', to: '+919812345678', from: FROM.plivo, surprise: 1 }, 'validation_error', /Unknown field 'surprise'/],
     ];
     for (const [body, code, message] of cases) {

@@ -33,6 +33,8 @@ export async function checkedCallParameters(ctx: ApiContext, telephony: Telephon
   const resolved = resolveCallParameters(telephony.config, layers);
   if (!resolved.ok) throw new ApiError('validation_error', resolved.message);
   await ctx.voices.resolve(account, resolved.value.voice, resolved.value.language);
+  // A lexicon the account lacks is this request's error, not a call that cannot be configured later.
+  await ctx.synthesis.lexicons(account.id, resolved.value.lexicons, resolved.value.language);
   const { agentUrl } = resolved.value;
   if (agentUrl !== undefined) {
     const checked = await telephony.destinations.check(agentUrl, AGENT_URL_SCHEMES);
