@@ -37,7 +37,7 @@ interface Reading {
 class MatcherLexicon implements TextLexicon {
   constructor(private readonly matcher: LexiconMatcher<Reading>) {}
 
-  find(chars: readonly string[], blocked: Uint8Array) {
+  find(chars: readonly string[], blocked: Uint8Array | undefined) {
     return this.matcher.find(chars, blocked).map((match) => ({ start: match.start, end: match.end, alias: match.value.alias }));
   }
 }

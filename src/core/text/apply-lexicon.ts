@@ -12,16 +12,17 @@ export interface TextLexicon {
    * is one no engine can be given yet (phonemes), so the words are spoken as written, and no shorter entry inside
    * them applies either.
    */
-  find(chars: readonly string[], blocked: Uint8Array): readonly { readonly start: number; readonly end: number; readonly alias?: string | undefined }[];
+  find(chars: readonly string[], blocked: Uint8Array | undefined): readonly { readonly start: number; readonly end: number; readonly alias?: string | undefined }[];
 }
 
 /** `source` with the lexicon's readings as forced alias spans beside the author's own (which win where they are). */
 export function withLexicon(source: SourceText, lexicon: TextLexicon | undefined): SourceText {
   if (!lexicon) return source;
-  const blocked = new Uint8Array(source.chars.length);
-  for (const span of source.forced) blocked.fill(1, span.start, span.end);
+  // Plain text (the common case) has nothing the author fixed: nothing to block.
+  const blocked = source.forced.length > 0 || source.breaksMs.size > 0 ? new Uint8Array(source.chars.length) : undefined;
+  for (const span of source.forced) blocked?.fill(1, span.start, span.end);
   // A <break> is a space in the text: a phrase across it would swallow the pause the author asked for.
-  for (const index of source.breaksMs.keys()) blocked[index] = 1;
+  for (const index of source.breaksMs.keys()) if (blocked) blocked[index] = 1;
   const spans: ForcedSpan[] = [];
   for (const match of lexicon.find(source.chars, blocked)) {
     if (match.alias !== undefined) spans.push({ start: match.start, end: match.end, interpretAs: 'alias', alias: match.alias });

@@ -98,8 +98,12 @@ class WordClasses {
   /** Class + 1 of each character asked so far (0: not yet). */
   readonly #known: Uint8Array;
 
-  constructor(private readonly chars: readonly string[]) {
-    this.#known = new Uint8Array(chars.length);
+  constructor(
+    private readonly chars: readonly string[],
+    /** Scratch to reuse (matching is synchronous, so one text at a time uses it); a fresh array when absent or short. */
+    scratch?: Uint8Array,
+  ) {
+    this.#known = scratch !== undefined && scratch.length >= chars.length ? scratch.fill(0, 0, chars.length) : new Uint8Array(chars.length);
   }
 
   at(i: number): number {
@@ -142,6 +146,9 @@ export function matchKey(grapheme: string): readonly number[] {
   }
   return key;
 }
+
+/** The word classes' scratch, grown to the longest text seen: no allocation per request (the GC's pauses count too). */
+let scratch = new Uint8Array(4096);
 
 export interface LexiconMatch<T> {
   /** Character indices of the text, end exclusive. */
@@ -193,7 +200,8 @@ export class LexiconMatcher<T> {
   find(chars: readonly string[], blocked?: Uint8Array): LexiconMatch<T>[] {
     const found: LexiconMatch<T>[] = [];
     if (this.size === 0 || chars.length === 0) return found;
-    const classes = new WordClasses(chars);
+    if (scratch.length < chars.length) scratch = new Uint8Array(Math.max(chars.length, scratch.length * 2));
+    const classes = new WordClasses(chars, scratch);
     const trie = this.#trie;
     const values = this.#values;
     let i = 0;
