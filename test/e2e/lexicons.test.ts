@@ -11,7 +11,8 @@ import type { PcmClip, SynthesisJob, TtsEngine } from '../../src/engine/tts-engi
 import type { LanguageCode } from '../../src/languages.js';
 import { eventually, placeCall, unsignedAccount } from '../helpers/telephony.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { openConfigured } from '../helpers/ws-client.js';
+import WebSocket from 'ws';
+import { openConfigured, WsTestClient } from '../helpers/ws-client.js';
 
 /** The real engine, remembering the text of each job: what the voice was given to say. */
 class RecordingEngine implements TtsEngine {
@@ -314,5 +315,25 @@ describe('what the engine is given', () => {
     expect(((await unknown.json()) as any).detail.message).toBe(
       "Field 'pronunciation_dictionary_locators' names a lexicon this account does not have: 'nope'. Create it with PUT /v1/lexicons/{name}, or leave it out.",
     );
+  });
+
+  it("the ElevenLabs sockets: the message that opens a context names its dictionaries; an unknown one fails the context", async () => {
+    const url = `${server.url.replace('http', 'ws')}/elevenlabs/v1/text-to-speech/${voice}/multi-stream-input?output_format=pcm_16000&language_code=hi`;
+    const client = new WsTestClient(new WebSocket(url, { headers: { 'xi-api-key': key } }));
+    await client.opened;
+    const from = engine.texts.length;
+    client.send({ text: ' ', context_id: 'c1', pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'brands' }] });
+    client.send({ text: 'Zomato से।', context_id: 'c1', flush: true });
+    client.send({ text: ' ', context_id: 'c2', pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'nope' }] });
+    client.send({ text: 'Zomato से।', context_id: 'c2', flush: true });
+    await client.until(() => client.messages.some((m) => m.contextId === 'c1' && m.audio), 'audio of c1');
+    await client.until(() => client.messages.some((m) => m.contextId === 'c2' && m.error), 'the refusal of c2');
+    expect(engine.texts.slice(from)).toEqual(['ज़ोमाटो से।']);
+    expect(client.messages.find((m) => m.contextId === 'c2' && m.error)).toMatchObject({
+      error: 'validation_error',
+      message: "Field 'pronunciation_dictionary_locators' names a lexicon this account does not have: 'nope'. Create it with PUT /v1/lexicons/{name}, or leave it out.",
+    });
+    client.send({ close_socket: true });
+    await client.closed;
   });
 });
