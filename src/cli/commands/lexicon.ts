@@ -21,7 +21,7 @@ const FORMATS = ['csv', 'pls'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** A lexicon file's entries as read, with how refusals name each (`line 4`, `lexeme 2`). */
-export interface LexiconFile {
+interface LexiconFile {
   readonly entries: readonly LexiconEntryInput[];
   readonly label: EntryLabel;
 }
@@ -35,7 +35,7 @@ export function fileFormat(path: string, given: string | undefined): Format {
   throw new UsageError(`cannot tell the format of '${path}' from its name; pass --format csv or --format pls`);
 }
 
-export function parseLexiconFile(text: string, format: Format): LexiconFile {
+function parseLexiconFile(text: string, format: Format): LexiconFile {
   if (format === 'csv') return parseLexiconCsv(text);
   return parsePls(text);
 }

@@ -1,7 +1,7 @@
 // Finds a lexicon's words and phrases in a text: whole words in every script, Latin case-insensitive, the longest entry
 // at the leftmost place, never overlapping. A trie is built once per lexicon version (no regular expression is ever
 // made from tenant entries); matching walks it from each word start at most as deep as the longest grapheme, so the
-// cost is linear in the text whatever the entries and the input (fuzzed in front-end-worst-case.test.ts).
+// cost is linear in the text whatever the entries and the input (fuzzed in lexicon-worst-case.test.ts).
 //
 // What "the same word" means: each character is compared canonically decomposed (NFD) and lower-cased, so `HDFC`,
 // `hdfc` and `Hdfc` are one, and `क़` (U+0958) is `क` + nukta; a run of whitespace is one space, so phrases match
@@ -128,12 +128,6 @@ class WordClasses {
     if (before === NON_WORD || after === NON_WORD) return true;
     return before !== JOINER && after !== JOINER && before !== after;
   }
-}
-
-/** The word class of each character (a combining mark of no script of its own takes its base's). */
-export function wordClasses(chars: readonly string[]): Uint8Array {
-  const classes = new WordClasses(chars);
-  return Uint8Array.from(chars, (_, i) => classes.at(i));
 }
 
 /** A grapheme as the trie keys it: folded, trimmed, whitespace runs as one space. */
