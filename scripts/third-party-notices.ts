@@ -63,7 +63,7 @@ export function renderThirdPartyNotices(): string {
     const pkg = readJson<PackageJson>(`node_modules/${name}/package.json`);
     return `| ${name} ${pkg.version} | ${licenceOf(pkg)} |`;
   });
-  const catalog = readJson<CatalogEntry[]>('src/cli/voice-catalog/catalog-entries.json');
+  const catalog = readJson<CatalogEntry[]>('src/cli/voice-install/catalog-entries.json');
   // One row per distinct licence and kind: the catalog lists hundreds of files under a handful of terms.
   const byTerms = new Map<string, { kind: string; licence: CatalogEntry['licence']; ids: string[] }>();
   for (const entry of catalog) {

@@ -2,10 +2,8 @@
 // exist, the engine parameters of each voice, and the two GET /v1/voices shapes.
 
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import type { PackRequest } from '../engine/build-engine-registry.js';
-import { packEngine } from '../engine/engines.js';
 import type { EmbeddedVoice, EmbeddedVoiceParams } from '../engine/espeak/espeak-voice-params.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../languages.js';
 import { type Manifest, ManifestSchema, packOptionsOf } from './voice-catalog-schema.js';
@@ -60,10 +58,11 @@ interface VoiceEntry {
 }
 
 /**
- * Reads and validates the manifest; throws VoiceCatalogError naming the file and the offending field. Pack files
- * must lie inside `modelsDir`, by default the directory above the manifest's (`<RAAGA_MODELS_DIR>/raaga-v1/manifest.json`).
+ * Reads and validates the manifest; throws VoiceCatalogError naming the file and the offending field. Where a pack's
+ * files are is not a manifest error: a pack whose file lies outside RAAGA_MODELS_DIR is refused by its engine at start
+ * (engine/pack-checks.ts), naming the file, and only its pair falls back to the embedded engine.
  */
-export function loadVoiceCatalog(manifestPath: string, modelsDir: string = resolve(dirname(manifestPath), '..')): VoiceCatalog {
+export function loadVoiceCatalog(manifestPath: string): VoiceCatalog {
   let text: string;
   try {
     text = readFileSync(manifestPath, 'utf8');
@@ -76,47 +75,17 @@ export function loadVoiceCatalog(manifestPath: string, modelsDir: string = resol
   } catch (error) {
     throw new VoiceCatalogError(`voice bank manifest ${manifestPath} is not valid JSON: ${(error as Error).message}`);
   }
-  return voiceCatalogFromJson(json, manifestPath, modelsDir);
+  return voiceCatalogFromJson(json, manifestPath);
 }
 
-/**
- * Validates an already-parsed manifest; `source` names it in error messages. With `modelsDir`, a pack file (its
- * `path`, or an engine's file field such as Kokoro's `style`) that resolves outside it is refused.
- */
-export function voiceCatalogFromJson(json: unknown, source: string, modelsDir?: string): VoiceCatalog {
+/** Validates an already-parsed manifest; `source` names it in error messages. */
+export function voiceCatalogFromJson(json: unknown, source: string): VoiceCatalog {
   const parsed = ManifestSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
     throw new VoiceCatalogError(`voice bank manifest ${source} is invalid:\n${problems.join('\n')}`);
   }
-  const outside = modelsDir === undefined ? [] : packFilesOutside(parsed.data, modelsDir);
-  if (outside.length > 0) throw new VoiceCatalogError(`voice bank manifest ${source} is invalid:\n${outside.join('\n')}`);
   return buildCatalog(parsed.data);
-}
-
-/**
- * Every pack file the manifest names outside `modelsDir` (an absolute path elsewhere, or `../` leading out), as
- * problem lines naming the entry: only the operator writes the manifest, but a pack's files belong under it.
- */
-function packFilesOutside(manifest: Manifest, modelsDir: string): string[] {
-  const root = resolve(modelsDir);
-  const problems: string[] = [];
-  manifest.voices.forEach((voice, index) => {
-    for (const [language, pack] of Object.entries(voice.packs ?? {})) {
-      if (pack === undefined) continue;
-      const fields = ['path', ...(packEngine(pack.engine)?.packFileOptions ?? [])];
-      for (const field of fields) {
-        const value = (pack as Record<string, unknown>)[field];
-        if (typeof value !== 'string') continue;
-        const inside = relative(root, resolve(root, value));
-        if (inside !== '' && inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) continue;
-        problems.push(
-          `  voices[${index}].packs.${language}.${field}: '${value}' (voice ${voice.voice_name}, ${language}) is outside RAAGA_MODELS_DIR (${root}); a pack's files live under it: write the path relative to it, e.g. packs/<name>/<file>`,
-        );
-      }
-    }
-  });
-  return problems;
 }
 
 function formatPath(path: z.core.$ZodIssue['path']): string {

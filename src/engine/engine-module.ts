@@ -58,6 +58,41 @@ export interface EngineContext {
   readonly entry?: URL | undefined;
 }
 
+/**
+ * One file of a pack as an installer finds it among the files it is given (`raaga voices add <file|dir|url>`, a catalog
+ * entry's files): by how its name ends. An installer that finds exactly one file for each of a kind's patterns (and
+ * their companions) has a pack of that kind.
+ */
+export interface PackFilePattern {
+  /** The manifest field that names it: `path` (the pack's main file) or one of `packFileOptions` (Kokoro's `style`). */
+  readonly field: string;
+  /** How its name ends: `.flitevox`, `.onnx`, `.bin`. */
+  readonly suffix: string;
+  /** What it is, in messages: `Flite voice (.flitevox)`. */
+  readonly label: string;
+  /** The largest such file accepted: a bigger one is refused before it is copied or downloaded whole. */
+  readonly maxBytes: number;
+  /** Endings of the files that go beside it under its name (Piper's sidecar, `<model>.onnx` + `.json`), fetched first. */
+  readonly companions?: readonly string[];
+  /** The name it is installed under (Piper's `model.onnx`, so model and sidecar always pair up); default its own. */
+  readonly installAs?: string;
+}
+
+/** What a kind makes of an installer's flags, given the pack's small files. */
+export interface PackInstallFields {
+  /** The pack's own fields besides its files (Piper's speaker id), as the manifest records them. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** What the installer says of the pack: `22050 Hz, eSpeak 'hi' phonemes, 4 speakers`. */
+  readonly summary?: string;
+  /** The same as data, for `--json`. */
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** An installer's flags a kind may read (`--speaker`). */
+export interface PackInstallFlags {
+  readonly speaker?: string | undefined;
+}
+
 /** One sentence spoken by a pack at install time: the installer's proof that it loads and speaks. */
 export interface PackTrial {
   readonly sampleRateHz: number;
@@ -76,12 +111,20 @@ export interface EngineModule {
    */
   readonly packFileOptions: readonly string[];
   /**
-   * The kinds of voice catalog entry (cli/voice-catalog/) that install packs of this kind: the kind itself, or the
+   * The kinds of voice catalog entry (cli/voice-install/) that install packs of this kind: the kind itself, or the
    * parts a pack is made of when they are entries of their own (Kokoro: a voice, and the model it needs).
    */
   readonly catalogKinds: readonly string[];
   /** True when each worker runs `threadsPerWorker` inference threads (onnxruntime); false: one thread per worker. */
   readonly threadedWorkers: boolean;
+  /** The files a pack of this kind is made of, for the installers (one of them is `path`). */
+  readonly packFiles: readonly PackFilePattern[];
+  /**
+   * The pack's own fields from the installer's flags, read off its companions (staged before its large files: a bad
+   * sidecar is refused before the model is fetched); `files` maps each pattern's field to where its file will be
+   * staged. Throws a message naming the file and the problem.
+   */
+  installFields(files: Readonly<Record<string, string>>, flags: PackInstallFlags): PackInstallFields;
   /**
    * The engine for every installed pack of this kind. Packs that cannot be used (their fields invalid, their files
    * unusable) are reported (`pack-failed`) and left out; undefined when none is left. Never throws for a bad pack: its
@@ -102,6 +145,9 @@ export interface PackEngineDefinition<TOptions> {
   readonly packFileOptions?: readonly string[];
   readonly catalogKinds?: readonly string[];
   readonly threadedWorkers?: boolean;
+  readonly packFiles: readonly PackFilePattern[];
+  /** Default: no fields of its own beyond its files, nothing to say. */
+  installFields?(files: Readonly<Record<string, string>>, flags: PackInstallFlags): PackInstallFields;
   create(packs: readonly InstalledPack<TOptions>[], context: EngineContext): PairEngine | undefined;
   trial(pack: InstalledPack<TOptions>, context: Pick<EngineContext, 'modelsDir'>): Promise<PackTrial>;
 }
@@ -124,6 +170,8 @@ export function definePackEngine<TOptions>(definition: PackEngineDefinition<TOpt
     packFileOptions: definition.packFileOptions ?? [],
     catalogKinds: definition.catalogKinds ?? [definition.kind],
     threadedWorkers: definition.threadedWorkers ?? false,
+    packFiles: definition.packFiles,
+    installFields: (files, flags) => definition.installFields?.(files, flags) ?? { options: {} },
     create(packs, context) {
       const parsed: InstalledPack<TOptions>[] = [];
       for (const pack of packs) {

@@ -1,15 +1,46 @@
-// The checks every engine kind's module does the same way while it builds its engine: a pack's file must exist, its
+// The checks every engine kind's module does the same way while it builds its engine: a pack's file must exist and
+// really lie inside RAAGA_MODELS_DIR (a manifest path outside it, or a symbolic link leading out, is refused), its
 // identity for cached audio comes from the recorded sha256 (else size and mtime), and a pack that cannot be used is
 // reported once with the reason.
 
-import { statSync, type Stats } from 'node:fs';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { EngineContext, InstalledPack } from './engine-module.js';
 
-/** The file's stats; throws `<what> <path> does not exist` when it is not a regular file. */
-export function requirePackFile(path: string, what: string): Stats {
+const inside = (root: string, path: string): boolean => {
+  const rest = relative(root, path);
+  return rest !== '' && rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
+};
+
+/**
+ * Why `path` is not a pack file Raaga may read: outside `modelsDir` as written (absolute elsewhere, `../` leading out),
+ * missing or not a file, or outside it for real (a symbolic link leading out); undefined when it is one.
+ */
+export function packFileProblem(path: string, modelsDir: string | undefined): string | undefined {
+  const outside = (root: string): string => `outside RAAGA_MODELS_DIR (${root}): a pack's files live under it`;
+  if (modelsDir !== undefined && !inside(resolve(modelsDir), resolve(path))) return `is ${outside(resolve(modelsDir))}`;
   const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile()) throw new Error(`${what} ${path} does not exist`);
-  return stat;
+  if (!stat?.isFile()) return 'does not exist';
+  if (modelsDir === undefined) return undefined;
+  let root: string;
+  let real: string;
+  try {
+    root = realpathSync(modelsDir);
+    real = realpathSync(path);
+  } catch (error) {
+    return `cannot be resolved: ${(error as Error).message}`;
+  }
+  return inside(root, real) ? undefined : `is a symbolic link to ${real}, which is ${outside(root)}`;
+}
+
+/**
+ * The file's stats; throws `<what> <path> does not exist` when it is not a regular file, and `… is outside
+ * RAAGA_MODELS_DIR` when `modelsDir` is given and its real path lies elsewhere.
+ */
+export function requirePackFile(path: string, what: string, modelsDir?: string): Stats {
+  const problem = packFileProblem(path, modelsDir);
+  if (problem !== undefined) throw new Error(`${what} ${path} ${problem}`);
+  return statSync(path);
 }
 
 /** What identifies a pack's main file for cached audio: its recorded sha256, else its size and mtime. */

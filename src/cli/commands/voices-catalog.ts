@@ -6,7 +6,7 @@ import { LANGUAGE_CODES } from '../../languages.js';
 import { oneOf, optionalString, parseLanguage } from '../arg-parsing.js';
 import type { Subcommand } from '../cli-command.js';
 import { json, table } from '../render.js';
-import { VoiceCatalogIndex, type CatalogEntry } from '../voice-catalog/voice-catalog-entries.js';
+import { VoiceCatalogIndex, type CatalogEntry } from '../voice-install/voice-catalog-entries.js';
 
 // The engine kinds this Raaga has (engine/engines.ts): a new kind's voices are listed with no change here.
 const ENGINES = PACK_ENGINE_KINDS;

@@ -5,8 +5,8 @@ import { optionalString, optionTable, parseLanguage, repeatedStrings } from '../
 import type { Subcommand } from '../cli-command.js';
 import { UsageError } from '../usage-error.js';
 import { json } from '../render.js';
-import { DEFAULT_KOKORO_MODEL, installCatalogVoice } from '../voice-catalog/catalog-install.js';
-import { VoiceCatalogIndex } from '../voice-catalog/voice-catalog-entries.js';
+import { DEFAULT_KOKORO_MODEL, installCatalogVoice } from '../voice-install/catalog-install.js';
+import { VoiceCatalogIndex } from '../voice-install/voice-catalog-entries.js';
 
 export const installCommand: Subcommand = {
   name: 'install',

@@ -11,7 +11,7 @@ import { COMMAND_SUMMARIES } from '../command-summaries.js';
 import { readPresetVoiceNames } from '../preset-voice-names.js';
 import { isoTime, json, table } from '../render.js';
 import { addVoicePack } from './voices-add.js';
-import { presetEngines } from '../voice-packs/preset-engines.js';
+import { presetEngines } from '../voice-install/preset-engines.js';
 import { catalogCommand } from './voices-catalog.js';
 import { installCommand } from './voices-install.js';
 

@@ -14,12 +14,14 @@ export type FlitePackOptions = z.infer<typeof FlitePackOptions>;
 export const fliteEngineModule = definePackEngine<FlitePackOptions>({
   kind: FLITE_ENGINE_KIND,
   packOptions: FlitePackOptions,
+  // The CMU voices are 2.5-31 MB; a file far past the voice budget is refused before it is copied.
+  packFiles: [{ field: 'path', suffix: '.flitevox', label: 'Flite voice (.flitevox)', maxBytes: 256 * 2 ** 20 }],
 
   create(packs, context) {
     const routes: FliteRoute[] = [];
     for (const pack of packs) {
       try {
-        const stat = requirePackFile(pack.path, 'flite voice');
+        const stat = requirePackFile(pack.path, 'flite voice', context.modelsDir);
         routes.push({ voiceName: pack.voiceName, language: pack.language, path: pack.path, voiceIdentity: packFileIdentity(pack, stat) });
       } catch (error) {
         reportPackFailed(context, pack, failureReason(error));

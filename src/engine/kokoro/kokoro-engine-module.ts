@@ -35,10 +35,10 @@ function kokoroRoutes(packs: readonly KokoroPack[], modelsDir: string) {
     try {
       const stylePath = resolve(modelsDir, pack.options.style);
       const kokoroLanguage = packLanguage(pack, stylePath);
-      const stat = requirePackFile(pack.path, 'model file');
+      const stat = requirePackFile(pack.path, 'model file', modelsDir);
       let styleIdentity = styleIdentities.get(stylePath);
       if (styleIdentity === undefined) {
-        requirePackFile(stylePath, 'style file');
+        requirePackFile(stylePath, 'style file', modelsDir);
         const bytes = readFileSync(stylePath);
         KokoroStyle.fromBytes(bytes, stylePath);
         // Read whole anyway to check it; its digest is a cheap, exact identity for cached audio.
@@ -60,6 +60,11 @@ export const kokoroEngineModule = definePackEngine<KokoroPackOptions>({
   packFileOptions: ['style'],
   catalogKinds: ['kokoro-voice', 'kokoro-model'],
   threadedWorkers: true,
+  packFiles: [
+    { field: 'path', suffix: '.onnx', label: 'Kokoro-82M model (.onnx)', maxBytes: 1024 ** 3 },
+    // A style file is 510 x 256 float32s (522,240 bytes).
+    { field: 'style', suffix: '.bin', label: 'Kokoro voice style file (.bin)', maxBytes: 2 ** 20 },
+  ],
 
   create(packs, context) {
     const { routes, failures } = kokoroRoutes(packs, context.modelsDir);

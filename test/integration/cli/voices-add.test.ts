@@ -89,8 +89,8 @@ describe('raaga voices add', () => {
     expect(run.stderr).toMatch(/^downloading model\.onnx: 0\.0 MB\n/m);
     expect(run.stderr).toMatch(/downloading model\.onnx: done, 0\.0 MB/);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Installed voice pack hi_IN-tone-medium \(22050 Hz, eSpeak 'hi' phonemes, 4 speakers\)/);
-    expect(run.stdout).toMatch(/aarav in hi-IN now uses speaker 2 of it/);
+    expect(run.stdout).toMatch(/Installed voice pack hi_IN-tone-medium \(piper, 22050 Hz, eSpeak 'hi' phonemes, 4 speakers; speaker 2\) in .*: it spoke a test sentence of \d+\.\d s at 22050 Hz/);
+    expect(run.stdout).toMatch(/aarav in hi-IN now speaks with it/);
     expect(run.stdout).toMatch(/licence/);
     const installed = join(modelsDir, 'packs', 'hi_IN-tone-medium');
     expect((await readdir(installed)).sort()).toEqual(['MODEL_CARD', 'model.onnx', 'model.onnx.json']);
@@ -187,7 +187,7 @@ describe('raaga voices add', () => {
     await cp(toneDir, other, { recursive: true });
     const clash = await raaga('voices', 'add', other, '--voice', 'aarav', '--language', 'hi-IN');
     expect(clash.code).toBe(1);
-    expect(clash.stderr).toMatch(/packs\/tone-text\/ already holds a different model; choose another --name/);
+    expect(clash.stderr).toMatch(/packs\/tone-text\/ already holds a different model\.onnx; choose another --name/);
   });
 
   it('checks the voice, language and speaker before installing', async () => {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { PACK_ENGINES } from '../../engine/engines.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../../languages.js';
-import { CHECKSUM_ALGORITHMS } from '../voice-packs/download.js';
+import { CHECKSUM_ALGORITHMS } from './download.js';
 
 /** What an entry installs: a pack of an engine kind, or a part of one (Kokoro's voice, the model its voices share). */
 export const CATALOG_KINDS: readonly string[] = PACK_ENGINES.flatMap((module) => module.catalogKinds);

@@ -1,17 +1,20 @@
-// `raaga voices install <catalog-id>`: brings the voice's files (and, for a Kokoro voice, the model it needs) into
-// models/packs/, checks that the pack loads and speaks a sentence in its language with its own engine, then records
-// it for its preset voices in one atomic manifest write. Any failure leaves the installed packs and the manifest as
-// they were (a broken download keeps its `.part` so the next try resumes).
+// `raaga voices install <catalog-id>`: brings the voice's files (and the parts its kind's packs share, Kokoro's model)
+// into models/packs/, lays them out by the kind's own file patterns as `raaga voices add` does (pack-layout.ts), has
+// the pack speak a sentence through the same trial, then records it for its preset voices in one atomic manifest
+// write. Any failure leaves the installed packs and the manifest as they were (a broken download keeps its `.part`
+// so the next try resumes).
 
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { EngineModule, PackTrial, UnparsedPack } from '../../engine/engine-module.js';
-import { packEngine } from '../../engine/engines.js';
+import type { EngineModule, PackTrial } from '../../engine/engine-module.js';
+import { PACK_ENGINES } from '../../engine/engines.js';
 import type { LanguageCode } from '../../languages.js';
 import { manifestPath } from '../preset-voice-names.js';
 import type { ProgressSink } from '../progress.js';
-import { readManifestFile, recordPacks, type PackRecord } from '../voice-packs/manifest-file.js';
+import { readManifestFile, recordPacks, type PackRecord } from './manifest-file.js';
 import { fetchCatalogFile, type FetchedCatalogFile } from './catalog-files.js';
+import { packLayout } from './pack-layout.js';
+import { trialPack } from './pack-trial.js';
 import { entryLanguage, needsLicenceAcceptance, type CatalogEntry, type VoiceCatalogIndex } from './voice-catalog-entries.js';
 
 /** The Kokoro model a voice is installed with unless --model names another: int8, a quarter of fp32's size. */
@@ -41,42 +44,38 @@ export interface CatalogInstallResult {
   readonly trial: PackTrial;
 }
 
-/** What one catalog kind installs: the engine kind, the entries whose files it needs, and the pack built of them. */
+/** What a catalog entry installs: its engine kind and the entries whose files make the pack (shared parts first). */
 interface PackPlan {
-  readonly engine: string;
+  readonly module: EngineModule;
   readonly entries: readonly CatalogEntry[];
-  /** The pack's main file and the engine's own fields, given where each entry's files are. */
-  pack(placeOf: (entry: CatalogEntry, name: string) => string): { readonly path: string; readonly options: Record<string, unknown> };
 }
 
-/** The name of `owner`'s file ending in `suffix` (its model, voice or style file). */
-function fileEnding(owner: CatalogEntry, suffix: string): string {
-  const file = owner.files.find((candidate) => candidate.name.endsWith(suffix));
-  if (file === undefined) throw new Error(`catalog entry ${owner.id} has no ${suffix} file`);
-  return file.name;
-}
+/**
+ * The catalog's default entry for a kind of shared part (an entry several packs need, chosen with --model): catalog
+ * data, not engine code; a kind whose packs are one entry each needs none.
+ */
+const DEFAULT_SHARED_PARTS: Readonly<Record<string, string>> = { 'kokoro-model': DEFAULT_KOKORO_MODEL };
 
-function planFor(catalog: VoiceCatalogIndex, entry: CatalogEntry, modelId: string | undefined): PackPlan {
-  const mainFile = (suffix: string): string => fileEnding(entry, suffix);
-  switch (entry.engine) {
-    case 'flite':
-      return { engine: 'flite', entries: [entry], pack: (placeOf) => ({ path: placeOf(entry, mainFile('.flitevox')), options: {} }) };
-    case 'piper':
-      return { engine: 'piper', entries: [entry], pack: (placeOf) => ({ path: placeOf(entry, mainFile('.onnx')), options: { speaker: 0 } }) };
-    case 'kokoro-voice': {
-      const model = catalog.entry(modelId ?? DEFAULT_KOKORO_MODEL);
-      if (model === undefined || model.engine !== 'kokoro-model') throw new Error(`--model ${modelId ?? DEFAULT_KOKORO_MODEL}: ${model ? 'not a Kokoro model variant' : catalog.unknownEntryMessage(modelId ?? DEFAULT_KOKORO_MODEL)}`);
-      return {
-        engine: 'kokoro',
-        entries: [model, entry],
-        pack: (placeOf) => ({ path: placeOf(model, fileEnding(model, '.onnx')), options: { style: placeOf(entry, mainFile('.bin')) } }),
-      };
-    }
-    case 'kokoro-model':
-      throw new Error(`${entry.id} is a Kokoro model: install a Kokoro voice (raaga voices catalog --engine kokoro) and choose this model with --model ${entry.id}`);
-    default:
-      throw new Error(`catalog entry ${entry.id} is a ${entry.engine} entry, which this installer has no plan for`);
+/**
+ * The engine kind whose `catalogKinds` name the entry's kind: its first catalog kind is a pack's own entry, the others
+ * are parts packs share (Kokoro's model), installed with each pack that needs them and chosen with --model.
+ */
+function planFor(catalog: VoiceCatalogIndex, entry: CatalogEntry, partId: string | undefined): PackPlan {
+  const module = PACK_ENGINES.find((candidate) => candidate.catalogKinds.includes(entry.engine));
+  if (module === undefined) throw new Error(`catalog entry ${entry.id} is a ${entry.engine} entry, which no engine of this Raaga installs`);
+  const [own, ...sharedKinds] = module.catalogKinds;
+  if (entry.engine !== own) {
+    throw new Error(`${entry.id} is a ${entry.engine} entry that ${module.kind} packs share: install a ${module.kind} voice (raaga voices catalog --engine ${module.kind}) and choose this one with --model ${entry.id}`);
   }
+  const shared = sharedKinds.map((kind) => {
+    const id = partId ?? DEFAULT_SHARED_PARTS[kind];
+    const part = id === undefined ? undefined : catalog.entry(id);
+    if (id === undefined || part === undefined || part.engine !== kind) {
+      throw new Error(`--model ${id ?? '(none)'}: ${part ? `not a ${kind} entry` : catalog.unknownEntryMessage(id ?? '')}`);
+    }
+    return part;
+  });
+  return { module, entries: [...shared, entry] };
 }
 
 export async function installCatalogVoice(request: CatalogInstallRequest): Promise<CatalogInstallResult> {
@@ -98,8 +97,7 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
   for (const voice of voices) {
     if (!manifest.catalog.hasPair(voice, language)) throw new Error(`preset voice '${voice}' does not speak ${language} in ${manifest.path}`);
   }
-  const module = packEngine(plan.engine);
-  if (module === undefined) throw new Error(`this Raaga has no ${plan.engine} engine`);
+  const { module } = plan;
 
   const packsDir = join(request.modelsDir, 'packs');
   const installedPath = (owner: CatalogEntry, name: string): string => join(packsDir, owner.id, name);
@@ -113,9 +111,20 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
     }
   }
   const placeNow = (owner: CatalogEntry, name: string): string => fetched.get(`${owner.id}/${name}`)?.path ?? installedPath(owner, name);
-  const trialPack = plan.pack(placeNow);
-  const mainSha256 = [...fetched.values()].find((file) => file.path === trialPack.path)?.sha256;
-  const trial = await trialOf(module, { voiceName: voices[0] as string, language, path: trialPack.path, sha256: mainSha256, options: trialPack.options }, request.modelsDir, entry);
+  // Which file is which by the kind's own patterns, as `raaga voices add` finds them; the kind's fields from its files.
+  const layout = packLayout(
+    plan.entries.flatMap((owner) => owner.files.map((file) => ({ name: file.name, owner }))),
+    [module],
+    { source: `catalog entry ${entry.id}` },
+  );
+  const main = layout.parts.find((part) => part.pattern.field === 'path');
+  if (main === undefined) throw new Error(`the ${module.kind} engine declares no main file`);
+  const fileOptions = (place: (owner: CatalogEntry, name: string) => string): Record<string, string> =>
+    Object.fromEntries(layout.parts.filter((part) => part !== main).map((part) => [part.pattern.field, place(part.file.owner, part.file.name)]));
+  const mainNow = placeNow(main.file.owner, main.file.name);
+  const fields = module.installFields({ path: mainNow, ...fileOptions(placeNow) }, {});
+  const mainSha256 = [...fetched.values()].find((file) => file.path === mainNow)?.sha256;
+  const trial = await trialPack(module, { voiceName: voices[0] as string, language, path: mainNow, sha256: mainSha256, options: { ...fields.options, ...fileOptions(placeNow) } }, request.modelsDir, entry.id);
 
   // The pack speaks: move new files into place, then record it for every preset at once.
   for (const owner of plan.entries) {
@@ -127,23 +136,20 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
     await rm(stagingOf(owner), { recursive: true, force: true });
   }
   const relativeOf = (path: string): string => relative(request.modelsDir, path);
-  const installed = plan.pack((owner, name) => relativeOf(installedPath(owner, name)));
-  const record: PackRecord = { engine: plan.engine, path: installed.path, sha256: mainSha256, options: installed.options };
+  const installedRelative = (owner: CatalogEntry, name: string): string => relativeOf(installedPath(owner, name));
+  const record: PackRecord = {
+    engine: module.kind,
+    path: installedRelative(main.file.owner, main.file.name),
+    sha256: mainSha256,
+    options: { ...fields.options, ...fileOptions(installedRelative) },
+  };
   await recordPacks(manifest, voices.map((voiceName) => ({ voiceName, language, pack: record })));
   return {
     id: entry.id,
-    engine: plan.engine,
+    engine: module.kind,
     language,
     voices,
     files: [...fetched.entries()].map(([key, file]) => ({ name: file.file.name, path: relativeOf(installedPath(catalog.entry(key.split('/')[0] as string) as CatalogEntry, file.file.name)), sha256: file.sha256, sizeBytes: file.sizeBytes, reused: file.reused, source: file.source })),
     trial,
   };
-}
-
-async function trialOf(module: EngineModule, pack: UnparsedPack, modelsDir: string, entry: CatalogEntry): Promise<PackTrial> {
-  try {
-    return await module.trial(pack, { modelsDir });
-  } catch (error) {
-    throw new Error(`${entry.id} does not load and speak as a ${module.kind} voice: ${error instanceof Error ? error.message : String(error)}; nothing was installed`);
-  }
 }

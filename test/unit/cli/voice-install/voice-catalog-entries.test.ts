@@ -5,14 +5,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogEntry, VoiceCatalogIndex } from '../../../../src/cli/voice-catalog/voice-catalog-entries.js';
+import { type CatalogEntry, VoiceCatalogIndex } from '../../../../src/cli/voice-install/voice-catalog-entries.js';
 
 let dir: string;
 let shipped: CatalogEntry;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'raaga-catalog-entries-'));
-  const entries = JSON.parse(await readFile(new URL('../../../../src/cli/voice-catalog/catalog-entries.json', import.meta.url), 'utf8')) as CatalogEntry[];
+  const entries = JSON.parse(await readFile(new URL('../../../../src/cli/voice-install/catalog-entries.json', import.meta.url), 'utf8')) as CatalogEntry[];
   shipped = entries[0] as CatalogEntry;
 });
 afterAll(async () => {

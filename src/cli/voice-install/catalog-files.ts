@@ -9,8 +9,8 @@ import { copyFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ProgressSink } from '../progress.js';
-import { download, type Checksum } from '../voice-packs/download.js';
-import { DEFAULT_MAX_MODEL_BYTES } from '../voice-packs/install-pack.js';
+import { download, type Checksum } from './download.js';
+import { DEFAULT_MAX_MODEL_BYTES } from './install-pack.js';
 import type { CatalogEntry, CatalogFile } from './voice-catalog-entries.js';
 
 export interface FetchedCatalogFile {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download } from '../../../../src/cli/voice-packs/download.js';
+import { download } from '../../../../src/cli/voice-install/download.js';
 
 const BODY = Buffer.from('a voice file, small enough for a test\n'.repeat(50));
 const CHECKSUM = { algorithm: 'sha256' as const, hex: createHash('sha256').update(BODY).digest('hex') };
