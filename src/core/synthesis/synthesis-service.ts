@@ -39,7 +39,9 @@ export class SynthesisService {
   }
 
   utterance(request: UtteranceRequest): Utterance {
-    return new Utterance(this.engine, request, this.chunking, this.promptCache, this.pipelines);
+    // Bound at its start: every clause of the utterance and its cache key name the engine that serves its pair now.
+    const engine = this.engine.bind?.(request.voice.voiceName, request.language) ?? this.engine;
+    return new Utterance(engine, request, this.chunking, this.promptCache, this.pipelines);
   }
 
   isReady(): boolean {
