@@ -17,6 +17,7 @@ import { VoiceResolver } from './core/voice-resolver.js';
 import { EncoderThreads } from './engine/encoder-threads.js';
 import { withMetrics } from './engine/metered-engine.js';
 import type { TtsEngine } from './engine/tts-engine.js';
+import type { EngineBuildDirs } from './engine/build-record-check.js';
 import type { Metrics } from './metrics/metrics.js';
 import { PrometheusMetrics, type AdmissionHeldCounts, type VadLoad } from './metrics/prometheus-metrics.js';
 import { openStore } from './store/open-store.js';
@@ -65,6 +66,8 @@ export interface DepsOverrides {
   readonly resolveHost?: Resolver;
   /** The event loop's lag as call admission reads it (tests: a settable one). Default: the process's own, measured. */
   readonly eventLoopLag?: EventLoopLag;
+  /** Engine build directories checked against their BUILD.json in place of the engines' own (tests: a broken copy). */
+  readonly engineBuildDirs?: EngineBuildDirs;
 }
 
 /**
@@ -148,6 +151,8 @@ async function buildPromptCache(config: Config, metrics: Metrics): Promise<Promp
 
 export async function buildDeps(config: Config, logger: Logger, overrides: DepsOverrides = {}): Promise<Deps> {
   const catalog = overrides.catalog ?? loadVoiceCatalog(catalogPath(config));
+  // First: an embedded engine whose build does not match its BUILD.json refuses the start before anything is opened.
+  const engine = overrides.engine ?? (await buildVoiceEngine(config, catalog, logger, { buildDirs: overrides.engineBuildDirs }));
   const store =
     overrides.store ??
     (await openStore(config, (event) =>
@@ -155,7 +160,6 @@ export async function buildDeps(config: Config, logger: Logger, overrides: DepsO
         ? logger.debug({ redis: event }, 'store reconnecting')
         : logger[event.type === 'error' ? 'warn' : 'info']({ redis: event }, event.type === 'error' ? 'store connection error' : 'store connected'),
     ));
-  const engine = overrides.engine ?? buildVoiceEngine(config, catalog, logger);
   const encoders = new EncoderThreads({
     threads: config.ttsEncoderThreads,
     niceness: config.ttsWorkerNice,

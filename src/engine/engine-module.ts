@@ -5,6 +5,7 @@
 
 import type { z } from 'zod';
 import type { LanguageCode } from '../languages.js';
+import type { EngineBuild } from './build-record-check.js';
 import type { PackWorkerReport } from './pack-messages.js';
 import type { PairEngine } from './pair-engine.js';
 import type { WorkerBudget } from './worker-budget.js';
@@ -29,6 +30,18 @@ export interface InstalledPack<TOptions> extends Omit<UnparsedPack, 'options'> {
 
 export type PackEvent =
   | { readonly type: 'pack-failed'; readonly voiceName: string; readonly language: LanguageCode; readonly path: string; readonly reason: string }
+  /**
+   * Once at start for a kind whose build from source does not match its BUILD.json (build-record-check.ts): every
+   * pack of the kind is refused by this one event, and their pairs stay with the embedded engine.
+   */
+  | {
+      readonly type: 'build-mismatch';
+      readonly engine: string;
+      /** The first file of the build that differs or is missing. */
+      readonly file: string;
+      readonly reason: string;
+      readonly packs: readonly Pick<UnparsedPack, 'voiceName' | 'language' | 'path'>[];
+    }
   | { readonly type: 'unknown-phonemes'; readonly path: string; readonly count: number; readonly symbols: readonly string[] }
   /** Once at start, when any pack is installed: how the workers were shared among the kinds (worker-budget.ts). */
   | ({ readonly type: 'worker-budget' } & WorkerBudget)
@@ -120,6 +133,11 @@ export interface EngineModule {
   /** The files a pack of this kind is made of, for the installers (one of them is `path`). */
   readonly packFiles: readonly PackFilePattern[];
   /**
+   * The build from source its engine runs (Flite's wasm/), when it has one: held to its BUILD.json before any pack of
+   * the kind is used at start or installed; a mismatch refuses them all, naming the file.
+   */
+  readonly build: EngineBuild | undefined;
+  /**
    * The pack's own fields from the installer's flags, read off its companions (staged before its large files: a bad
    * sidecar is refused before the model is fetched); `files` maps each pattern's field to where its file will be
    * staged. Throws a message naming the file and the problem.
@@ -146,6 +164,7 @@ export interface PackEngineDefinition<TOptions> {
   readonly catalogKinds?: readonly string[];
   readonly threadedWorkers?: boolean;
   readonly packFiles: readonly PackFilePattern[];
+  readonly build?: EngineBuild;
   /** Default: no fields of its own beyond its files, nothing to say. */
   installFields?(files: Readonly<Record<string, string>>, flags: PackInstallFlags): PackInstallFields;
   create(packs: readonly InstalledPack<TOptions>[], context: EngineContext): PairEngine | undefined;
@@ -171,6 +190,7 @@ export function definePackEngine<TOptions>(definition: PackEngineDefinition<TOpt
     catalogKinds: definition.catalogKinds ?? [definition.kind],
     threadedWorkers: definition.threadedWorkers ?? false,
     packFiles: definition.packFiles,
+    build: definition.build,
     installFields: (files, flags) => definition.installFields?.(files, flags) ?? { options: {} },
     create(packs, context) {
       const parsed: InstalledPack<TOptions>[] = [];

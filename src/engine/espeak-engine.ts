@@ -3,7 +3,7 @@
 // request: language id, the catalog voice's variant (its parameters are this engine's, by voice name), rate.
 
 import type { LanguageCode } from '../languages.js';
-import { ESPEAK_BUILD_IDENTITY } from './espeak/espeak-build.js';
+import { ESPEAK_BUILD_FILES, ESPEAK_BUILD_IDENTITY } from './espeak/espeak-build.js';
 import { DEFAULT_ESPEAK_LANGUAGE_IDS } from './espeak/espeak-languages.js';
 import type { EspeakJob, EspeakResult, EspeakWorkerData } from './espeak/espeak-worker.js';
 import { createHash } from 'node:crypto';
@@ -42,6 +42,8 @@ const FALLBACK_VOICE: EmbeddedVoiceParams = {
 };
 
 export const ESPEAK_ENGINE_KIND = 'espeak';
+/** Its build's files and BUILD.json, for the check before the server starts (build-voice-engine.ts). */
+export { ESPEAK_BUILD_FILES };
 
 export class EspeakEngine implements PairEngine {
   readonly name = 'espeak-ng-wasm';

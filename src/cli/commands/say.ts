@@ -83,7 +83,7 @@ export const sayCommand = singleCommand('say', COMMAND_SUMMARIES.say, {
 
     // One worker of each kind: one utterance needs no more, and a pack loads once.
     const config = { ...(ctx.config ?? parseConfig(ctx.env ?? {})), ttsWorkers: 1, onnxWorkers: 1 };
-    const engine = buildVoiceEngine(config, catalog, stderrReport(ctx), { embeddedOnly: engineChoice === ESPEAK_ENGINE_KIND });
+    const engine = await buildVoiceEngine(config, catalog, stderrReport(ctx), { embeddedOnly: engineChoice === ESPEAK_ENGINE_KIND });
     await engine.start();
     try {
       const kind = engine.kindFor(voice, language);

@@ -6,6 +6,7 @@
 
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import type { EngineBuildDirs } from '../../engine/build-record-check.js';
 import type { EngineModule, PackTrial } from '../../engine/engine-module.js';
 import { PACK_ENGINES } from '../../engine/engines.js';
 import type { LanguageCode } from '../../languages.js';
@@ -14,7 +15,7 @@ import type { ProgressSink } from '../progress.js';
 import { readManifestFile, recordPacks, type PackRecord } from './manifest-file.js';
 import { fetchCatalogFile, type FetchedCatalogFile } from './catalog-files.js';
 import { packLayout } from './pack-layout.js';
-import { trialPack } from './pack-trial.js';
+import { requireMatchingBuild, trialPack } from './pack-trial.js';
 import { entryLanguage, needsLicenceAcceptance, type CatalogEntry, type VoiceCatalogIndex } from './voice-catalog-entries.js';
 
 /** The Kokoro model a voice is installed with unless --model names another: int8, a quarter of fp32's size. */
@@ -33,6 +34,8 @@ export interface CatalogInstallRequest {
   readonly model?: string | undefined;
   readonly acceptLicence?: boolean;
   readonly progress?: ProgressSink | undefined;
+  /** Engine build directories checked in place of the engines' own (tests: a broken copy); default none. */
+  readonly buildDirs?: EngineBuildDirs | undefined;
 }
 
 export interface CatalogInstallResult {
@@ -98,6 +101,7 @@ export async function installCatalogVoice(request: CatalogInstallRequest): Promi
     if (!manifest.catalog.hasPair(voice, language)) throw new Error(`preset voice '${voice}' does not speak ${language} in ${manifest.path}`);
   }
   const { module } = plan;
+  await requireMatchingBuild(module, request.buildDirs);
 
   const packsDir = join(request.modelsDir, 'packs');
   const installedPath = (owner: CatalogEntry, name: string): string => join(packsDir, owner.id, name);

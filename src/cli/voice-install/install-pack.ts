@@ -6,6 +6,7 @@
 
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { EngineBuildDirs } from '../../engine/build-record-check.js';
 import type { EngineModule, PackInstallFields, PackInstallFlags, PackTrial } from '../../engine/engine-module.js';
 import { PACK_ENGINES } from '../../engine/engines.js';
 import type { LanguageCode } from '../../languages.js';
@@ -14,7 +15,7 @@ import type { ProgressSink } from '../progress.js';
 import { downloadRefusal } from './download.js';
 import { readManifestFile, recordPack } from './manifest-file.js';
 import { packLayout, type PackLayout } from './pack-layout.js';
-import { trialPack } from './pack-trial.js';
+import { requireMatchingBuild, trialPack } from './pack-trial.js';
 import { besideUrl, companionUrl, fetchSourceFile, gatherSources, LICENCE_FILE, sha256OfFile, type FetchedFile, type SourceFile } from './pack-sources.js';
 
 /** The largest main file `voices add` takes when the kind declares more (--max-size lowers or raises it). */
@@ -39,6 +40,8 @@ export interface InstallRequest {
   /** Directory name under models/packs/; defaults to the source's directory or main file name. */
   readonly name?: string | undefined;
   readonly progress?: ProgressSink | undefined;
+  /** Engine build directories checked in place of the engines' own (tests: a broken copy); default none. */
+  readonly buildDirs?: EngineBuildDirs | undefined;
 }
 
 export interface InstallResult {
@@ -127,6 +130,7 @@ export async function installPack(request: InstallRequest): Promise<InstallResul
   const layout = packLayout(given, PACK_ENGINES, { engine: request.engine, companionsNeeded: !remote, source: gathered.label });
   const main = layout.parts.find((part) => part.pattern.field === 'path');
   if (main === undefined) throw new Error(`the ${layout.module.kind} engine declares no main file`);
+  await requireMatchingBuild(layout.module, request.buildDirs);
   const checksum = request.expectedSha256 === undefined ? undefined : { algorithm: 'sha256' as const, hex: request.expectedSha256 };
   // Plain http only with the main file's checksum (which then vouches for the rest of the pack over the same host).
   for (const part of layout.parts) {

@@ -6,9 +6,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EngineBuild } from '../build-record-check.js';
 import { EspeakGlue, EspeakMessages, type EmscriptenEspeak } from './espeak-glue.js';
 
 const WASM_DIR = fileURLToPath(new URL('./wasm/', import.meta.url));
+/** The build's files and their BUILD.json, held to it before the server starts (build-voice-engine.ts). */
+export const ESPEAK_BUILD_FILES: EngineBuild = { dir: WASM_DIR, rebuild: 'scripts/build-espeak-ng-wasm.sh' };
 const DATA_DIR = join(WASM_DIR, 'espeak-ng-data');
 /** Where the instance reads its data: the path the variant files are written under (espeak-variant.ts). */
 export const ESPEAK_DATA_PATH = '/usr/share/espeak-ng-data';

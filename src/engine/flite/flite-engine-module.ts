@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { definePackEngine } from '../engine-module.js';
 import { failureReason, packFileIdentity, reportPackFailed, requirePackFile } from '../pack-checks.js';
 import { TRIAL_SENTENCES } from '../trial-sentences.js';
+import { FLITE_BUILD_FILES } from './flite-build.js';
 import { FLITE_ENGINE_KIND, FliteEngine, type FliteRoute } from './flite-engine.js';
 
 /** A Flite pack has no fields of its own: the .flitevox says what it is. */
@@ -16,6 +17,8 @@ export const fliteEngineModule = definePackEngine<FlitePackOptions>({
   packOptions: FlitePackOptions,
   // The CMU voices are 2.5-31 MB; a file far past the voice budget is refused before it is copied.
   packFiles: [{ field: 'path', suffix: '.flitevox', label: 'Flite voice (.flitevox)', maxBytes: 256 * 2 ** 20 }],
+  // flite.wasm and its loader are built here from source: held to their BUILD.json before a pack is used or installed.
+  build: FLITE_BUILD_FILES,
 
   create(packs, context) {
     const routes: FliteRoute[] = [];
