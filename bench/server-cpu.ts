@@ -34,6 +34,7 @@ function native(text: string, language: LanguageCode): { cpuSeconds: number; aud
   const before = childCpuSeconds();
   const input = Array.from({ length: REPEATS_PER_ROUND }, () => text).join('\n');
   const run = spawnSync('espeak-ng', ['-v', DEFAULT_ESPEAK_LANGUAGE_IDS[language], '--stdout'], { input, maxBuffer: 256 * 1024 * 1024 });
+  if (run.error !== undefined) throw new Error(`native espeak-ng could not run (apt-get install espeak-ng): ${run.error.message}`);
   if (run.status !== 0) throw new Error(`espeak-ng failed: ${run.stderr.toString()}`);
   return { cpuSeconds: childCpuSeconds() - before, audioSeconds: (run.stdout.length - WAV_HEADER_BYTES) / 2 / NATIVE_RATE_HZ };
 }

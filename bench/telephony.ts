@@ -9,9 +9,12 @@
 // reference job (bench/lib/reference-workload.ts) runs before and after the ramps, so calls per reference-core
 // compare across days. BENCH_RAMPS=synthesizing skips the half-cached ramp; BENCH_TEXTS=0 the first part;
 // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server (scripts/cpu-profile-summary.ts reads it).
+// BENCH_ENGINE=flite or flite-large: the calls speak en-IN with a Flite voice of 2.5 MB or 28.6 MB (bench/lib/
+// flite-models-dir.ts) instead of eSpeak's eight languages.
 // JSON: bench/results/telephony.json.
 
 import { once } from 'node:events';
+import { statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +26,7 @@ import { CallPeer } from '../src/sim/call-peer.js';
 import { fetchStreamInstruction } from '../src/sim/dialects/twilio-voice-webhook-client.js';
 import { SAMPLE_TEXTS } from './lib/sample-texts.js';
 import { sampleValue } from '../test/helpers/metrics.js';
+import { fliteModelsDir, type FliteSizeClass } from './lib/flite-models-dir.js';
 import { measureReference, REFERENCE_CORE_MS, type ReferenceMeasure } from './lib/reference-workload.js';
 import { startServerProcess } from './lib/server-process.js';
 import { round, summary, writeResult } from './lib/stats.js';
@@ -37,8 +41,14 @@ const LAG_LIMIT_MS = 20;
 const RAMPS = (process.env.BENCH_RAMPS ?? 'synthesizing,half-cached').split(',');
 const root = fileURLToPath(new URL('../', import.meta.url));
 
+const ENGINE = process.env.BENCH_ENGINE ?? 'espeak';
+if (!['espeak', 'flite', 'flite-large'].includes(ENGINE)) throw new Error(`BENCH_ENGINE=${ENGINE}: espeak, flite or flite-large`);
+const fliteModels = ENGINE === 'espeak' ? undefined : fliteModelsDir(ENGINE as FliteSizeClass);
+
 /** Per language, a text of ~3000 code points: the bot speaks for minutes; languages vary the chunk lengths. */
-const ENDLESS = Object.entries(SAMPLE_TEXTS).map(([language, text]) => ({ language, text: `${text} `.repeat(30).slice(0, 2990) }));
+const ENDLESS = Object.entries(SAMPLE_TEXTS)
+  .filter(([language]) => fliteModels === undefined || language === 'en-IN')
+  .map(([language, text]) => ({ language, text: `${text} `.repeat(30).slice(0, 2990) }));
 
 // ---- the server process ----------------------------------------------------------------------------
 
@@ -50,7 +60,7 @@ const GROWTH_CONCURRENT_CALLS = 10;
 const server = await startServerProcess({
   accounts: Math.ceil(MAX_CALLS / GROWTH_CONCURRENT_CALLS),
   // Admission per process would refuse calls past 16 per core and shed them on lag: this bench finds the limit itself.
-  env: { TTS_QUEUE_SIZE: String(4 * MAX_CALLS), TTS_WORKER_NICE: process.env.TTS_WORKER_NICE ?? '10', TELEPHONY_MAX_CALLS: String(MAX_CALLS), TELEPHONY_SHED_LAG_MS: '0' },
+  env: { ...(fliteModels === undefined ? {} : { RAAGA_MODELS_DIR: fliteModels.dir }), TTS_QUEUE_SIZE: String(4 * MAX_CALLS), TTS_WORKER_NICE: process.env.TTS_WORKER_NICE ?? '10', TELEPHONY_MAX_CALLS: String(MAX_CALLS), TELEPHONY_SHED_LAG_MS: '0' },
 });
 const base = server.base;
 
@@ -278,10 +288,10 @@ try {
   const reference = (measure: ReferenceMeasure) => ({ referenceCoreMs: measure.referenceCoreMs, wallMs: measure.wallMs });
 
   const textToMedia = summary(textToMediaMs);
-  const file = await writeResult('telephony', {
+  const file = await writeResult(ENGINE === 'espeak' ? 'telephony' : `telephony-${ENGINE}`, {
     loadAverage1m: { before: round(loadBefore ?? 0, 2), after: round(loadavg()[0] ?? 0, 2) },
     reference: { referenceCoreMs: round(referenceCoreMs, 1), referenceCoreNominalMs: REFERENCE_CORE_MS, before: reference(referenceBefore), after: reference(referenceAfter) },
-    config: { playoutAheadMs: 300, minSpeechMs: 250, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: 'espeak-ng-wasm (embedded), 8 kHz mu-law' },
+    config: { playoutAheadMs: 300, minSpeechMs: 250, measureMs: MEASURE_MS, lagLimitMs: LAG_LIMIT_MS, engine: fliteModels === undefined ? 'espeak-ng-wasm (embedded), 8 kHz mu-law' : `flite ${ENGINE} (${round(statSync(fliteModels.voicePath).size / 2 ** 20, 1)} MiB voice, en-IN), 8 kHz mu-law` },
     agentTextToFirstMediaMs: textToMedia,
     capacity: capacity(uncached),
     capacityHalfCachedPrompts: capacity(halfCached),

@@ -4,7 +4,7 @@
 // output pipeline applies to clauses that arrive unshaped (output-pipeline.ts).
 
 import { concatFloat32 } from './bytes.js';
-import { applyEdgeFades, normalizeLoudness, removeDc, trimSilence } from './clip-shaping.js';
+import { shapeCopy } from './clip-shaping.js';
 import { Resampler } from './resampler.js';
 
 const TARGET_LOUDNESS_DBFS = -20;
@@ -18,10 +18,8 @@ export interface ShapedClause {
 
 /** A shaped copy of one clause at its own rate (the input is not modified). */
 export function shapeClause(samples: Float32Array, rateHz: number): ShapedClause {
-  const clip = trimSilence(removeDc(samples.slice()), rateHz);
-  normalizeLoudness(clip, rateHz, TARGET_LOUDNESS_DBFS);
-  applyEdgeFades(clip, rateHz, EDGE_FADE_MS);
-  return { samples: clip, leadTrimmedMs: ((clip.byteOffset / Float32Array.BYTES_PER_ELEMENT) * 1000) / rateHz };
+  const { clip, leadTrimmed } = shapeCopy(samples, rateHz, { targetDbfs: TARGET_LOUDNESS_DBFS, fadeMs: EDGE_FADE_MS });
+  return { samples: clip, leadTrimmedMs: (leadTrimmed * 1000) / rateHz };
 }
 
 /** The clause shaped and resampled on its own (it starts and ends in silence, so no history is needed). */
