@@ -3,7 +3,6 @@
 // 5 ms edge fades) at the engine's rate, then resample the whole clause to the output rate. The same shaping the
 // output pipeline applies to clauses that arrive unshaped (output-pipeline.ts).
 
-import { concatFloat32 } from './bytes.js';
 import { shapeCopy } from './clip-shaping.js';
 import { Resampler } from './resampler.js';
 
@@ -26,8 +25,7 @@ export function shapeClause(samples: Float32Array, rateHz: number): ShapedClause
 export function deliverClause(samples: Float32Array, fromHz: number, toHz: number): ShapedClause {
   const shaped = shapeClause(samples, fromHz);
   if (fromHz === toHz) return shaped;
-  const resampler = new Resampler(fromHz, toHz);
-  return { samples: concatFloat32([resampler.process(shaped.samples), resampler.flush()]), leadTrimmedMs: shaped.leadTrimmedMs };
+  return { samples: new Resampler(fromHz, toHz).resampleWhole(shaped.samples), leadTrimmedMs: shaped.leadTrimmedMs };
 }
 
 /** Times in a clause moved by its lead trim, kept within the clause as delivered (`clipMs` long). */

@@ -116,8 +116,14 @@ function applyLoudness(samples: Float32Array, sampleRateHz: number, energy: Floa
   }
   const activeRms = Math.sqrt(activeEnergy / activeCount);
   const gain = Math.min(10 ** (targetDbfs / 20) / activeRms, 10 ** (MAX_GAIN_DB / 20));
-  for (let i = 0; i < samples.length; i++) samples[i] = samples[i]! * gain;
-  limitPeaks(samples, sampleRateHz);
+  // The gain applied and the first sample over the limiter's target found in one pass.
+  let firstOver = -1;
+  for (let i = 0; i < samples.length; i++) {
+    const y = Math.fround(samples[i]! * gain);
+    samples[i] = y;
+    if (firstOver < 0 && Math.abs(y) > LIMIT_TARGET) firstOver = i;
+  }
+  if (firstOver >= 0) limitFrom(samples, sampleRateHz, firstOver);
   return gain;
 }
 
@@ -144,8 +150,10 @@ export function shapeCopy(samples: Float32Array, sampleRateHz: number, options: 
     const end = Math.min(clip.length, (f + 1) * frameLen);
     let e = 0;
     for (let i = f * frameLen; i < end; i++) {
-      clip[i] = mean === 0 ? samples[range.start + i]! : samples[range.start + i]! - mean;
-      e += clip[i]! * clip[i]!;
+      // The sample as removeDc stores it (x - 0 is x): squared from the local, not read back (twice as fast).
+      const y = Math.fround(samples[range.start + i]! - mean);
+      clip[i] = y;
+      e += y * y;
     }
     energy[f] = e;
   }
@@ -164,21 +172,25 @@ export function shapeCopy(samples: Float32Array, sampleRateHz: number, options: 
  * the result does not depend on where a stretch starts.
  */
 export function limitPeaks(samples: Float32Array, sampleRateHz: number): void {
+  limitFrom(samples, sampleRateHz, 0);
+}
+
+/** limitPeaks when no sample before `first` is over the target. */
+function limitFrom(samples: Float32Array, sampleRateHz: number, first: number): void {
   const n = samples.length;
   const w = Math.max(1, Math.round((LIMIT_WINDOW_MS * sampleRateHz) / 1000));
   const half = w >> 1;
   const reach = w + half;
-  const over = (i: number): boolean => Math.abs(samples[i]!) > LIMIT_TARGET;
-  let i = 0;
+  let i = first;
   while (i < n) {
-    if (!over(i)) {
+    if (!(Math.abs(samples[i]!) > LIMIT_TARGET)) {
       i++;
       continue;
     }
     // One stretch: over-target samples closer than 2 * reach + 1 apart share it, so no two stretches change a
     // sample the other reads as over the target (what a stretch changes stays at or below it).
     let last = i;
-    for (let j = i + 1; j < n && j <= last + 2 * reach + 1; j++) if (over(j)) last = j;
+    for (let j = i + 1; j < n && j <= last + 2 * reach + 1; j++) if (Math.abs(samples[j]!) > LIMIT_TARGET) last = j;
     limitStretch(samples, Math.max(0, i - reach), Math.min(n - 1, last + reach), w, half);
     i = last + 1;
   }

@@ -40,6 +40,13 @@ export interface KernelTable {
   readonly paddedTaps: number;
 }
 
+/** What a run filters: `samples` with zeros before and after, laid out in the kernel's memory without a copy between. */
+export interface KernelInput {
+  readonly leadingZeros: number;
+  readonly samples: Float32Array;
+  readonly trailingZeros: number;
+}
+
 /** The output phases of one run, as the resampler steps through them. */
 export interface KernelSteps {
   /** Index in the buffer of the first output's first tap. */
@@ -80,17 +87,19 @@ export class FirKernel {
   }
 
   /**
-   * Filters `buf[0, length)` with the rows of `table` at the given phases; returns the outputs (a copy) and how many
-   * there are. `maxOutputs` bounds the run's output area.
+   * Filters `input` (its samples between runs of zeros) with the rows of `table` at the given phases; returns the
+   * outputs (a copy). `maxOutputs` bounds the run's output area.
    */
-  run(buf: Float32Array, length: number, table: KernelTable, steps: KernelSteps, maxOutputs: number): Float32Array {
+  run(input: KernelInput, table: KernelTable, steps: KernelSteps, maxOutputs: number): Float32Array {
+    const length = input.leadingZeros + input.samples.length + input.trailingZeros;
     const bufOffset = this.#tablesEnd;
     const outOffset = bufOffset + (length + GUARD_SAMPLES) * BYTES_PER_SAMPLE;
     this.#reserve(outOffset + maxOutputs * BYTES_PER_SAMPLE);
     const memory = this.#exports.memory.buffer;
-    const input = new Float32Array(memory, bufOffset, length + GUARD_SAMPLES);
-    input.set(buf.subarray(0, length));
-    input.fill(0, length);
+    const buffer = new Float32Array(memory, bufOffset, length + GUARD_SAMPLES);
+    buffer.fill(0, 0, input.leadingZeros);
+    buffer.set(input.samples, input.leadingZeros);
+    buffer.fill(0, input.leadingZeros + input.samples.length);
     const count = this.#exports.run(
       bufOffset,
       table.byteOffset,

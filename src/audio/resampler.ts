@@ -197,6 +197,32 @@ export class Resampler {
     return out;
   }
 
+  /**
+   * A whole clip on a fresh resampler, the future taken as silence: what process(input) then flush() return
+   * together, in one run and, with the SIMD kernel, without copying the input into the stream's buffer first.
+   * The resampler stays fresh.
+   */
+  resampleWhole(input: Float32Array): Float32Array {
+    if (this.identity || !this.bank) return input.slice();
+    const { reach } = this.bank;
+    if (this.inTotal !== 0 || this.bufLen !== reach - 1) throw new Error('resampleWhole needs a fresh resampler');
+    if (!this.simd || input.length === 0) {
+      this.append(input);
+      this.inTotal = input.length;
+      return this.flush();
+    }
+    // The buffer flush() would filter: reach - 1 zeros of history, the clip, reach + 1 zeros of future; the
+    // outputs are centred on every input sample's time up to the clip's last (tapOffset 0: bufStart = 1 - reach).
+    const lastCentre = input.length - 1;
+    const bound = Math.floor((input.length * this.up) / this.down) + 2;
+    return this.simd.kernel.run(
+      { leadingZeros: reach - 1, samples: input, trailingZeros: reach + 1 },
+      this.simd.table,
+      { start: 0, lastStart: lastCentre, frac: 0, stepWhole: this.stepWhole, stepFrac: this.stepFrac, up: this.up },
+      bound,
+    );
+  }
+
   private reset(): void {
     const reach = this.bank!.reach;
     // reach-1 zeros of history so the first output (centred on input 0) has all its left taps.
@@ -284,8 +310,7 @@ export class Resampler {
     // The output centred on input c reads the buffer from index c - tapOffset.
     const tapOffset = this.bufStart + this.bank!.reach - 1;
     const out = kernel.run(
-      this.buf,
-      this.bufLen,
+      { leadingZeros: 0, samples: this.buf.subarray(0, this.bufLen), trailingZeros: 0 },
       table,
       { start: this.ipos - tapOffset, lastStart: lastCentre - tapOffset, frac: this.frac, stepWhole: this.stepWhole, stepFrac: this.stepFrac, up: this.up },
       bound,

@@ -83,7 +83,7 @@ describe('FIR kernel (WebAssembly SIMD)', () => {
     const x = input(22050, 22050 * 12); // 1 MB of samples: more than the initial 64 KiB page
     const table = kernel.addTable(new Float32Array([0.25, 0.5, 0.25, 0, 1, 0]), 3);
     const steps = { start: 0, lastStart: x.length - 3, frac: 0, stepWhole: 0, stepFrac: 1, up: 2 };
-    const out = kernel.run(x, x.length, table, steps, 2 * x.length);
+    const out = kernel.run({ leadingZeros: 0, samples: x, trailingZeros: 0 }, table, steps, 2 * x.length);
     expect(out.length).toBe(2 * (x.length - 2));
     for (const n of [0, 1, 2, 3, 1000, 1001, out.length - 2, out.length - 1]) {
       const start = n >> 1;
@@ -92,7 +92,7 @@ describe('FIR kernel (WebAssembly SIMD)', () => {
     }
     const size = kernel.memoryBytes;
     expect(size).toBeGreaterThan(x.length * 4);
-    for (let i = 0; i < 5; i++) kernel.run(x, x.length, table, steps, 2 * x.length);
+    for (let i = 0; i < 5; i++) kernel.run({ leadingZeros: 0, samples: x, trailingZeros: 0 }, table, steps, 2 * x.length);
     expect(kernel.memoryBytes).toBe(size);
   });
 
@@ -100,7 +100,7 @@ describe('FIR kernel (WebAssembly SIMD)', () => {
     const kernel = FirKernel.create(readFileSync(WASM));
     const table = kernel.addTable(new Float32Array([1, 0, 0, 0]), 4);
     const x = new Float32Array(100);
-    expect(() => kernel.run(x, 100, table, { start: 0, lastStart: 50, frac: 0, stepWhole: 1, stepFrac: 0, up: 1 }, 10)).toThrow(/51 outputs into room for 10/);
+    expect(() => kernel.run({ leadingZeros: 0, samples: x.subarray(0, 100), trailingZeros: 0 }, table, { start: 0, lastStart: 50, frac: 0, stepWhole: 1, stepFrac: 0, up: 1 }, 10)).toThrow(/51 outputs into room for 10/);
   });
 
   it.each(watFiles())('the committed binary is what %s assembles to', async (watPath) => {

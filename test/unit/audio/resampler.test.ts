@@ -129,3 +129,31 @@ describe('Resampler', () => {
     expect(() => new Resampler(0, 8000)).toThrow(RangeError);
   });
 });
+
+describe('Resampler.resampleWhole', () => {
+  const pairs: Array<[number, number]> = [[22050, 8000], [22050, 16000], [16000, 8000], [24000, 8000], [22050, 24000], [8000, 16000], [16000, 16000]];
+  const clip = (n: number): Float32Array => Float32Array.from({ length: n }, (_, i) => 0.4 * Math.sin(i / 5.3) + 0.2 * Math.sin(i / 1.7) * Math.cos(i / 91));
+
+  it.each(pairs.flatMap(([from, to]) => [true, false].map((simd) => [from, to, simd] as const)))(
+    '%i -> %i Hz (SIMD %s): the bytes process() then flush() give',
+    (fromHz, toHz, simd) => {
+      for (const length of [0, 1, 7, 441, 22050 + 13]) {
+        const input = clip(length);
+        const streamed = new Resampler(fromHz, toHz, undefined, { simd });
+        const expected = concat([streamed.process(input), streamed.flush()]);
+        const whole = new Resampler(fromHz, toHz, undefined, { simd });
+        const actual = whole.resampleWhole(input);
+        expect(Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength).equals(Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength))).toBe(true);
+        // Left fresh: the next clip comes out as from a new resampler.
+        const again = whole.resampleWhole(input);
+        expect(Buffer.from(again.buffer, again.byteOffset, again.byteLength).equals(Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength))).toBe(true);
+      }
+    },
+  );
+
+  it('refuses a resampler that is mid-stream', () => {
+    const resampler = new Resampler(22050, 8000);
+    resampler.process(clip(100));
+    expect(() => resampler.resampleWhole(clip(100))).toThrow(/fresh resampler/);
+  });
+});
