@@ -10,6 +10,7 @@ import { buildDeps } from './deps.js';
 import { MetricsListener } from './api/metrics-listener.js';
 import { isLoopbackHost } from './api/metrics-access.js';
 import { createLogger } from './log.js';
+import { missingServerNodeFlags } from './server-node-flags.js';
 import { describeStore } from './store/open-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
 
@@ -26,6 +27,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const deps = await buildDeps(config, logger);
+  const missingFlags = missingServerNodeFlags();
+  if (missingFlags.length > 0) {
+    logger.warn({ missing: missingFlags }, `node was started without ${missingFlags.join(' ')}: the server runs, with more CPU spent on garbage collection (npm start passes it; docs/operations.md)`);
+  }
   logger.info({ store: describeStore(config) }, 'store opened');
   if (deps.store instanceof SqliteStore && deps.store.migration) {
     logger.info({ ...deps.store.migration }, 'store.json imported into the SQLite store (the file was kept as a backup)');

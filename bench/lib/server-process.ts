@@ -1,5 +1,5 @@
-// The real server as its own process (`node --import tsx src/main.ts`, embedded store in a temp dir, accounts
-// provisioned from a file), so that a bench's clients and simulated peers do not share the server's event loop.
+// The real server as its own process (`node` with the server's V8 flags and `--import tsx src/main.ts`, embedded
+// store in a temp dir, accounts provisioned from a file), so that a bench's clients and simulated peers do not share the server's event loop.
 // Reads the listening URL from its banner; scrapes GET /metrics; reports the process's CPU time from /proc.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, hashApiKey } from '../../src/store/api-key.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SERVER_NODE_FLAGS } from '../../src/server-node-flags.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
@@ -63,7 +64,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   );
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', join(root, 'src/main.ts')], {
     cwd: root,
     env: {
       ...process.env,

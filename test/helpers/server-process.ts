@@ -4,6 +4,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../src/server-node-flags.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,7 +36,7 @@ export async function startServerProcess(env: Record<string, string>, options: S
   // The compiled server, as `npm start` runs it (`npm test` builds dist/ first). Load shedding is off unless a test
   // sets it, as in-process test servers read a quiet loop: on noisy shared cores a real reading would refuse calls
   // at random (test/e2e/call-admission.test.ts drives shedding with an injected lag).
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/main.js'], {
     cwd: root,
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', TTS_WORKERS: '1', LOG_LEVEL: 'warn', ALLOWED_PRIVATE_DESTINATIONS: '127.0.0.0/8,::1/128', TELEPHONY_SHED_LAG_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
