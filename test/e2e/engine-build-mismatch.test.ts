@@ -3,7 +3,7 @@
 // eSpeak's, the fallback of every pair, refuses the start with one message naming the file. The builds are real
 // copies with one byte changed or one file deleted (test/helpers/engine-build-copies.ts), the tree's are untouched.
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -16,7 +16,7 @@ import { buildCopies, changeOneByte } from '../helpers/engine-build-copies.js';
 import { useFliteVoices } from '../helpers/flite-voices.js';
 import { ALL_TIME } from '../helpers/store-contract.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { REPO_MANIFEST } from '../helpers/voice-packs.js';
+import { writeManifestWithPacks } from '../helpers/voice-packs.js';
 
 interface LogLine {
   readonly level: number;
@@ -38,12 +38,7 @@ async function serverWithFliteBuild(fliteBuild: string): Promise<{ server: TestS
 }
 
 beforeAll(async () => {
-  const manifest = JSON.parse(await readFile(REPO_MANIFEST, 'utf8')) as { voices: { voice_name: string; packs?: Record<string, unknown> }[] };
-  const voice = manifest.voices.find((candidate) => candidate.voice_name === 'priya');
-  if (voice === undefined) throw new Error('no voice priya in the repo manifest');
-  voice.packs = { 'en-IN': { engine: 'flite', path: voices.path('slt') } };
-  await mkdir(join(voices.dir, 'raaga-v1'));
-  await writeFile(join(voices.dir, 'raaga-v1', 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeManifestWithPacks(voices.dir, { priya: { 'en-IN': { engine: 'flite', path: voices.path('slt') } } });
 });
 afterAll(async () => {
   await flite.remove();

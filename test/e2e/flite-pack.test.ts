@@ -2,8 +2,6 @@
 // voice (Flite's own slt, dumped at test time), /v1/tts/generate speaks it (the ledger records flite), and on a phone
 // call a key pressed mid-greeting reports what the caller was confirmed to hear, cut where a word ends.
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../helpers/decode-audio.js';
 import { FakeAgent } from '../helpers/fake-agent.js';
@@ -11,19 +9,14 @@ import { useFliteVoices } from '../helpers/flite-voices.js';
 import { ALL_TIME } from '../helpers/store-contract.js';
 import { placeCall, unsignedAccount } from '../helpers/telephony.js';
 import { authHeaders, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { REPO_MANIFEST } from '../helpers/voice-packs.js';
+import { writeManifestWithPacks } from '../helpers/voice-packs.js';
 
 const voices = useFliteVoices(['slt']);
 const GREETING = 'Welcome to Raaga Bank. Your card ending in four two seven one has been blocked for your safety. Please hold the line.';
 let server: TestServer;
 
 beforeAll(async () => {
-  const manifest = JSON.parse(await readFile(REPO_MANIFEST, 'utf8')) as { voices: { voice_name: string; packs?: Record<string, unknown> }[] };
-  const voice = manifest.voices.find((candidate) => candidate.voice_name === 'priya');
-  if (voice === undefined) throw new Error('no voice priya in the repo manifest');
-  voice.packs = { 'en-IN': { engine: 'flite', path: voices.path('slt') } };
-  await mkdir(join(voices.dir, 'raaga-v1'));
-  await writeFile(join(voices.dir, 'raaga-v1', 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeManifestWithPacks(voices.dir, { priya: { 'en-IN': { engine: 'flite', path: voices.path('slt') } } });
   server = await startTestServer({ RAAGA_MODELS_DIR: voices.dir, ONNX_WORKERS: '1', TTS_WORKERS: '1' });
 }, 60_000);
 afterAll(async () => {

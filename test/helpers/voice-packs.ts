@@ -84,3 +84,18 @@ export async function modelsDirWithPacks(installs: readonly PackInstall[]): Prom
   await writeFile(join(dir, 'raaga-v1', 'manifest.json'), JSON.stringify(manifest, null, 2));
   return dir;
 }
+
+/**
+ * Writes `<modelsDir>/raaga-v1/manifest.json`: the repo manifest with the given voices' packs replaced, as
+ * `raaga voices add` would leave it (e.g. `{ priya: { 'en-IN': { engine: 'flite', path } } }`).
+ */
+export async function writeManifestWithPacks(modelsDir: string, packsByVoice: Readonly<Record<string, Record<string, unknown>>>): Promise<void> {
+  const manifest = JSON.parse(await readFile(REPO_MANIFEST, 'utf8')) as { voices: { voice_name: string; packs?: Record<string, unknown> }[] };
+  for (const [voiceName, packs] of Object.entries(packsByVoice)) {
+    const voice = manifest.voices.find((candidate) => candidate.voice_name === voiceName);
+    if (voice === undefined) throw new Error(`no voice ${voiceName} in the repo manifest`);
+    voice.packs = packs;
+  }
+  await mkdir(join(modelsDir, 'raaga-v1'), { recursive: true });
+  await writeFile(join(modelsDir, 'raaga-v1', 'manifest.json'), JSON.stringify(manifest, null, 2));
+}
