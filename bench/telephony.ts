@@ -43,7 +43,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 
 const ENGINE = process.env.BENCH_ENGINE ?? 'espeak';
 if (!['espeak', 'flite', 'flite-large'].includes(ENGINE)) throw new Error(`BENCH_ENGINE=${ENGINE}: espeak, flite or flite-large`);
-const fliteModels = ENGINE === 'espeak' ? undefined : fliteModelsDir(ENGINE as FliteSizeClass);
+const fliteModels = ENGINE === 'espeak' ? undefined : await fliteModelsDir(ENGINE as FliteSizeClass);
 
 /** Per language, a text of ~3000 code points: the bot speaks for minutes; languages vary the chunk lengths. */
 const ENDLESS = Object.entries(SAMPLE_TEXTS)

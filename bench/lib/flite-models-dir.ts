@@ -2,11 +2,11 @@
 // Flite's own slt dumped from the dev dependency (2.5 MB), or its stand-in inflated to the size class of the
 // largest CMU Indic voices (28.6 MB, bench/lib/flitevox-inflate.ts). For the benches that run a whole server.
 
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dumpFliteVoice } from '../../fixtures/voices/lib/flite-voices.js';
+import { writeManifestWithPacks } from '../../test/helpers/voice-packs.js';
 import { inflateFlitevox } from './flitevox-inflate.js';
 
 export type FliteSizeClass = 'flite' | 'flite-large';
@@ -14,7 +14,7 @@ export type FliteSizeClass = 'flite' | 'flite-large';
 /** The stand-in of a 28.6 MB voice repeats slt's parameter model this many times. */
 const LARGE_COPIES = 12;
 
-export function fliteModelsDir(sizeClass: FliteSizeClass): { dir: string; voicePath: string } {
+export async function fliteModelsDir(sizeClass: FliteSizeClass): Promise<{ dir: string; voicePath: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'raaga-bench-flite-'));
   let voicePath = dumpFliteVoice('slt', dir);
   if (sizeClass === 'flite-large') {
@@ -22,12 +22,6 @@ export function fliteModelsDir(sizeClass: FliteSizeClass): { dir: string; voiceP
     writeFileSync(large, inflateFlitevox(readFileSync(voicePath), LARGE_COPIES));
     voicePath = large;
   }
-  const manifestPath = fileURLToPath(new URL('../../models/raaga-v1/manifest.json', import.meta.url));
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { voices: { voice_name: string; packs?: Record<string, unknown> }[] };
-  const priya = manifest.voices.find((voice) => voice.voice_name === 'priya');
-  if (priya === undefined) throw new Error('no voice priya in the repo manifest');
-  priya.packs = { 'en-IN': { engine: 'flite', path: voicePath } };
-  mkdirSync(join(dir, 'raaga-v1'));
-  writeFileSync(join(dir, 'raaga-v1', 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeManifestWithPacks(dir, { priya: { 'en-IN': { engine: 'flite', path: voicePath } } });
   return { dir, voicePath };
 }

@@ -37,6 +37,17 @@ async function serverWithFliteBuild(fliteBuild: string): Promise<{ server: TestS
   return { server, lines };
 }
 
+/** POST /v1/tts/generate for priya's en-IN (the pair the Flite pack holds) as a new account: the account and answer. */
+async function generatePriyaEnglish(server: TestServer, text: string): Promise<{ account: { id: string }; response: Response }> {
+  const account = await server.account('growth', 10_000);
+  const response = await fetch(`${server.url}/v1/tts/generate`, {
+    method: 'POST',
+    headers: authHeaders(account.keys[0] as string),
+    body: JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text, output_format: 'wav', sample_rate: 16000 }),
+  });
+  return { account, response };
+}
+
 beforeAll(async () => {
   await writeManifestWithPacks(voices.dir, { priya: { 'en-IN': { engine: 'flite', path: voices.path('slt') } } });
 });
@@ -74,12 +85,7 @@ describe('a Flite build that does not match its BUILD.json', () => {
   });
 
   it('serves the voice from eSpeak, and the server goes on', async () => {
-    const account = await server.account('growth', 10_000);
-    const response = await fetch(`${server.url}/v1/tts/generate`, {
-      method: 'POST',
-      headers: authHeaders(account.keys[0] as string),
-      body: JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text: 'Your order has shipped.', output_format: 'wav', sample_rate: 16000 }),
-    });
+    const { account, response } = await generatePriyaEnglish(server, 'Your order has shipped.');
     expect(response.status).toBe(200);
     const audio = await decodeAudio(Buffer.from(((await response.json()) as { audio: string }).audio, 'base64'), 'wav', 16000);
     expect(audio.samples.length / 16000).toBeGreaterThan(0.5);
@@ -96,12 +102,7 @@ describe('a Flite build with a file missing', () => {
       const warnings = lines.filter((line) => line.level >= WARN && JSON.stringify(line).includes('flite'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatchObject({ engine: 'flite', file: join(dir, 'flite.cjs'), reason: expect.stringContaining(`${join(dir, 'flite.cjs')} is missing, though its BUILD.json lists it`) });
-      const account = await server.account('growth', 10_000);
-      const response = await fetch(`${server.url}/v1/tts/generate`, {
-        method: 'POST',
-        headers: authHeaders(account.keys[0] as string),
-        body: JSON.stringify({ model_id: 'raaga-v1', voice: 'priya', language: 'en-IN', text: 'Hello.', output_format: 'wav', sample_rate: 16000 }),
-      });
+      const { account, response } = await generatePriyaEnglish(server, 'Hello.');
       expect(response.status).toBe(200);
       expect((await server.deps.store.listUsage(account.id, ALL_TIME)).map((record) => record.engine)).toEqual(['espeak']);
     } finally {
